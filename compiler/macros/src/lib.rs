@@ -1,0 +1,1 @@
+//! `conv_instance! { ... }`, a thin shell over `ck_compiler::macro_support`.

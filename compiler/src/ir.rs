@@ -1,0 +1,223 @@
+//! The validated IR: one concrete [`Instance`] per expanded instance, every parameter known
+//! (given or derived). Only `validate` constructs a [`Validated`] set; emitters and the runtime
+//! take nothing else.
+
+use crate::model::*;
+use serde::{Deserialize, Serialize};
+
+/// A set of instances that passed validation, in declaration order with unique names.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Validated {
+    instances: Vec<Instance>,
+}
+
+impl Validated {
+    /// Only validation may call this: it vouches that every instance obeys the rules.
+    pub(crate) fn new(instances: Vec<Instance>) -> Self {
+        Validated { instances }
+    }
+
+    pub fn instances(&self) -> &[Instance] {
+        &self.instances
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Instance> {
+        self.instances.iter().find(|i| i.name == name)
+    }
+
+    pub fn into_instances(self) -> Vec<Instance> {
+        self.instances
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FamilyInfo {
+    pub name: String,
+    pub doc: Vec<String>,
+    pub axes: Vec<(String, String)>,
+    pub row: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConvLayout {
+    pub input: Layout,
+    pub weight: Layout,
+    pub output: Layout,
+    pub ds: Vec<Layout>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Types {
+    pub input: DataType,
+    pub weight: DataType,
+    pub output: DataType,
+    pub acc: DataType,
+    pub compute_a: DataType,
+    pub compute_b: DataType,
+    /// Forward ops' CShuffle staging type (defaults to the output type).
+    pub cshuffle: DataType,
+    pub ds: Vec<DataType>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ElementOps {
+    pub input: ElementOp,
+    pub weight: ElementOp,
+    pub output: ElementOp,
+}
+
+/// Per-block GEMM tile. `k` is the GEMM-K per block for every kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tile {
+    pub m: u32,
+    pub n: u32,
+    pub k: u32,
+}
+
+/// A/B global→LDS block transfer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Transfer {
+    pub cluster: Vec<u32>,
+    pub arrange: Vec<u32>,
+    pub access: Vec<u32>,
+    pub vector_dim: u32,
+    pub src_vector: u32,
+    pub dst_vector: u32,
+    pub lds_pad: bool,
+}
+
+/// C-shuffle epilogue.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CShuffle {
+    pub m_per_shuffle: u32,
+    pub n_per_shuffle: u32,
+    /// `[MBlock, MPerBlock, NBlock, NPerBlock]`
+    pub cluster: Vec<u32>,
+    pub vector: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pipeline {
+    pub scheduler: Scheduler,
+    pub version: PipelineVersion,
+    pub prefetch: u32,
+    pub double_buffer: bool,
+    pub direct_load: bool,
+    pub loop_scheduler: LoopScheduler,
+}
+
+/// Wave specialization: load waves move tiles global→LDS, math waves run the MMA and epilogue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Wavelet {
+    pub load: u32,
+    pub math: u32,
+}
+
+/// CK-Tile kernel settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TileKernel {
+    /// Vector sizes of A, B, C.
+    pub vector: [u32; 3],
+    pub wave_groups: u32,
+    pub epilogue: Epilogue,
+    pub explicit_gemm: bool,
+    pub split_image: bool,
+    pub pad: [bool; 3],
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SplitK {
+    Fixed(u32),
+    /// Chosen at run time from an occupancy model.
+    Auto,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StreamK {
+    pub reduction: Reduction,
+    pub persistent: bool,
+}
+
+/// How the GEMM-K loop is distributed over workgroups.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Work {
+    pub split_k: SplitK,
+    /// Split-K partials go to an fp32 workspace, then a second kernel converts.
+    pub two_stage: bool,
+    pub streamk: Option<StreamK>,
+    pub merge_groups: u32,
+    pub large_tensor: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DlTransfer {
+    pub slice: Vec<u32>,
+    pub cluster: Vec<u32>,
+    pub arrange: Vec<u32>,
+    pub access: Vec<u32>,
+    pub src_vector: Vec<u32>,
+    pub src_order: Vec<u32>,
+    pub dst_vector: Vec<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dl {
+    pub m1_per_thread: u32,
+    pub n1_per_thread: u32,
+    pub k_per_thread: u32,
+    pub cluster_m1: Vec<u32>,
+    pub cluster_n1: Vec<u32>,
+    pub a: DlTransfer,
+    pub b: DlTransfer,
+    pub c_access_order: Vec<u32>,
+    pub c_vector_dim: u32,
+    pub c_vector: u32,
+}
+
+/// One concrete, validated instance.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Instance {
+    pub name: String,
+    pub doc: Vec<String>,
+    /// Display name of the source file.
+    pub source: String,
+    pub family: Option<FamilyInfo>,
+
+    pub op: Op,
+    pub ndim: u32,
+    pub kind: Kind,
+    pub layout: ConvLayout,
+    pub types: Types,
+    pub elementwise: ElementOps,
+    pub spec: ConvSpec,
+    pub gemm_spec: GemmSpec,
+
+    /// Threads per workgroup as launched (wavelet: load + math; CK-Tile: warps × wave size of
+    /// the first target).
+    pub block: u32,
+    pub tile: Tile,
+    /// `[AK1, BK1]` (equal except for forward ops that set them apart).
+    pub k1: [u32; 2],
+    /// Instruction (XDL/WMMA) or CK-Tile warp-tile shape `[M, N, K]`; K is 0 where the
+    /// instruction's K depends on the target and data type.
+    pub mma: [u32; 3],
+    /// Instruction repeats per wave `[M, N]`.
+    pub repeat: [u32; 2],
+    /// Waves per block `[M, N, K]`.
+    pub waves: [u32; 3],
+    pub a: Transfer,
+    pub b: Transfer,
+    pub c: CShuffle,
+    pub pipeline: Pipeline,
+    pub wavelet: Option<Wavelet>,
+    pub tile_kernel: Option<TileKernel>,
+    pub work: Work,
+    /// `[src, dst]` MaxTransposeTransfer scalar-per-vector.
+    pub transpose: [u32; 2],
+    /// `DoPadGemmM`, `DoPadGemmN` of backward-data ops.
+    pub pad_gemm: [bool; 2],
+    pub dl: Option<Dl>,
+    pub targets: Vec<Arch>,
+    /// Instance-string format variant, when not the default for the op.
+    pub ck_format: Option<String>,
+}

@@ -1,0 +1,1 @@
+//! The ckdsl instance library.

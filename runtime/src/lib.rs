@@ -1,0 +1,2 @@
+//! The ckdsl runtime: convolution problems, a registry of compiled instances, support checks,
+//! selection, and back ends that run them.

@@ -5,3 +5,18 @@
 pub mod ir;
 pub mod model;
 pub mod spec;
+
+use ck_dsl::Diagnostics;
+
+/// Runs the whole front half on a loaded session: resolution, then validation and derivation.
+/// Each stage reports all its errors; a stage with errors stops the pipeline.
+pub fn compile(session: &load::Session) -> Result<ir::Validated, Diagnostics> {
+    if session.diagnostics().has_errors() {
+        return Err(session.diagnostics().clone());
+    }
+    let (specs, diags) = session.resolve();
+    if diags.has_errors() {
+        return Err(diags);
+    }
+    validate::validate(&specs)
+}

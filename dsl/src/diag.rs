@@ -124,12 +124,12 @@ impl Diagnostics {
     /// Renders every diagnostic rustc-style, without colour (stable for snapshots and build.rs).
     pub fn render(&self, sources: &SourceMap) -> String {
         let mut out = term::termcolor::NoColor::new(Vec::new());
-        self.emit(sources, &mut out, false);
+        self.emit(sources, &mut out);
         String::from_utf8_lossy(&out.into_inner()).into_owned()
     }
 
     /// Renders to a terminal writer (the CLI passes a colour-capable stream).
-    pub fn emit(&self, sources: &SourceMap, out: &mut dyn term::termcolor::WriteColor, _color: bool) {
+    pub fn emit(&self, sources: &SourceMap, out: &mut dyn term::termcolor::WriteColor) {
         let config = term::Config::default();
         for d in &self.0 {
             // A failed write to stderr leaves nothing useful to report.

@@ -1,0 +1,83 @@
+//! One function per subcommand; each returns the process exit code.
+
+use crate::cli::{Cli, Command, Format};
+use crate::input;
+use crate::output::print_diagnostics;
+use ck_compiler::ir::Validated;
+use ck_compiler::load::Session;
+use std::process::ExitCode;
+
+pub fn run(cli: Cli) -> Result<ExitCode, String> {
+    match cli.command {
+        Command::Check { input, format } => {
+            let session = input::load(&input)?;
+            let result = ck_compiler::compile(&session);
+            match format {
+                Format::Json => {
+                    let (count, diags) = match &result {
+                        Ok(v) => (v.instances().len(), Default::default()),
+                        Err(d) => (0, d.clone()),
+                    };
+                    let report = serde_json::json!({
+                        "instances": count,
+                        "diagnostics": diags.to_json(session.sources()),
+                    });
+                    println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
+                }
+                Format::Text => match &result {
+                    Ok(v) => eprintln!(
+                        "checked {} instance(s) in {} file(s): ok",
+                        v.instances().len(),
+                        session.sources().len()
+                    ),
+                    Err(d) => print_diagnostics(d, session.sources(), cli.color),
+                },
+            }
+            Ok(exit(result.is_ok()))
+        }
+        Command::List { input } => with_validated(&input, cli.color, |v| {
+            for inst in v.instances() {
+                let targets: Vec<_> = inst.targets.iter().map(|a| a.keyword()).collect();
+                println!("{}\t{}\t{}\t{}", inst.name, inst.op, inst.kind, targets.join(","));
+            }
+            Ok(())
+        }),
+        Command::Explain { input, instance, format } => with_validated(&input, cli.color, |v| {
+            let chosen: Vec<_> = match &instance {
+                Some(name) => vec![v.get(name).ok_or_else(|| format!("no instance named `{name}`"))?],
+                None => v.instances().iter().collect(),
+            };
+            for inst in chosen {
+                let explanation = ck_compiler::analysis::explain(inst);
+                match format {
+                    Format::Json => println!(
+                        "{}",
+                        serde_json::to_string_pretty(&explanation).map_err(|e| e.to_string())?
+                    ),
+                    Format::Text => println!("{explanation}"),
+                }
+            }
+            Ok(())
+        }),
+    }
+}
+
+/// Compiles the input; on success runs `f` on the validated instances, else prints the diagnostics.
+fn with_validated(
+    input: &crate::cli::Input,
+    color: crate::cli::Color,
+    f: impl FnOnce(&Validated) -> Result<(), String>,
+) -> Result<ExitCode, String> {
+    let session: Session = input::load(input)?;
+    match ck_compiler::compile(&session) {
+        Ok(v) => f(&v).map(|()| exit(true)),
+        Err(d) => {
+            print_diagnostics(&d, session.sources(), color);
+            Ok(exit(false))
+        }
+    }
+}
+
+fn exit(ok: bool) -> ExitCode {
+    if ok { ExitCode::SUCCESS } else { ExitCode::from(1) }
+}

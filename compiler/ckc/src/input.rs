@@ -1,0 +1,26 @@
+//! Loading the command's inputs into a compilation session.
+
+use crate::cli::Input;
+use ck_compiler::load::Session;
+use std::io::Read;
+use std::path::Path;
+
+/// Loads every path (`-` is standard input) into a new session. Problems with the files themselves
+/// (missing, unreadable, not UTF-8) become the session's diagnostics.
+pub fn load(input: &Input) -> Result<Session, String> {
+    let mut session = Session::new();
+    for path in &input.paths {
+        if path == Path::new("-") {
+            let mut bytes = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut bytes)
+                .map_err(|e| format!("cannot read standard input: {e}"))?;
+            let text = String::from_utf8(bytes)
+                .map_err(|e| format!("standard input is not UTF-8: {e}"))?;
+            session.add_source("<stdin>", &text);
+        } else {
+            session.add_path(path);
+        }
+    }
+    Ok(session)
+}

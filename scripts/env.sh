@@ -1,0 +1,2 @@
+# Environment for building and testing ckdsl; sourced by .ci/run and by hand.
+:

@@ -36,9 +36,9 @@ pub fn cost(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> f64 {
         let plan = StreamKPlan::new(tiles, iters, slots);
         let dp_waves = plan.dp_tiles.div_ceil(slots);
         let sk_iters = plan.iters_per_sk_cta + u64::from(plan.extra_iters > 0);
-        // Each SK tile's owner absorbs the partials of its other contributors.
-        let per_tile = if plan.sk_tiles > 0 {
-            (plan.sk_ctas + plan.sk_tiles - 1) / plan.sk_tiles
+        // Workgroups per SK tile (CK's estimate); the owner absorbs the others' partials.
+        let per_tile = if plan.sk_ctas > 0 {
+            iters.div_ceil(plan.iters_per_sk_cta.max(1))
         } else {
             1
         };

@@ -1,6 +1,26 @@
 //! The ckdsl runtime: convolution problems, a registry of compiled instances, support checks,
 //! selection, and back ends that run them.
 
+pub mod backend;
+pub mod decompose;
+pub mod device;
+pub mod exec;
+pub mod layout;
 pub mod problem;
+pub mod problem_string;
+pub mod reference;
+pub mod registry;
+pub mod select;
+pub mod support;
+pub mod tensor;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 
-pub use problem::ConvProblem;
+pub use backend::{Backend, CpuBackend};
+pub use device::DeviceModel;
+pub use exec::{Buffers, RunError, RunStats, workspace_size};
+pub use layout::{LayoutFamily, Role, TensorDesc};
+pub use problem::{ConvProblem, ProblemError, ProblemLayout, ProblemTypes};
+pub use registry::{Candidate, NoInstance, Registry, RegistryError};
+pub use support::{Rule, Unsupported, supports, supports_on};
+pub use tensor::{Tensor, TensorData};

@@ -1,5 +1,12 @@
 //! A grouped convolution problem: what the runtime is asked to compute.
+//!
+//! Build one from code ([`ConvProblem::new`] and the `with_*` setters), from JSON
+//! ([`ConvProblem::from_json`]) or from a problem string ([`ConvProblem::parse`], grammar in
+//! [`crate::problem_string`]). Every constructor validates: zero sizes, an output smaller than one
+//! element, wrong dimension counts, layouts of the wrong role or rank and element counts past what
+//! memory can address are errors with reasons.
 
+use crate::layout::{DescError, LayoutFamily, Role, TensorDesc};
 use ck_compiler::model::{DataType, Layout, Op};
 use serde::{Deserialize, Serialize};
 
@@ -30,6 +37,19 @@ pub struct ProblemLayout {
     pub output: Layout,
 }
 
+impl ProblemLayout {
+    /// The layouts of `family` at spatial rank `ndim`, `None` for a rank other than 1, 2, 3.
+    pub fn family(family: LayoutFamily, ndim: u32) -> Option<ProblemLayout> {
+        family
+            .layouts(ndim)
+            .map(|[input, weight, output]| ProblemLayout {
+                input,
+                weight,
+                output,
+            })
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProblemTypes {
     pub input: DataType,
@@ -37,15 +57,287 @@ pub struct ProblemTypes {
     pub output: DataType,
 }
 
+impl ProblemTypes {
+    /// The same type for all three tensors.
+    pub fn all(dtype: DataType) -> ProblemTypes {
+        ProblemTypes {
+            input: dtype,
+            weight: dtype,
+            output: dtype,
+        }
+    }
+}
+
+/// Why a problem is impossible.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ProblemError {
+    #[error("the number of spatial dimensions must be 1, 2 or 3, got {0}")]
+    Ndim(u32),
+    #[error(
+        "{what} has {got} values, expected {want} (one per spatial dimension) or a single value"
+    )]
+    DimCount {
+        what: &'static str,
+        got: usize,
+        want: u32,
+    },
+    #[error("{what} must be at least 1, got 0")]
+    Zero { what: String },
+    #[error(
+        "output size of spatial dimension {dim} is below 1: input {input} + pads {left}+{right} \
+         is smaller than the dilated filter extent {extent}"
+    )]
+    EmptyOutput {
+        dim: usize,
+        input: u64,
+        left: u64,
+        right: u64,
+        extent: u64,
+    },
+    #[error("{what} overflows 64-bit arithmetic")]
+    Arithmetic { what: &'static str },
+    #[error(transparent)]
+    Desc(#[from] DescError),
+    #[error("{role} tensor of {elements} {dtype} elements exceeds the addressable size")]
+    TooLarge {
+        role: Role,
+        elements: u64,
+        dtype: DataType,
+    },
+    #[error("problem string: {0}")]
+    Syntax(String),
+    #[error("problem JSON: {0}")]
+    Json(String),
+}
+
+/// Spreads a per-dimension setting: `ndim` values, or one value for every dimension.
+pub(crate) fn spread(
+    what: &'static str,
+    values: &[u64],
+    ndim: u32,
+) -> Result<Vec<u64>, ProblemError> {
+    match values.len() {
+        1 => Ok(vec![values[0]; ndim as usize]),
+        n if n == ndim as usize => Ok(values.to_vec()),
+        got => Err(ProblemError::DimCount {
+            what,
+            got,
+            want: ndim,
+        }),
+    }
+}
+
 impl ConvProblem {
+    /// A problem with stride 1, dilation 1, no padding and the NHWGC layout family.
+    /// The spatial rank is the length of `filter`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        op: Op,
+        g: u64,
+        n: u64,
+        k: u64,
+        c: u64,
+        filter: &[u64],
+        input: &[u64],
+        dtype: DataType,
+    ) -> Result<ConvProblem, ProblemError> {
+        let ndim = u32::try_from(filter.len()).map_err(|_| ProblemError::Ndim(u32::MAX))?;
+        let layout =
+            ProblemLayout::family(LayoutFamily::Nhwgc, ndim).ok_or(ProblemError::Ndim(ndim))?;
+        let ones = vec![1; filter.len()];
+        let zeros = vec![0; filter.len()];
+        let p = ConvProblem {
+            op,
+            ndim,
+            g,
+            n,
+            k,
+            c,
+            filter: filter.to_vec(),
+            input: spread("input", input, ndim)?,
+            stride: ones.clone(),
+            dilation: ones,
+            left_pad: zeros.clone(),
+            right_pad: zeros,
+            layout,
+            dtype: ProblemTypes::all(dtype),
+        };
+        p.validate()?;
+        Ok(p)
+    }
+
+    /// Sets the strides (one per dimension, or one for all).
+    pub fn with_stride(mut self, stride: &[u64]) -> Result<ConvProblem, ProblemError> {
+        self.stride = spread("stride", stride, self.ndim)?;
+        self.validate()?;
+        Ok(self)
+    }
+
+    /// Sets the dilations (one per dimension, or one for all).
+    pub fn with_dilation(mut self, dilation: &[u64]) -> Result<ConvProblem, ProblemError> {
+        self.dilation = spread("dilation", dilation, self.ndim)?;
+        self.validate()?;
+        Ok(self)
+    }
+
+    /// Sets left and right pads (each one per dimension, or one for all).
+    pub fn with_pads(mut self, left: &[u64], right: &[u64]) -> Result<ConvProblem, ProblemError> {
+        self.left_pad = spread("lpad", left, self.ndim)?;
+        self.right_pad = spread("rpad", right, self.ndim)?;
+        self.validate()?;
+        Ok(self)
+    }
+
+    /// Uses the layouts of `family` at the problem's rank.
+    pub fn with_layout(mut self, family: LayoutFamily) -> Result<ConvProblem, ProblemError> {
+        self.layout =
+            ProblemLayout::family(family, self.ndim).ok_or(ProblemError::Ndim(self.ndim))?;
+        self.validate()?;
+        Ok(self)
+    }
+
+    /// Sets the three tensor types.
+    pub fn with_types(mut self, types: ProblemTypes) -> Result<ConvProblem, ProblemError> {
+        self.dtype = types;
+        self.validate()?;
+        Ok(self)
+    }
+
+    /// Parses and validates a JSON problem (the serde form of this struct).
+    pub fn from_json(text: &str) -> Result<ConvProblem, ProblemError> {
+        let p: ConvProblem =
+            serde_json::from_str(text).map_err(|e| ProblemError::Json(e.to_string()))?;
+        p.validate()?;
+        Ok(p)
+    }
+
+    /// Checks that the problem is possible: see the module documentation.
+    pub fn validate(&self) -> Result<(), ProblemError> {
+        if !(1..=3).contains(&self.ndim) {
+            return Err(ProblemError::Ndim(self.ndim));
+        }
+        for (what, v) in [
+            ("filter", &self.filter),
+            ("input", &self.input),
+            ("stride", &self.stride),
+            ("dilation", &self.dilation),
+            ("lpad", &self.left_pad),
+            ("rpad", &self.right_pad),
+        ] {
+            if v.len() != self.ndim as usize {
+                return Err(ProblemError::DimCount {
+                    what,
+                    got: v.len(),
+                    want: self.ndim,
+                });
+            }
+        }
+        for (what, v) in [("G", self.g), ("N", self.n), ("K", self.k), ("C", self.c)] {
+            if v == 0 {
+                return Err(ProblemError::Zero { what: what.into() });
+            }
+        }
+        for (what, v) in [
+            ("filter", &self.filter),
+            ("input", &self.input),
+            ("stride", &self.stride),
+            ("dilation", &self.dilation),
+        ] {
+            if let Some(d) = v.iter().position(|&x| x == 0) {
+                return Err(ProblemError::Zero {
+                    what: format!("{what} of spatial dimension {d}"),
+                });
+            }
+        }
+        for d in 0..self.ndim as usize {
+            let arith = ProblemError::Arithmetic {
+                what: "padded input or dilated filter size",
+            };
+            let padded = self.input[d]
+                .checked_add(self.left_pad[d])
+                .and_then(|x| x.checked_add(self.right_pad[d]))
+                .ok_or(arith.clone())?;
+            let extent = self.dilation[d]
+                .checked_mul(self.filter[d] - 1)
+                .and_then(|x| x.checked_add(1))
+                .ok_or(arith)?;
+            if padded < extent {
+                return Err(ProblemError::EmptyOutput {
+                    dim: d,
+                    input: self.input[d],
+                    left: self.left_pad[d],
+                    right: self.right_pad[d],
+                    extent,
+                });
+            }
+        }
+        for (role, dtype) in [
+            (Role::Input, self.dtype.input),
+            (Role::Weight, self.dtype.weight),
+            (Role::Output, self.dtype.output),
+        ] {
+            let desc = self.desc(role)?;
+            let elements = desc.elements();
+            if elements
+                .checked_mul(dtype.bytes() as u64)
+                .is_none_or(|b| b > isize::MAX as u64)
+            {
+                return Err(ProblemError::TooLarge {
+                    role,
+                    elements,
+                    dtype,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Descriptor of one of the three tensors.
+    pub fn desc(&self, role: Role) -> Result<TensorDesc, ProblemError> {
+        let (layout, outer, channel, spatial) = match role {
+            Role::Input => (self.layout.input, self.n, self.c, self.input.clone()),
+            Role::Weight => (self.layout.weight, self.k, self.c, self.filter.clone()),
+            Role::Output => (self.layout.output, self.n, self.k, self.output()),
+        };
+        let mut lengths = vec![self.g, outer, channel];
+        lengths.extend(spatial);
+        Ok(TensorDesc::packed(role, layout, &lengths)?)
+    }
+
+    /// Data type of one of the three tensors.
+    pub fn dtype_of(&self, role: Role) -> DataType {
+        match role {
+            Role::Input => self.dtype.input,
+            Role::Weight => self.dtype.weight,
+            Role::Output => self.dtype.output,
+        }
+    }
+
+    /// The tensor the op writes: output for fwd, input for bwd_data, weight for bwd_weight.
+    pub fn destination(&self) -> Role {
+        match self.op {
+            Op::Fwd => Role::Output,
+            Op::BwdData => Role::Input,
+            Op::BwdWeight => Role::Weight,
+        }
+    }
+
     /// Output spatial sizes: `(i + lp + rp - (d·(f-1) + 1)) / s + 1` per dimension.
     /// Callers validate the problem first; an impossible dimension gives 0 here.
     pub fn output(&self) -> Vec<u64> {
         (0..self.ndim as usize)
             .map(|d| {
-                let padded = self.input[d] + self.left_pad[d] + self.right_pad[d];
-                let span = self.dilation[d] * (self.filter[d].saturating_sub(1)) + 1;
-                if padded < span || self.stride[d] == 0 { 0 } else { (padded - span) / self.stride[d] + 1 }
+                let padded = self.input[d]
+                    .saturating_add(self.left_pad[d])
+                    .saturating_add(self.right_pad[d]);
+                let span = self.dilation[d]
+                    .saturating_mul(self.filter[d].saturating_sub(1))
+                    .saturating_add(1);
+                if padded < span || self.stride[d] == 0 {
+                    0
+                } else {
+                    (padded - span) / self.stride[d] + 1
+                }
             })
             .collect()
     }
@@ -64,10 +356,98 @@ impl ConvProblem {
         }
     }
 
-    /// Multiply-adds × 2 of the whole problem.
+    /// Multiply-adds × 2 of the whole problem (saturating: only a cost estimate).
     pub fn flops(&self) -> u64 {
         let out: u64 = self.output().iter().product();
         let filt: u64 = self.filter.iter().product();
-        2 * self.g * self.n * self.k * self.c * out * filt
+        [self.g, self.n, self.k, self.c, out, filt]
+            .iter()
+            .fold(2u64, |acc, &x| acc.saturating_mul(x))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn base() -> ConvProblem {
+        ConvProblem::new(Op::BwdWeight, 2, 4, 8, 6, &[3, 3], &[7, 7], DataType::Fp16).unwrap()
+    }
+
+    #[test]
+    fn builder_defaults_and_setters() {
+        let p = base()
+            .with_stride(&[2])
+            .unwrap()
+            .with_pads(&[1], &[0, 1])
+            .unwrap();
+        assert_eq!(p.stride, vec![2, 2]);
+        assert_eq!(p.left_pad, vec![1, 1]);
+        assert_eq!(p.right_pad, vec![0, 1]);
+        assert_eq!(p.output(), vec![3, 4]);
+        assert_eq!(p.gemm(), (8, 6 * 9, 4 * 12));
+        assert_eq!(p.layout.input, Layout::Nhwgc);
+        let p = p.with_layout(LayoutFamily::Ngchw).unwrap();
+        assert_eq!(p.layout.output, Layout::Ngkhw);
+    }
+
+    #[test]
+    fn impossible_problems_are_errors() {
+        assert!(matches!(
+            ConvProblem::new(Op::Fwd, 1, 0, 1, 1, &[1], &[4], DataType::Fp32),
+            Err(ProblemError::Zero { .. })
+        ));
+        assert!(matches!(
+            ConvProblem::new(Op::Fwd, 1, 1, 1, 1, &[5], &[4], DataType::Fp32),
+            Err(ProblemError::EmptyOutput {
+                dim: 0,
+                extent: 5,
+                ..
+            })
+        ));
+        assert!(matches!(
+            ConvProblem::new(Op::Fwd, 1, 1, 1, 1, &[1, 1, 1, 1], &[4], DataType::Fp32),
+            Err(ProblemError::Ndim(4))
+        ));
+        assert!(matches!(
+            base().with_stride(&[1, 1, 1]),
+            Err(ProblemError::DimCount { .. })
+        ));
+        assert!(matches!(
+            base().with_dilation(&[0]),
+            Err(ProblemError::Zero { .. })
+        ));
+        let big = ConvProblem::new(
+            Op::Fwd,
+            1 << 20,
+            1 << 20,
+            1,
+            1 << 20,
+            &[1],
+            &[1 << 20],
+            DataType::Fp32,
+        );
+        assert!(
+            matches!(big, Err(ProblemError::Desc(DescError::Overflow { .. }))),
+            "{big:?}"
+        );
+        let huge_pad = base().with_pads(&[u64::MAX], &[1]);
+        assert!(matches!(huge_pad, Err(ProblemError::Arithmetic { .. })));
+    }
+
+    #[test]
+    fn json_round_trip_validates() {
+        let p = base();
+        let text = serde_json::to_string(&p).unwrap();
+        assert_eq!(ConvProblem::from_json(&text).unwrap(), p);
+        let bad = text.replace("\"n\":4", "\"n\":0");
+        assert!(matches!(
+            ConvProblem::from_json(&bad),
+            Err(ProblemError::Zero { .. })
+        ));
+        assert!(matches!(
+            ConvProblem::from_json("{"),
+            Err(ProblemError::Json(_))
+        ));
     }
 }

@@ -1,0 +1,245 @@
+//! The CPU back end: runs an instance as the instance says — its block tiles, K steps, merged
+//! groups, split-K slices (atomic or two-stage) and StreamK partition with its fixup — on host
+//! tensors, with fp32 accumulation, in parallel with rayon.
+//!
+//! The decomposition changes only the order of fp32 sums, so every configuration matches the
+//! fp64 reference within the data type's bound, and StreamK Linear/Tree results are bitwise
+//! deterministic.
+
+mod block;
+mod operands;
+mod split_k;
+mod streamk;
+mod workspace;
+
+use crate::decompose::{GemmShape, StreamKPlan, is_two_stage, k_batch};
+use crate::device::DeviceModel;
+use crate::layout::Role;
+use crate::problem::{ConvProblem, ProblemError};
+use crate::support::{Unsupported, supports_on};
+use crate::tensor::{Tensor, round_to};
+use ck_compiler::ir::Instance;
+use ck_compiler::model::{ConvSpec, DataType, ElementOp, Layout, Op, Reduction};
+use operands::{Operands, OperandsSpec};
+use serde::Serialize;
+
+/// The tensors of one run. The op reads two of them and writes the third (fwd writes `output`,
+/// bwd_data `input`, bwd_weight `weight`).
+pub struct Buffers<'a> {
+    pub input: &'a mut Tensor,
+    pub weight: &'a mut Tensor,
+    pub output: &'a mut Tensor,
+    /// At least [`workspace_size`] bytes.
+    pub workspace: &'a mut [u8],
+}
+
+/// What a run did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RunStats {
+    pub k_batch: u32,
+    /// GEMM batches: `ceil(G / merge_groups)`.
+    pub batches: u64,
+    /// Block tiles per batch.
+    pub tiles: u64,
+    /// Workgroups launched (all batches).
+    pub workgroups: u64,
+    /// Tiles per batch computed whole by one workgroup (all of them without StreamK).
+    pub dp_tiles: u64,
+    /// Stream-K workgroups per batch.
+    pub sk_ctas: u64,
+    /// Block K-loop iterations over all tiles and batches.
+    pub iterations: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum RunError {
+    #[error(transparent)]
+    Problem(#[from] ProblemError),
+    #[error("instance {name} does not support this problem: {why}")]
+    Unsupported { name: String, why: Unsupported },
+    #[error("the {role} tensor is {got}, the problem needs {expected}")]
+    DataType {
+        role: Role,
+        expected: DataType,
+        got: DataType,
+    },
+    #[error(
+        "the {role} tensor has layout {got} and lengths {got_lengths:?}, the problem needs {expected} and {expected_lengths:?}"
+    )]
+    Shape {
+        role: Role,
+        expected: Layout,
+        expected_lengths: Vec<u64>,
+        got: Layout,
+        got_lengths: Vec<u64>,
+    },
+    #[error("workspace of {got} bytes is too small: this run needs {needed}")]
+    Workspace { needed: u64, got: usize },
+    #[error("the CPU back end does not run {0}")]
+    NotSupportedOnCpu(String),
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+/// How accumulators become destination values.
+pub(crate) struct Epilogue {
+    dst: DataType,
+    /// Forward ops stage the accumulator through the C-shuffle type.
+    staging: Option<DataType>,
+}
+
+impl Epilogue {
+    fn staged(&self, v: f32) -> f32 {
+        self.staging.map_or(v, |s| round_to(s, v))
+    }
+
+    /// A finished accumulator as stored in the destination.
+    pub fn stage(&self, v: f32) -> f32 {
+        round_to(self.dst, self.staged(v))
+    }
+
+    /// An atomic add of a partial into a destination value.
+    pub fn atomic_add(&self, current: f32, partial: f32) -> f32 {
+        round_to(self.dst, current + self.staged(partial))
+    }
+}
+
+/// Workspace bytes the instance needs for this problem on `dev`: StreamK Linear/Tree partials
+/// and flags per batch, the fp32 destination of two-stage instances, else 0.
+pub fn workspace_size(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> u64 {
+    if let Some(sk) = inst.work.streamk {
+        if sk.reduction == Reduction::Atomic {
+            return 0;
+        }
+        let plan = StreamKPlan::of(inst, p, dev);
+        return plan.workspace_bytes(inst.tile.m, inst.tile.n) * GemmShape::of(inst, p).batches;
+    }
+    if is_two_stage(inst) {
+        return p.desc(p.destination()).map_or(0, |d| d.elements() * 4);
+    }
+    0
+}
+
+fn cpu_types(inst: &Instance) -> Result<(), RunError> {
+    for dt in [inst.types.input, inst.types.weight, inst.types.output] {
+        if !matches!(dt, DataType::Fp16 | DataType::Bf16 | DataType::Fp32) {
+            return Err(RunError::NotSupportedOnCpu(format!("{dt} tensors")));
+        }
+    }
+    for dt in [
+        inst.types.compute_a,
+        inst.types.compute_b,
+        inst.types.cshuffle,
+    ] {
+        if !matches!(
+            dt,
+            DataType::Fp16 | DataType::Bf16 | DataType::Fp32 | DataType::Tf32
+        ) {
+            return Err(RunError::NotSupportedOnCpu(format!("{dt} compute")));
+        }
+    }
+    let e = inst.elementwise;
+    for op in [e.input, e.weight, e.output] {
+        if op != ElementOp::PassThrough {
+            return Err(RunError::NotSupportedOnCpu(format!("element-wise op {op}")));
+        }
+    }
+    if !inst.layout.ds.is_empty() || !inst.types.ds.is_empty() {
+        return Err(RunError::NotSupportedOnCpu("D tensors".into()));
+    }
+    if inst.tile.m == 0 || inst.tile.n == 0 || inst.tile.k == 0 {
+        return Err(RunError::Internal(format!(
+            "instance {} has an empty tile",
+            inst.name
+        )));
+    }
+    Ok(())
+}
+
+pub(crate) fn check_tensor(p: &ConvProblem, role: Role, t: &Tensor) -> Result<(), RunError> {
+    let want = p.desc(role)?;
+    if t.desc() != &want {
+        return Err(RunError::Shape {
+            role,
+            expected: want.layout,
+            expected_lengths: want.lengths,
+            got: t.desc().layout,
+            got_lengths: t.desc().lengths.clone(),
+        });
+    }
+    let expected = p.dtype_of(role);
+    if t.dtype() != expected {
+        return Err(RunError::DataType {
+            role,
+            expected,
+            got: t.dtype(),
+        });
+    }
+    Ok(())
+}
+
+/// Runs `inst` on `p` with the CPU back end, using `dev` for auto split-K and StreamK.
+pub fn run(
+    inst: &Instance,
+    p: &ConvProblem,
+    bufs: &mut Buffers<'_>,
+    dev: &DeviceModel,
+) -> Result<RunStats, RunError> {
+    p.validate()?;
+    supports_on(inst, p, dev).map_err(|why| RunError::Unsupported {
+        name: inst.name.clone(),
+        why,
+    })?;
+    cpu_types(inst)?;
+    check_tensor(p, Role::Input, bufs.input)?;
+    check_tensor(p, Role::Weight, bufs.weight)?;
+    check_tensor(p, Role::Output, bufs.output)?;
+    let needed = workspace_size(inst, p, dev);
+    if (bufs.workspace.len() as u64) < needed {
+        return Err(RunError::Workspace {
+            needed,
+            got: bufs.workspace.len(),
+        });
+    }
+    let shape = GemmShape::of(inst, p);
+    let t = &inst.types;
+    // (A, B, destination) tensors by op.
+    let (a, b, dst, stage): (&Tensor, &Tensor, &mut Tensor, _) = match p.op {
+        Op::Fwd => (
+            &*bufs.input,
+            &*bufs.weight,
+            &mut *bufs.output,
+            Some(t.cshuffle),
+        ),
+        Op::BwdData => (&*bufs.output, &*bufs.weight, &mut *bufs.input, None),
+        Op::BwdWeight => (&*bufs.output, &*bufs.input, &mut *bufs.weight, None),
+    };
+    let ops = Operands::new(OperandsSpec {
+        op: p.op,
+        shape,
+        problem: p,
+        a,
+        b,
+        c_desc: dst.desc().clone(),
+        compute: [t.compute_a, t.compute_b],
+        direct: inst.spec == ConvSpec::Filter1x1Stride1Pad0,
+    });
+    let epi = Epilogue {
+        dst: dst.dtype(),
+        staging: stage,
+    };
+    let mut ws = workspace::Workspace::new(bufs.workspace);
+    match inst.work.streamk {
+        Some(sk) => {
+            let plan = StreamKPlan::of(inst, p, dev);
+            streamk::run(&ops, inst.tile, sk, &plan, &epi, dst, &mut ws)
+        }
+        None => {
+            let plan = split_k::SplitK {
+                k_batch: k_batch(inst, p, dev),
+                two_stage: is_two_stage(inst),
+            };
+            Ok(split_k::run(&ops, inst.tile, &plan, &epi, dst, &mut ws))
+        }
+    }
+}

@@ -1,0 +1,231 @@
+//! The fp64 reference convolution, the relative-error metric, and random test data.
+//!
+//! The reference is the direct definition (no implicit GEMM, no tiling): for every group, batch,
+//! output channel, input channel, output position and filter tap whose input position
+//! `o·s + f·d − lpad` lies inside the input,
+//! fwd adds `in·wei` to `out`, bwd_data adds `out·wei` to `in`, bwd_weight adds `out·in` to `wei`.
+//!
+//! Error bounds ([`tolerance`]) on `‖out − ref‖ / ‖ref‖` are about four units of roundoff of the
+//! least precise type involved: the result is rounded once to its storage type (fp16 u = 2^-11
+//! ≈ 4.9e-4, bf16 u = 2^-8 ≈ 3.9e-3), split-K atomic adds round a few more times, and fp32
+//! accumulation over GEMM-K adds ~√K·2^-24, so fp32 gets 1e-5, fp16 2e-3, bf16 and tf32 1.6e-2.
+
+use crate::exec::{RunError, check_tensor};
+use crate::layout::{Role, TensorDesc};
+use crate::problem::ConvProblem;
+use crate::tensor::{Tensor, TensorData};
+use ck_compiler::model::{DataType, Op};
+use half::{bf16, f16};
+use std::hash::{BuildHasher, Hasher};
+
+/// The destination of `p.op` (output, input or weight), in fp64, in the destination's memory
+/// order. Reads the op's two source tensors; the destination tensor's contents are ignored.
+pub fn reference(
+    p: &ConvProblem,
+    input: &Tensor,
+    weight: &Tensor,
+    output: &Tensor,
+) -> Result<Vec<f64>, RunError> {
+    p.validate()?;
+    check_tensor(p, Role::Input, input)?;
+    check_tensor(p, Role::Weight, weight)?;
+    check_tensor(p, Role::Output, output)?;
+    let nd = p.ndim as usize;
+    let out_sp = p.output();
+    // Every (output position, filter tap, input position) triple inside the input.
+    let mut taps: Vec<(Vec<u64>, Vec<u64>, Vec<u64>)> = Vec::new();
+    let o_count: u64 = out_sp.iter().product();
+    let f_count: u64 = p.filter.iter().product();
+    for oi in 0..o_count {
+        let o = unravel(oi, &out_sp);
+        'tap: for fi in 0..f_count {
+            let f = unravel(fi, &p.filter);
+            let mut i = vec![0; nd];
+            for d in 0..nd {
+                match (o[d] * p.stride[d] + f[d] * p.dilation[d]).checked_sub(p.left_pad[d]) {
+                    Some(x) if x < p.input[d] => i[d] = x,
+                    _ => continue 'tap,
+                }
+            }
+            taps.push((o.clone(), f, i));
+        }
+    }
+    let (x, w, y) = (to_f64(input), to_f64(weight), to_f64(output));
+    let (xd, wd, yd) = (input.desc(), weight.desc(), output.desc());
+    let dst_len = match p.op {
+        Op::Fwd => y.len(),
+        Op::BwdData => x.len(),
+        Op::BwdWeight => w.len(),
+    };
+    let mut dst = vec![0f64; dst_len];
+    let index = |a: u64, b: u64, c: u64, sp: &[u64]| {
+        let mut v = vec![a, b, c];
+        v.extend_from_slice(sp);
+        v
+    };
+    for g in 0..p.g {
+        for n in 0..p.n {
+            for k in 0..p.k {
+                for c in 0..p.c {
+                    for (o, f, i) in &taps {
+                        let xo = off(xd, &index(g, n, c, i));
+                        let wo = off(wd, &index(g, k, c, f));
+                        let yo = off(yd, &index(g, n, k, o));
+                        match p.op {
+                            Op::Fwd => dst[yo] += x[xo] * w[wo],
+                            Op::BwdData => dst[xo] += y[yo] * w[wo],
+                            Op::BwdWeight => dst[wo] += y[yo] * x[xo],
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(dst)
+}
+
+fn off(desc: &TensorDesc, idx: &[u64]) -> usize {
+    desc.offset(idx) as usize
+}
+
+fn unravel(mut idx: u64, dims: &[u64]) -> Vec<u64> {
+    let mut out = vec![0; dims.len()];
+    for (o, &d) in out.iter_mut().zip(dims).rev() {
+        *o = idx % d;
+        idx /= d;
+    }
+    out
+}
+
+fn to_f64(t: &Tensor) -> Vec<f64> {
+    t.to_f32().into_iter().map(f64::from).collect()
+}
+
+/// `‖out − ref‖₂ / ‖ref‖₂` over memory order; `‖out‖₂` when the reference is all zeros.
+/// Infinite when lengths differ or `out` holds a NaN.
+pub fn relative_error(out: &Tensor, reference: &[f64]) -> f64 {
+    if out.len() != reference.len() {
+        return f64::INFINITY;
+    }
+    let (mut diff, mut norm) = (0f64, 0f64);
+    for (o, r) in out.to_f32().into_iter().zip(reference) {
+        let o = f64::from(o);
+        if o.is_nan() {
+            return f64::INFINITY;
+        }
+        diff += (o - r) * (o - r);
+        norm += r * r;
+    }
+    if norm == 0.0 {
+        diff.sqrt()
+    } else {
+        (diff / norm).sqrt()
+    }
+}
+
+/// The relative-error bound for a result stored or computed in `dtype` (see the module docs).
+pub fn tolerance(dtype: DataType) -> f64 {
+    match dtype {
+        DataType::Fp32 | DataType::Fp64 => 1e-5,
+        DataType::Fp16 => 2e-3,
+        _ => 1.6e-2,
+    }
+}
+
+/// SplitMix64: a small, well-mixed generator, enough for test data.
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    pub fn new(seed: u64) -> SplitMix64 {
+        SplitMix64(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `[-1, 1)`.
+    pub fn next_signed(&mut self) -> f32 {
+        ((self.next_u64() >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+    }
+}
+
+/// A seed that differs from run to run (std's per-process random hasher keys).
+pub fn fresh_seed() -> u64 {
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(std::process::id() as u64);
+    h.finish()
+}
+
+/// A tensor of uniform values in `[-1, 1)` rounded to `dtype` (fp16, bf16 or fp32).
+/// Zero-element tensors cannot occur: validated problems have no zero lengths.
+pub fn random_tensor(dtype: DataType, desc: TensorDesc, seed: u64) -> Result<Tensor, RunError> {
+    let mut rng = SplitMix64::new(seed);
+    let n = desc.elements() as usize;
+    let mut vals = (0..n).map(|_| rng.next_signed());
+    let data = match dtype {
+        DataType::Fp16 => TensorData::F16(vals.by_ref().map(f16::from_f32).collect()),
+        DataType::Bf16 => TensorData::Bf16(vals.by_ref().map(bf16::from_f32).collect()),
+        DataType::Fp32 => TensorData::F32(vals.collect()),
+        other => return Err(RunError::NotSupportedOnCpu(format!("{other} tensors"))),
+    };
+    Tensor::new(desc, data).map_err(|e| RunError::Internal(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reference_by_hand() {
+        // 1D fwd, G=1 N=1 K=1 C=1, filter 2, input 3, pad 1: out[o] = Σ_f in[o+f-1]·w[f].
+        let p = ConvProblem::new(Op::Fwd, 1, 1, 1, 1, &[2], &[3], DataType::Fp32)
+            .unwrap()
+            .with_pads(&[1], &[0])
+            .unwrap();
+        let t = |role: Role, v: Vec<f32>| {
+            Tensor::new(p.desc(role).unwrap(), TensorData::F32(v)).unwrap()
+        };
+        let x = t(Role::Input, vec![1.0, 2.0, 3.0]);
+        let w = t(Role::Weight, vec![10.0, 100.0]);
+        let y = t(Role::Output, vec![0.0; 3]);
+        assert_eq!(
+            reference(&p, &x, &w, &y).unwrap(),
+            vec![100.0, 210.0, 320.0]
+        );
+        let pd = ConvProblem {
+            op: Op::BwdData,
+            ..p.clone()
+        };
+        let dy = t(Role::Output, vec![1.0, 2.0, 3.0]);
+        // dx[i] = Σ dy[o]·w[i−o+1]: dx0 = dy0·w1 + dy1·w0 = 120, dx1 = 2·100+3·10, dx2 = 300.
+        assert_eq!(
+            reference(&pd, &x, &w, &dy).unwrap(),
+            vec![120.0, 230.0, 300.0]
+        );
+        let pw = ConvProblem {
+            op: Op::BwdWeight,
+            ..p
+        };
+        // dw[f] = Σ_o dy[o]·x[o+f−1]: dw0 = 2·1 + 3·2 = 8, dw1 = 1+4+9 = 14.
+        assert_eq!(reference(&pw, &x, &w, &dy).unwrap(), vec![8.0, 14.0]);
+    }
+
+    #[test]
+    fn error_metric_and_fill() {
+        let p = ConvProblem::new(Op::Fwd, 1, 1, 1, 4, &[1], &[4], DataType::Fp16).unwrap();
+        let a = random_tensor(DataType::Fp16, p.desc(Role::Input).unwrap(), 7).unwrap();
+        let b = random_tensor(DataType::Fp16, p.desc(Role::Input).unwrap(), 8).unwrap();
+        assert_ne!(a, b);
+        assert!(a.to_f32().iter().any(|&v| v != 0.0));
+        let r: Vec<f64> = a.to_f32().into_iter().map(f64::from).collect();
+        assert_eq!(relative_error(&a, &r), 0.0);
+        assert!(relative_error(&b, &r) > 0.1);
+        assert_eq!(relative_error(&a, &r[1..]), f64::INFINITY);
+        assert_ne!(fresh_seed(), fresh_seed());
+    }
+}

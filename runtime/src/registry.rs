@@ -1,0 +1,167 @@
+//! A registry of instances and the selection of one for a problem.
+//!
+//! Instances arrive as values (the compiled instance library, `.ck` files compiled at run time,
+//! instances declared with the macro) with a priority. For a problem, every instance gets a
+//! verdict: its estimated cost ([`crate::select::cost`]) or the rule that rules it out.
+//! Supported instances rank by priority (higher first), then cost (lower first), then name.
+
+use crate::device::DeviceModel;
+use crate::problem::{ConvProblem, ProblemError};
+use crate::select::cost;
+use crate::support::{Unsupported, supports_on};
+use ck_compiler::ir::Instance;
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq)]
+struct Entry {
+    instance: Instance,
+    priority: i32,
+}
+
+/// Registered instances and the device model selection assumes.
+#[derive(Clone, Debug, Default)]
+pub struct Registry {
+    entries: Vec<Entry>,
+    device: DeviceModel,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RegistryError {
+    #[error("an instance named `{0}` is already registered")]
+    Duplicate(String),
+}
+
+/// One instance's verdict for a problem.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate<'a> {
+    pub instance: &'a Instance,
+    pub priority: i32,
+    /// Estimated cost (lower is better), or why the instance cannot run the problem.
+    pub verdict: Result<f64, Unsupported>,
+}
+
+/// No registered instance runs the problem.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub struct NoInstance {
+    /// Set when the problem itself is impossible.
+    pub problem: Option<ProblemError>,
+    /// Each instance's name and reason, by name.
+    pub reasons: Vec<(String, Unsupported)>,
+}
+
+impl fmt::Display for NoInstance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(e) = &self.problem {
+            return write!(f, "invalid problem: {e}");
+        }
+        if self.reasons.is_empty() {
+            return f.write_str("no instance is registered");
+        }
+        f.write_str("no registered instance supports the problem:")?;
+        for (name, why) in &self.reasons {
+            write!(f, "\n  {name}: {why}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Registry {
+    pub fn new(device: DeviceModel) -> Registry {
+        Registry {
+            entries: Vec::new(),
+            device,
+        }
+    }
+
+    pub fn device(&self) -> &DeviceModel {
+        &self.device
+    }
+
+    /// Adds one instance; names are unique.
+    pub fn register(&mut self, instance: Instance, priority: i32) -> Result<(), RegistryError> {
+        if self.get(&instance.name).is_some() {
+            return Err(RegistryError::Duplicate(instance.name));
+        }
+        self.entries.push(Entry { instance, priority });
+        Ok(())
+    }
+
+    /// Adds instances in order, all with one priority; stops at the first duplicate name.
+    pub fn extend(
+        &mut self,
+        instances: impl IntoIterator<Item = Instance>,
+        priority: i32,
+    ) -> Result<(), RegistryError> {
+        instances
+            .into_iter()
+            .try_for_each(|i| self.register(i, priority))
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Instance> {
+        self.entries
+            .iter()
+            .find(|e| e.instance.name == name)
+            .map(|e| &e.instance)
+    }
+
+    /// Registered instances in registration order.
+    pub fn instances(&self) -> impl Iterator<Item = &Instance> {
+        self.entries.iter().map(|e| &e.instance)
+    }
+
+    /// Every instance's verdict, best first: supported ones ranked (priority, cost, name), then
+    /// unsupported ones by name.
+    pub fn candidates(&self, p: &ConvProblem) -> Vec<Candidate<'_>> {
+        let mut out: Vec<Candidate<'_>> = self
+            .entries
+            .iter()
+            .map(|e| Candidate {
+                instance: &e.instance,
+                priority: e.priority,
+                verdict: supports_on(&e.instance, p, &self.device)
+                    .map(|()| cost(&e.instance, p, &self.device)),
+            })
+            .collect();
+        out.sort_by(|a, b| match (&a.verdict, &b.verdict) {
+            (Ok(ca), Ok(cb)) => b
+                .priority
+                .cmp(&a.priority)
+                .then(ca.total_cmp(cb))
+                .then_with(|| a.instance.name.cmp(&b.instance.name)),
+            (Ok(_), Err(_)) => std::cmp::Ordering::Less,
+            (Err(_), Ok(_)) => std::cmp::Ordering::Greater,
+            (Err(_), Err(_)) => a.instance.name.cmp(&b.instance.name),
+        });
+        out
+    }
+
+    /// The best supported instance.
+    pub fn select(&self, p: &ConvProblem) -> Result<&Instance, NoInstance> {
+        if let Err(e) = p.validate() {
+            return Err(NoInstance {
+                problem: Some(e),
+                reasons: Vec::new(),
+            });
+        }
+        let candidates = self.candidates(p);
+        if let Some(best) = candidates.iter().find(|c| c.verdict.is_ok()) {
+            return Ok(best.instance);
+        }
+        let reasons = candidates
+            .into_iter()
+            .filter_map(|c| c.verdict.err().map(|why| (c.instance.name.clone(), why)))
+            .collect();
+        Err(NoInstance {
+            problem: None,
+            reasons,
+        })
+    }
+}

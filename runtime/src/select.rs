@@ -1,0 +1,95 @@
+//! The selection cost model: an estimate of an instance's run time on a problem, in units of
+//! one multiply-add of one workgroup (lower is better).
+//!
+//! - **Tile efficiency.** Work is counted in whole block tiles and whole K steps:
+//!   `ceil(M/MPB)·ceil(N/NPB)` tiles of `ceil(K/KPB)` iterations of `MPB·NPB·KPB` MACs, so
+//!   padding waste costs as much as real work.
+//! - **Workgroups vs compute units.** Workgroups run in waves of `CUs × occupancy`; the time is
+//!   the number of waves times one workgroup's work, so a half-empty last wave costs a full one.
+//! - **Split-K.** `k_batch` slices shorten each workgroup's K loop but multiply workgroups; every
+//!   slice beyond the first adds its tile to the output (counted as [`FIXUP_MACS`] per element),
+//!   and two-stage instances add a convert pass over the destination.
+//! - **StreamK.** Data-parallel tiles run in waves; stream-K workgroups each run an even share of
+//!   the remaining iterations; each partial a tile's owner absorbs costs a fixup per element.
+//!
+//! Batches of merged groups (`ceil(G/merge)`) run one after another at full occupancy.
+
+use crate::decompose::{GemmShape, StreamKPlan, is_two_stage, k_batch};
+use crate::device::DeviceModel;
+use crate::problem::ConvProblem;
+use ck_compiler::ir::Instance;
+
+/// Cost of reading, adding and writing one accumulator element of a partial tile.
+pub const FIXUP_MACS: f64 = 4.0;
+
+/// Estimated time of `inst` on `p` (see the module docs). Call after the support check.
+pub fn cost(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> f64 {
+    let shape = GemmShape::of(inst, p);
+    let (mpb, npb, kpb) = (inst.tile.m as f64, inst.tile.n as f64, inst.tile.k as f64);
+    let tiles = shape.tiles(inst);
+    let iters = shape.iters_per_tile(inst);
+    let slots = dev.slots();
+    let tile_elems = mpb * npb;
+    let iter_macs = tile_elems * kpb;
+    let batches = shape.batches as f64;
+    if let Some(sk) = inst.work.streamk {
+        let plan = StreamKPlan::new(tiles, iters, slots);
+        let dp_waves = plan.dp_tiles.div_ceil(slots);
+        let sk_iters = plan.iters_per_sk_cta + u64::from(plan.extra_iters > 0);
+        // Workgroups per SK tile (CK's estimate); the owner absorbs the others' partials.
+        let per_tile = if plan.sk_ctas > 0 {
+            iters.div_ceil(plan.iters_per_sk_cta.max(1))
+        } else {
+            1
+        };
+        let fixup = if sk.reduction == ck_compiler::model::Reduction::Tree {
+            (per_tile as f64).log2().ceil()
+        } else {
+            per_tile.saturating_sub(1) as f64
+        };
+        let per_batch =
+            (dp_waves * iters + sk_iters) as f64 * iter_macs + fixup * tile_elems * FIXUP_MACS;
+        return per_batch * batches;
+    }
+    let kb = k_batch(inst, p, dev).max(1) as u64;
+    let workgroups = tiles * kb;
+    let waves = workgroups.div_ceil(slots) as f64;
+    let per_wg = iters.div_ceil(kb) as f64 * iter_macs;
+    let mut time = waves * per_wg + (kb - 1) as f64 * tile_elems * FIXUP_MACS;
+    if is_two_stage(inst) {
+        let (m, n, _) = p.gemm();
+        time += (m * n) as f64 / slots as f64;
+    }
+    time * batches
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::DeviceModel;
+    use ck_compiler::ir::SplitK;
+
+    #[test]
+    fn padding_and_split_k_change_the_cost() {
+        let mut inst = crate::testing::instance(crate::testing::Variant::XdlV3);
+        inst.work.split_k = SplitK::Fixed(1);
+        let dev = DeviceModel {
+            arch: None,
+            compute_units: 4,
+            occupancy: 1,
+        };
+        let p = ConvProblem::parse("bwd_weight 2d N=2 K=16 C=16 filter=1 input=8").unwrap();
+        let q = ConvProblem::parse("bwd_weight 2d N=2 K=18 C=16 filter=1 input=8").unwrap();
+        // K=18 needs a second row of tiles for two channels: a second wave on one CU.
+        let one = DeviceModel {
+            compute_units: 1,
+            ..dev.clone()
+        };
+        assert!(cost(&inst, &q, &one) > cost(&inst, &p, &one));
+        assert_eq!(cost(&inst, &q, &dev), cost(&inst, &p, &dev));
+        let mut split = inst.clone();
+        split.work.split_k = SplitK::Fixed(4);
+        // One tile on four CUs: splitting K four ways fills them.
+        assert!(cost(&split, &p, &dev) < cost(&inst, &p, &dev));
+    }
+}

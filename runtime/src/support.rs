@@ -1,0 +1,358 @@
+//! Problem-dependent support checks: whether an instance can run a problem, and if not, which
+//! rule says no and with which numbers.
+//!
+//! Rules that depend only on the instance are the compiler's; these are CK's
+//! `IsSupportedArgument` rules that need the problem (per-op tensor roles: bwd_weight A=out,
+//! B=in, C=wei; fwd A=in, B=wei, C=out; bwd_data A=out, B=wei, C=in):
+//!
+//! - op, spatial rank, layouts and data types equal the instance's;
+//! - vector widths divide the channel count their tensor is read or written along;
+//! - ConvSpec conditions (Filter1x1Stride1Pad0, Filter1x1Pad0, Filter3x3), explicit GEMM ⇒ 1x1 s1 p0;
+//! - `G % merge_groups == 0`; two-stage with merged groups needs GemmM ≤ MPB, GemmN ≤ NPB, C = K = 1;
+//! - NGCHW transposes of the v1 op divide the channel and spatial products;
+//! - every tensor ≤ 2 GB unless the instance uses 64-bit indexing;
+//! - split-K: k_batch ≥ 1, StreamK ⇒ k_batch = 1, gfx11 ⇒ k_batch = 1, CK-Tile limits
+//!   (≤ 128 for non-fp32 output, ≤ ceil(GemmK/KWarpTile), odd VecC with 16-bit output ⇒ 1), and
+//!   pipelines with prefetch stages need more K loops per split than stages.
+
+use crate::decompose::{
+    GemmShape, checks_prefetch, k_batch, k_batch_cap, k_loops, needs_single_split,
+};
+use crate::device::DeviceModel;
+use crate::layout::Role;
+use crate::problem::ConvProblem;
+use ck_compiler::ir::Instance;
+use ck_compiler::model::{ConvSpec, Kind, Layout, Op};
+use serde::Serialize;
+use std::fmt;
+
+/// The rule an unsupported problem breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum Rule {
+    Op,
+    SpatialRank,
+    Layout,
+    DataType,
+    VectorA,
+    VectorB,
+    VectorC,
+    ConvSpec,
+    ExplicitGemm,
+    MergeGroups,
+    TwoStageMerge,
+    Transpose,
+    TensorSize,
+    SplitK,
+    Prefetch,
+    Target,
+}
+
+impl Rule {
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::Op => "op",
+            Rule::SpatialRank => "spatial rank",
+            Rule::Layout => "layout",
+            Rule::DataType => "data type",
+            Rule::VectorA => "A vector",
+            Rule::VectorB => "B vector",
+            Rule::VectorC => "C vector",
+            Rule::ConvSpec => "conv spec",
+            Rule::ExplicitGemm => "explicit gemm",
+            Rule::MergeGroups => "merge groups",
+            Rule::TwoStageMerge => "two-stage merge",
+            Rule::Transpose => "NGCHW transpose",
+            Rule::TensorSize => "2 GB limit",
+            Rule::SplitK => "split-K",
+            Rule::Prefetch => "pipeline prefetch",
+            Rule::Target => "target",
+        }
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why an instance cannot run a problem.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
+#[error("{rule}: {reason}")]
+pub struct Unsupported {
+    pub rule: Rule,
+    pub reason: String,
+}
+
+fn fail(rule: Rule, reason: String) -> Result<(), Unsupported> {
+    Err(Unsupported { rule, reason })
+}
+
+/// CK's 2 GB limit on each tensor of 32-bit-indexed kernels.
+const TWO_GB: u64 = 1 << 31;
+
+/// Checks with no device: arch rules apply when every target of the instance breaks them.
+pub fn supports(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
+    supports_on(
+        inst,
+        p,
+        &DeviceModel {
+            arch: None,
+            ..DeviceModel::default()
+        },
+    )
+}
+
+/// Checks for a device; with `dev.arch` set, the instance must target it and its rules apply.
+pub fn supports_on(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> Result<(), Unsupported> {
+    identity(inst, p)?;
+    if let Some(arch) = dev.arch
+        && !inst.targets.contains(&arch)
+    {
+        let targets: Vec<_> = inst.targets.iter().map(|a| a.keyword()).collect();
+        return fail(
+            Rule::Target,
+            format!("instance targets [{}], not {arch}", targets.join(", ")),
+        );
+    }
+    vectors(inst, p)?;
+    conv_spec(inst, p)?;
+    groups(inst, p)?;
+    transpose(inst, p)?;
+    tensor_sizes(inst, p)?;
+    split_k(inst, p, dev)
+}
+
+fn identity(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
+    if inst.op != p.op {
+        return fail(
+            Rule::Op,
+            format!("instance computes {}, problem is {}", inst.op, p.op),
+        );
+    }
+    if inst.ndim != p.ndim {
+        return fail(
+            Rule::SpatialRank,
+            format!("instance is {}D, problem is {}D", inst.ndim, p.ndim),
+        );
+    }
+    let l = &inst.layout;
+    if (l.input, l.weight, l.output) != (p.layout.input, p.layout.weight, p.layout.output) {
+        return fail(
+            Rule::Layout,
+            format!(
+                "instance uses {}/{}/{}, problem {}/{}/{}",
+                l.input, l.weight, l.output, p.layout.input, p.layout.weight, p.layout.output
+            ),
+        );
+    }
+    let t = &inst.types;
+    if (t.input, t.weight, t.output) != (p.dtype.input, p.dtype.weight, p.dtype.output) {
+        return fail(
+            Rule::DataType,
+            format!(
+                "instance takes in={} wei={} out={}, problem in={} wei={} out={}",
+                t.input, t.weight, t.output, p.dtype.input, p.dtype.weight, p.dtype.output
+            ),
+        );
+    }
+    Ok(())
+}
+
+/// The A, B and C vector widths and the per-op channel counts they must divide.
+fn vectors(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
+    let [va, vb, vc] = match &inst.tile_kernel {
+        Some(tk) => tk.vector,
+        None => [inst.a.src_vector, inst.b.src_vector, inst.c.vector],
+    };
+    // (channel name, size) that A, B and C are vectorized along.
+    let (a, b, c) = match p.op {
+        Op::BwdWeight => (("K", p.k), ("C", p.c), ("C", p.c)),
+        Op::Fwd => (("C", p.c), ("C", p.c), ("K", p.k)),
+        Op::BwdData => (("K", p.k), ("C", p.c), ("C", p.c)),
+    };
+    for (rule, tensor, v, (name, size)) in [
+        (Rule::VectorA, "A", va, a),
+        (Rule::VectorB, "B", vb, b),
+        (Rule::VectorC, "C", vc, c),
+    ] {
+        if v == 0 || !size.is_multiple_of(v as u64) {
+            return fail(
+                rule,
+                format!("{name}={size} is not divisible by the {tensor} vector width {v}"),
+            );
+        }
+    }
+    Ok(())
+}
+
+fn all(v: &[u64], x: u64) -> bool {
+    v.iter().all(|&e| e == x)
+}
+
+fn dims(v: &[u64]) -> String {
+    v.iter().map(u64::to_string).collect::<Vec<_>>().join("x")
+}
+
+fn is_1x1_s1_p0(p: &ConvProblem) -> bool {
+    all(&p.filter, 1) && all(&p.stride, 1) && all(&p.left_pad, 0) && all(&p.right_pad, 0)
+}
+
+fn conv_spec(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
+    let shape = format!(
+        "filter={} stride={} lpad={} rpad={}",
+        dims(&p.filter),
+        dims(&p.stride),
+        dims(&p.left_pad),
+        dims(&p.right_pad)
+    );
+    match inst.spec {
+        ConvSpec::Filter1x1Stride1Pad0 if !is_1x1_s1_p0(p) => fail(
+            Rule::ConvSpec,
+            format!("filter1x1_stride1_pad0 needs a 1x1 filter, stride 1, pads 0; {shape}"),
+        ),
+        ConvSpec::Filter1x1Pad0
+            if !(all(&p.filter, 1) && all(&p.left_pad, 0) && all(&p.right_pad, 0)) =>
+        {
+            fail(
+                Rule::ConvSpec,
+                format!("filter1x1_pad0 needs a 1x1 filter and pads 0; {shape}"),
+            )
+        }
+        ConvSpec::Filter3x3 if !(p.c == 1 && all(&p.filter, 3)) => fail(
+            Rule::ConvSpec,
+            format!(
+                "filter3x3 needs C=1 per group and a 3x3 filter; C={} filter={}",
+                p.c,
+                dims(&p.filter)
+            ),
+        ),
+        _ => {
+            let explicit = inst.kind == Kind::ExplicitGemm
+                || inst.tile_kernel.is_some_and(|t| t.explicit_gemm);
+            if explicit && !is_1x1_s1_p0(p) {
+                return fail(
+                    Rule::ExplicitGemm,
+                    format!("explicit GEMM needs a 1x1 filter, stride 1, pads 0; {shape}"),
+                );
+            }
+            Ok(())
+        }
+    }
+}
+
+fn groups(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
+    let merge = inst.work.merge_groups.max(1) as u64;
+    if !p.g.is_multiple_of(merge) {
+        return fail(
+            Rule::MergeGroups,
+            format!("G={} is not divisible by merge_groups={merge}", p.g),
+        );
+    }
+    if merge > 1 && matches!(inst.kind, Kind::XdlTwoStage | Kind::WmmaTwoStage) {
+        let s = GemmShape::of(inst, p);
+        let (mpb, npb) = (inst.tile.m as u64, inst.tile.n as u64);
+        if s.m > mpb || s.n > npb || p.c != 1 || p.k != 1 {
+            return fail(
+                Rule::TwoStageMerge,
+                format!(
+                    "merge_groups={merge} needs GemmM ≤ {mpb}, GemmN ≤ {npb}, C = K = 1; GemmM={} GemmN={} C={} K={}",
+                    s.m, s.n, p.c, p.k
+                ),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The v1 op transposes NGCHW tensors to NHWGC in a workspace with vectorized copies.
+fn transpose(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
+    let ngc = matches!(
+        p.layout.input,
+        Layout::Ngcw | Layout::Ngchw | Layout::Ngcdhw
+    );
+    if inst.kind != Kind::Xdl || !ngc {
+        return Ok(());
+    }
+    let [src, dst] = inst.transpose.map(|v| v.max(1) as u64);
+    let in_spatial: u64 = p.input.iter().product();
+    let out_spatial: u64 = p.output().iter().product();
+    for (what, size, v) in [
+        ("G·C", p.g * p.c, dst),
+        ("G·K", p.g * p.k, dst),
+        ("input spatial size", in_spatial, src),
+        ("output spatial size", out_spatial, src),
+    ] {
+        if !size.is_multiple_of(v) {
+            return fail(
+                Rule::Transpose,
+                format!("{what}={size} is not divisible by the transpose vector {v}"),
+            );
+        }
+    }
+    Ok(())
+}
+
+fn tensor_sizes(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
+    if inst.work.large_tensor || inst.kind == Kind::XdlLargeTensor {
+        return Ok(());
+    }
+    for role in [Role::Input, Role::Weight, Role::Output] {
+        let elements = p.desc(role).map(|d| d.elements()).unwrap_or(u64::MAX);
+        let bytes = elements.saturating_mul(p.dtype_of(role).bytes() as u64);
+        if bytes > TWO_GB {
+            return fail(
+                Rule::TensorSize,
+                format!(
+                    "the {role} tensor takes {bytes} bytes, over 2 GB; use a large_tensor instance"
+                ),
+            );
+        }
+    }
+    Ok(())
+}
+
+fn split_k(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> Result<(), Unsupported> {
+    let kb = k_batch(inst, p, dev);
+    if kb == 0 {
+        return fail(Rule::SplitK, "k_batch must be at least 1, got 0".into());
+    }
+    if inst.work.streamk.is_some() && kb != 1 {
+        return fail(Rule::SplitK, format!("StreamK needs k_batch = 1, got {kb}"));
+    }
+    if kb > 1 && needs_single_split(inst, dev) {
+        return fail(
+            Rule::SplitK,
+            format!("gfx11 has no packed f16/bf16 atomics: k_batch must be 1, got {kb}"),
+        );
+    }
+    let cap = k_batch_cap(inst, p);
+    if kb as u64 > cap {
+        let shape = GemmShape::of(inst, p);
+        return fail(
+            Rule::SplitK,
+            format!(
+                "k_batch={kb} exceeds this kernel's limit {cap} (GemmK={}, KWarpTile={}, output {}, C vector {})",
+                shape.k,
+                inst.mma[2],
+                p.dtype.output,
+                inst.tile_kernel.map_or(inst.c.vector, |t| t.vector[2])
+            ),
+        );
+    }
+    if checks_prefetch(inst) {
+        let shape = GemmShape::of(inst, p);
+        let loops = k_loops(inst, &shape, kb);
+        if loops <= inst.pipeline.prefetch as u64 {
+            return fail(
+                Rule::Prefetch,
+                format!(
+                    "pipeline {} prefetches {} stages but each of the {kb} splits runs only {loops} K loops \
+                     (GemmK={}, KPerBlock={})",
+                    inst.pipeline.version, inst.pipeline.prefetch, shape.k, inst.tile.k
+                ),
+            );
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,184 @@
+//! Host tensors of the element types the CPU back end computes with: fp16, bf16 and fp32.
+
+use crate::layout::TensorDesc;
+use ck_compiler::model::{DataType, Layout};
+use half::{bf16, f16};
+
+/// Element storage, in memory order.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TensorData {
+    F16(Vec<f16>),
+    Bf16(Vec<bf16>),
+    F32(Vec<f32>),
+}
+
+/// A host tensor: data type, logical lengths and layout ([`TensorDesc`]), and its elements.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tensor {
+    desc: TensorDesc,
+    data: TensorData,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TensorError {
+    #[error("host tensors of type {0} are not supported (fp16, bf16 and fp32 are)")]
+    DataType(DataType),
+    #[error(
+        "tensor of layout {layout} and lengths {lengths:?} needs {expected} elements, got {got}"
+    )]
+    Length {
+        layout: Layout,
+        lengths: Vec<u64>,
+        expected: u64,
+        got: usize,
+    },
+}
+
+/// Rounds an fp32 value to the nearest value of `dtype` (tf32: 10 mantissa bits). Types the CPU
+/// does not compute in are left unrounded; callers reject them first.
+pub fn round_to(dtype: DataType, v: f32) -> f32 {
+    match dtype {
+        DataType::Fp16 => f16::from_f32(v).to_f32(),
+        DataType::Bf16 => bf16::from_f32(v).to_f32(),
+        DataType::Tf32 if v.is_finite() => {
+            // Round to nearest even at bit 13, the last of tf32's 10 mantissa bits.
+            let bits = v.to_bits();
+            let round = 0x0fff + ((bits >> 13) & 1);
+            f32::from_bits(bits.wrapping_add(round) & !0x1fff)
+        }
+        _ => v,
+    }
+}
+
+impl Tensor {
+    /// A zero tensor.
+    pub fn zeros(dtype: DataType, desc: TensorDesc) -> Result<Tensor, TensorError> {
+        let n = usize::try_from(desc.elements()).map_err(|_| TensorError::Length {
+            layout: desc.layout,
+            lengths: desc.lengths.clone(),
+            expected: desc.elements(),
+            got: usize::MAX,
+        })?;
+        let data = match dtype {
+            DataType::Fp16 => TensorData::F16(vec![f16::ZERO; n]),
+            DataType::Bf16 => TensorData::Bf16(vec![bf16::ZERO; n]),
+            DataType::Fp32 => TensorData::F32(vec![0.0; n]),
+            other => return Err(TensorError::DataType(other)),
+        };
+        Ok(Tensor { desc, data })
+    }
+
+    /// A tensor from its elements in memory order.
+    pub fn new(desc: TensorDesc, data: TensorData) -> Result<Tensor, TensorError> {
+        let got = match &data {
+            TensorData::F16(v) => v.len(),
+            TensorData::Bf16(v) => v.len(),
+            TensorData::F32(v) => v.len(),
+        };
+        if got as u64 != desc.elements() {
+            return Err(TensorError::Length {
+                layout: desc.layout,
+                lengths: desc.lengths.clone(),
+                expected: desc.elements(),
+                got,
+            });
+        }
+        Ok(Tensor { desc, data })
+    }
+
+    pub fn desc(&self) -> &TensorDesc {
+        &self.desc
+    }
+
+    pub fn data(&self) -> &TensorData {
+        &self.data
+    }
+
+    pub fn dtype(&self) -> DataType {
+        match self.data {
+            TensorData::F16(_) => DataType::Fp16,
+            TensorData::Bf16(_) => DataType::Bf16,
+            TensorData::F32(_) => DataType::Fp32,
+        }
+    }
+
+    /// Number of stored elements.
+    pub fn len(&self) -> usize {
+        match &self.data {
+            TensorData::F16(v) => v.len(),
+            TensorData::Bf16(v) => v.len(),
+            TensorData::F32(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Element at a storage offset, as fp32 (exact for all three types). `None` past the end.
+    pub fn get(&self, i: usize) -> Option<f32> {
+        match &self.data {
+            TensorData::F16(v) => v.get(i).map(|x| x.to_f32()),
+            TensorData::Bf16(v) => v.get(i).map(|x| x.to_f32()),
+            TensorData::F32(v) => v.get(i).copied(),
+        }
+    }
+
+    /// Stores `v` rounded to the tensor's type; offsets past the end are ignored.
+    pub fn set(&mut self, i: usize, v: f32) {
+        match &mut self.data {
+            TensorData::F16(d) => d.get_mut(i).map(|x| *x = f16::from_f32(v)),
+            TensorData::Bf16(d) => d.get_mut(i).map(|x| *x = bf16::from_f32(v)),
+            TensorData::F32(d) => d.get_mut(i).map(|x| *x = v),
+        };
+    }
+
+    /// All elements as fp32, in memory order.
+    pub fn to_f32(&self) -> Vec<f32> {
+        match &self.data {
+            TensorData::F16(v) => v.iter().map(|x| x.to_f32()).collect(),
+            TensorData::Bf16(v) => v.iter().map(|x| x.to_f32()).collect(),
+            TensorData::F32(v) => v.clone(),
+        }
+    }
+
+    /// Sets every element to zero.
+    pub fn clear(&mut self) {
+        match &mut self.data {
+            TensorData::F16(v) => v.fill(f16::ZERO),
+            TensorData::Bf16(v) => v.fill(bf16::ZERO),
+            TensorData::F32(v) => v.fill(0.0),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::Role;
+
+    #[test]
+    fn rounding_and_storage() {
+        assert_eq!(round_to(DataType::Fp16, 1.0 + 1e-4), 1.0);
+        assert_eq!(round_to(DataType::Bf16, 1.0 + 1.0 / 256.0), 1.0);
+        assert_eq!(round_to(DataType::Tf32, 1.0 + 1.0 / 4096.0), 1.0);
+        assert_eq!(
+            round_to(DataType::Tf32, 1.0 + 1.0 / 1024.0),
+            1.0 + 1.0 / 1024.0
+        );
+        assert_eq!(round_to(DataType::Fp32, 0.1), 0.1);
+        let desc = TensorDesc::packed(Role::Input, Layout::Nwgc, &[1, 1, 2, 2]).unwrap();
+        let mut t = Tensor::zeros(DataType::Bf16, desc.clone()).unwrap();
+        t.set(3, 0.1);
+        assert_eq!(t.get(3), Some(round_to(DataType::Bf16, 0.1)));
+        assert_eq!(t.get(4), None);
+        assert!(matches!(
+            Tensor::zeros(DataType::Int8, desc.clone()),
+            Err(TensorError::DataType(_))
+        ));
+        assert!(matches!(
+            Tensor::new(desc, TensorData::F32(vec![0.0; 3])),
+            Err(TensorError::Length { .. })
+        ));
+    }
+}

@@ -1,0 +1,235 @@
+//! Test support: one small valid instance per kind, for tests of the runtime and its back ends.
+//!
+//! Every instance is 2D NHWGC/GKYXC/NHWGK fp16 with a 16×16×8 block tile (small, so tiny
+//! problems still span several tiles and K steps); [`for_problem`] retargets one to a problem's
+//! rank, layouts and types.
+
+use crate::problem::ConvProblem;
+use ck_compiler::ir::*;
+use ck_compiler::model::*;
+
+/// The instances [`instance`] builds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Variant {
+    /// bwd_weight XDL CShuffle (v1), 4-D clusters.
+    XdlV1,
+    /// bwd_weight XDL CShuffle V3, split-K 2.
+    XdlV3,
+    /// bwd_weight two-stage XDL, split-K 3 into an fp32 workspace.
+    XdlTwoStage,
+    /// bwd_weight WMMA CShuffle V3 (gfx11/12).
+    WmmaV3,
+    /// bwd_weight wavelet XDL V3 with auto split-K.
+    Wavelet,
+    /// bwd_weight CK-Tile, StreamK with linear fixup.
+    TileStreamKLinear,
+    /// bwd_weight CK-Tile, StreamK with tree fixup, persistent.
+    TileStreamKTree,
+    /// fwd XDL (old CK).
+    FwdXdl,
+    /// fwd CK-Tile.
+    FwdTile,
+    /// bwd_data multiple-D XDL (no D tensors).
+    BwdDataXdl,
+    /// bwd_data CK-Tile.
+    BwdDataTile,
+}
+
+impl Variant {
+    pub const ALL: &'static [Variant] = &[
+        Variant::XdlV1,
+        Variant::XdlV3,
+        Variant::XdlTwoStage,
+        Variant::WmmaV3,
+        Variant::Wavelet,
+        Variant::TileStreamKLinear,
+        Variant::TileStreamKTree,
+        Variant::FwdXdl,
+        Variant::FwdTile,
+        Variant::BwdDataXdl,
+        Variant::BwdDataTile,
+    ];
+}
+
+fn transfer(cluster: Vec<u32>, vector_dim: u32, src: u32) -> Transfer {
+    let arrange = if cluster.len() == 4 {
+        vec![0, 3, 1, 2]
+    } else {
+        vec![2, 0, 1]
+    };
+    let access = if cluster.len() == 4 {
+        vec![0, 2, 1, 3]
+    } else {
+        vec![1, 0, 2]
+    };
+    Transfer {
+        cluster,
+        arrange,
+        access,
+        vector_dim,
+        src_vector: src,
+        dst_vector: src,
+        lds_pad: false,
+    }
+}
+
+fn base(name: &str, op: Op, kind: Kind) -> Instance {
+    let tile_kernel = (kind == Kind::Tile).then_some(TileKernel {
+        vector: [2, 2, 2],
+        wave_groups: 1,
+        epilogue: Epilogue::Cshuffle,
+        explicit_gemm: false,
+        split_image: false,
+        pad: [true; 3],
+    });
+    let v1 = kind == Kind::Xdl && op == Op::BwdWeight;
+    Instance {
+        name: name.into(),
+        doc: Vec::new(),
+        source: "testing".into(),
+        family: None,
+        op,
+        ndim: 2,
+        kind,
+        layout: ConvLayout {
+            input: Layout::Nhwgc,
+            weight: Layout::Gkyxc,
+            output: Layout::Nhwgk,
+            ds: Vec::new(),
+        },
+        types: Types {
+            input: DataType::Fp16,
+            weight: DataType::Fp16,
+            output: DataType::Fp16,
+            acc: DataType::Fp32,
+            compute_a: DataType::Fp16,
+            compute_b: DataType::Fp16,
+            cshuffle: DataType::Fp16,
+            ds: Vec::new(),
+        },
+        elementwise: ElementOps {
+            input: ElementOp::PassThrough,
+            weight: ElementOp::PassThrough,
+            output: ElementOp::PassThrough,
+        },
+        spec: ConvSpec::Default,
+        gemm_spec: GemmSpec::MnkPadding,
+        block: 64,
+        tile: Tile { m: 16, n: 16, k: 8 },
+        k1: [4, 4],
+        mma: [16, 16, if kind == Kind::Tile { 8 } else { 0 }],
+        repeat: [1, 1],
+        waves: [1, 1, 1],
+        a: if v1 {
+            transfer(vec![1, 2, 16, 2], 2, 2)
+        } else {
+            transfer(vec![2, 16, 2], 1, 2)
+        },
+        b: if v1 {
+            transfer(vec![1, 2, 16, 2], 2, 2)
+        } else {
+            transfer(vec![2, 16, 2], 1, 2)
+        },
+        c: CShuffle {
+            m_per_shuffle: 1,
+            n_per_shuffle: 1,
+            cluster: vec![1, 16, 1, 4],
+            vector: 2,
+        },
+        pipeline: Pipeline {
+            scheduler: Scheduler::Intrawave,
+            version: if kind == Kind::Tile {
+                PipelineVersion::CompV3
+            } else {
+                PipelineVersion::V1
+            },
+            prefetch: 1,
+            double_buffer: false,
+            direct_load: false,
+            loop_scheduler: LoopScheduler::Default,
+        },
+        wavelet: None,
+        tile_kernel,
+        work: Work {
+            split_k: SplitK::Fixed(1),
+            two_stage: false,
+            streamk: None,
+            merge_groups: 1,
+            large_tensor: false,
+        },
+        transpose: [1, 1],
+        pad_gemm: [true, true],
+        dl: None,
+        targets: vec![Arch::Gfx90a, Arch::Gfx942],
+        ck_format: None,
+    }
+}
+
+/// A valid instance of the variant (2D, NHWGC family, fp16).
+pub fn instance(v: Variant) -> Instance {
+    match v {
+        Variant::XdlV1 => base("test_xdl_v1", Op::BwdWeight, Kind::Xdl),
+        Variant::XdlV3 => {
+            let mut i = base("test_xdl_v3", Op::BwdWeight, Kind::XdlV3);
+            i.work.split_k = SplitK::Fixed(2);
+            i
+        }
+        Variant::XdlTwoStage => {
+            let mut i = base("test_xdl_two_stage", Op::BwdWeight, Kind::XdlTwoStage);
+            i.work.split_k = SplitK::Fixed(3);
+            i.work.two_stage = true;
+            i
+        }
+        Variant::WmmaV3 => {
+            let mut i = base("test_wmma_v3", Op::BwdWeight, Kind::WmmaV3);
+            i.block = 32;
+            i.targets = vec![Arch::Gfx1100, Arch::Gfx1201];
+            i
+        }
+        Variant::Wavelet => {
+            let mut i = base("test_wavelet", Op::BwdWeight, Kind::Wavelet);
+            i.block = 128;
+            i.wavelet = Some(Wavelet { load: 64, math: 64 });
+            i.work.split_k = SplitK::Auto;
+            i
+        }
+        Variant::TileStreamKLinear | Variant::TileStreamKTree => {
+            let tree = v == Variant::TileStreamKTree;
+            let name = if tree {
+                "test_tile_streamk_tree"
+            } else {
+                "test_tile_streamk_linear"
+            };
+            let mut i = base(name, Op::BwdWeight, Kind::Tile);
+            let reduction = if tree {
+                Reduction::Tree
+            } else {
+                Reduction::Linear
+            };
+            i.work.streamk = Some(StreamK {
+                reduction,
+                persistent: tree,
+            });
+            i
+        }
+        Variant::FwdXdl => base("test_fwd_xdl", Op::Fwd, Kind::Xdl),
+        Variant::FwdTile => base("test_fwd_tile", Op::Fwd, Kind::Tile),
+        Variant::BwdDataXdl => base("test_bwd_data_xdl", Op::BwdData, Kind::XdlMultipleD),
+        Variant::BwdDataTile => base("test_bwd_data_tile", Op::BwdData, Kind::Tile),
+    }
+}
+
+/// The instance with the problem's spatial rank, layouts and types (op and tuning unchanged).
+pub fn for_problem(mut inst: Instance, p: &ConvProblem) -> Instance {
+    inst.ndim = p.ndim;
+    inst.layout.input = p.layout.input;
+    inst.layout.weight = p.layout.weight;
+    inst.layout.output = p.layout.output;
+    inst.types.input = p.dtype.input;
+    inst.types.weight = p.dtype.weight;
+    inst.types.output = p.dtype.output;
+    inst.types.compute_a = p.dtype.input;
+    inst.types.compute_b = p.dtype.input;
+    inst.types.cshuffle = p.dtype.output;
+    inst
+}

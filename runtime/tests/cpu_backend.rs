@@ -1,0 +1,367 @@
+//! The CPU back end against the fp64 reference, for every test instance kind and problems with
+//! padding, stride, dilation, groups, odd channels, 1D/2D/3D and all three ops; split-K and
+//! StreamK against the unsplit run; bad buffers as errors.
+
+use ck_compiler::ir::{Instance, SplitK, StreamK};
+use ck_compiler::model::{ConvSpec, DataType, Op, Reduction};
+use ck_runtime::exec::{self, Buffers, RunError, RunStats};
+use ck_runtime::reference::{fresh_seed, random_tensor, reference, relative_error, tolerance};
+use ck_runtime::support::Rule;
+use ck_runtime::testing::{Variant, for_problem, instance};
+use ck_runtime::{ConvProblem, DeviceModel, Role, Tensor};
+
+/// A small device, so that tiny problems still split and stream.
+fn small_device() -> DeviceModel {
+    DeviceModel {
+        arch: None,
+        compute_units: 3,
+        occupancy: 1,
+    }
+}
+
+struct Data {
+    input: Tensor,
+    weight: Tensor,
+    output: Tensor,
+    seed: u64,
+}
+
+fn data(p: &ConvProblem) -> Data {
+    let seed = fresh_seed();
+    let t = |role: Role, s: u64| random_tensor(p.dtype_of(role), p.desc(role).unwrap(), s).unwrap();
+    Data {
+        input: t(Role::Input, seed),
+        weight: t(Role::Weight, seed ^ 1),
+        output: t(Role::Output, seed ^ 2),
+        seed,
+    }
+}
+
+fn run(
+    inst: &Instance,
+    p: &ConvProblem,
+    d: &mut Data,
+    dev: &DeviceModel,
+) -> Result<(Tensor, RunStats), RunError> {
+    let mut ws = vec![0u8; exec::workspace_size(inst, p, dev) as usize];
+    let mut bufs = Buffers {
+        input: &mut d.input,
+        weight: &mut d.weight,
+        output: &mut d.output,
+        workspace: &mut ws,
+    };
+    let stats = exec::run(inst, p, &mut bufs, dev)?;
+    let dst = match p.op {
+        Op::Fwd => d.output.clone(),
+        Op::BwdData => d.input.clone(),
+        Op::BwdWeight => d.weight.clone(),
+    };
+    Ok((dst, stats))
+}
+
+/// Runs and compares with the reference; returns the stats.
+fn check(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> RunStats {
+    let mut d = data(p);
+    let r = reference(p, &d.input, &d.weight, &d.output).unwrap();
+    let (dst, stats) =
+        run(inst, p, &mut d, dev).unwrap_or_else(|e| panic!("{} on `{p}`: {e}", inst.name));
+    let err = relative_error(&dst, &r);
+    let bound = tolerance(p.dtype_of(p.destination()));
+    assert!(
+        err <= bound,
+        "{} on `{p}` (seed {}): relative error {err:e} > {bound:e}",
+        inst.name,
+        d.seed
+    );
+    stats
+}
+
+fn problems(op: Op) -> Vec<ConvProblem> {
+    let texts = [
+        "2d G=2 N=2 K=16 C=8 filter=3 input=7 stride=2 pad=1",
+        "1d G=1 N=3 K=6 C=4 filter=3 input=11 dilation=2 lpad=2 rpad=1 dtype=fp32",
+        "3d G=1 N=1 K=4 C=6 filter=3x1x3 input=4x5x3 pad=1 dtype=bf16",
+        "2d G=3 N=1 K=10 C=2 filter=2x3 input=6x5 stride=1x2 dilation=2x1 lpad=0x1 rpad=1x0 layout=gnhwc",
+        "2d G=2 N=2 K=4 C=6 filter=3 input=5 pad=1 layout=ngchw in=fp32 wei=fp32 out=fp32",
+    ];
+    texts
+        .iter()
+        .map(|t| ConvProblem::parse(&format!("{op} {t}")).unwrap())
+        .collect()
+}
+
+#[test]
+fn every_kind_matches_the_reference() {
+    let dev = small_device();
+    for &v in Variant::ALL {
+        let base = instance(v);
+        for p in problems(base.op) {
+            check(&for_problem(base.clone(), &p), &p, &dev);
+        }
+    }
+}
+
+#[test]
+fn depthwise_and_odd_channels() {
+    let dev = small_device();
+    for op in [Op::Fwd, Op::BwdData, Op::BwdWeight] {
+        // Depthwise: G = channels, one channel per group.
+        let p =
+            ConvProblem::parse(&format!("{op} 2d G=6 N=2 K=1 C=1 filter=3 input=5 pad=1")).unwrap();
+        let variant = match op {
+            Op::Fwd => Variant::FwdXdl,
+            Op::BwdData => Variant::BwdDataXdl,
+            Op::BwdWeight => Variant::XdlV3,
+        };
+        let inst = for_problem(instance(variant), &p);
+        // Vector width 2 cannot read one channel.
+        let err = run(&inst, &p, &mut data(&p), &dev).unwrap_err();
+        let RunError::Unsupported { why, .. } = err else {
+            panic!("{err}")
+        };
+        assert!(
+            matches!(why.rule, Rule::VectorA | Rule::VectorB | Rule::VectorC),
+            "{why}"
+        );
+        assert!(
+            why.reason.contains("=1 is not divisible by") && why.reason.contains("width 2"),
+            "{why}"
+        );
+        let mut scalar = inst.clone();
+        scalar.a.src_vector = 1;
+        scalar.b.src_vector = 1;
+        scalar.c.vector = 1;
+        check(&scalar, &p, &dev);
+        // Odd channels with scalar vectors run, and Filter3x3 applies to depthwise forward.
+        let odd = ConvProblem::parse(&format!("{op} 1d G=1 N=2 K=5 C=3 filter=3 input=9")).unwrap();
+        check(&for_problem(scalar.clone(), &odd), &odd, &dev);
+        if op == Op::Fwd {
+            let mut f3 = scalar;
+            f3.spec = ConvSpec::Filter3x3;
+            check(&f3, &p, &dev);
+        }
+    }
+}
+
+#[test]
+fn filter1x1_stride1_pad0_fast_path() {
+    let dev = small_device();
+    for (op, v) in [
+        (Op::Fwd, Variant::FwdTile),
+        (Op::BwdData, Variant::BwdDataXdl),
+        (Op::BwdWeight, Variant::XdlV1),
+    ] {
+        let p = ConvProblem::parse(&format!(
+            "{op} 2d G=2 N=2 K=6 C=4 filter=1 input=5x3 dtype=fp32"
+        ))
+        .unwrap();
+        let mut inst = for_problem(instance(v), &p);
+        inst.spec = ConvSpec::Filter1x1Stride1Pad0;
+        check(&inst, &p, &dev);
+    }
+}
+
+#[test]
+fn merged_groups_and_auto_split_k() {
+    let dev = small_device();
+    let p = ConvProblem::parse("bwd_weight 2d G=4 N=2 K=6 C=4 filter=3 input=5 pad=1 dtype=fp32")
+        .unwrap();
+    let mut merged = for_problem(instance(Variant::XdlV3), &p);
+    merged.work.merge_groups = 2;
+    let stats = check(&merged, &p, &dev);
+    assert_eq!(stats.batches, 2);
+    let odd_groups = ConvProblem { g: 3, ..p.clone() };
+    let err = run(&merged, &odd_groups, &mut data(&odd_groups), &dev).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("G=3 is not divisible by merge_groups=2"),
+        "{err}"
+    );
+
+    // GemmM=6, GemmN=36: 3 tiles per group, 12 in all; GemmK=50 → 7 K steps.
+    let wavelet = for_problem(instance(Variant::Wavelet), &p);
+    let stats = check(&wavelet, &p, &dev);
+    assert_eq!(stats.k_batch, 1, "12 workgroups already fill 3 CUs");
+    let big = DeviceModel {
+        compute_units: 64,
+        ..dev
+    };
+    let stats = check(&wavelet, &p, &big);
+    assert_eq!(
+        stats.k_batch, 5,
+        "64 / 12 workgroups, within [1, (50-1)/8 = 6]"
+    );
+}
+
+fn fp32_bwd_weight() -> ConvProblem {
+    // GemmM=20, GemmN=27 → 2x2 = 4 tiles; GemmK = 2·7·7 = 98 → 13 K steps.
+    ConvProblem::parse("bwd_weight 2d G=1 N=2 K=20 C=3 filter=3 input=7 pad=1 dtype=fp32").unwrap()
+}
+
+fn with_work(mut inst: Instance, split_k: u32, streamk: Option<StreamK>) -> Instance {
+    inst.work.split_k = SplitK::Fixed(split_k);
+    inst.work.streamk = streamk;
+    inst.tile_kernel.as_mut().expect("tile instance").vector = [1, 1, 1];
+    inst
+}
+
+#[test]
+fn split_k_and_streamk_agree_with_the_unsplit_run() {
+    let dev = small_device();
+    let p = fp32_bwd_weight();
+    let base = for_problem(instance(Variant::TileStreamKLinear), &p);
+    let d = data(&p);
+    let result = |inst: &Instance| {
+        let mut d = Data {
+            input: d.input.clone(),
+            weight: d.weight.clone(),
+            output: d.output.clone(),
+            seed: d.seed,
+        };
+        run(inst, &p, &mut d, &dev).unwrap()
+    };
+    let (plain, stats) = result(&with_work(base.clone(), 1, None));
+    assert_eq!((stats.k_batch, stats.sk_ctas, stats.tiles), (1, 0, 4));
+    let plain_ref: Vec<f64> = plain.to_f32().into_iter().map(f64::from).collect();
+    for k in [2, 3, 5] {
+        let (split, stats) = result(&with_work(base.clone(), k, None));
+        assert_eq!(stats.workgroups, 4 * k as u64);
+        assert!(relative_error(&split, &plain_ref) < 1e-6, "split-K {k}");
+    }
+    for (reduction, persistent) in [
+        (Reduction::Linear, false),
+        (Reduction::Tree, false),
+        (Reduction::Tree, true),
+        (Reduction::Atomic, false),
+    ] {
+        let inst = with_work(
+            base.clone(),
+            1,
+            Some(StreamK {
+                reduction,
+                persistent,
+            }),
+        );
+        let (a, stats) = result(&inst);
+        // 4 tiles on 3 workgroups: the remainder plus one full wave, all 4 tiles stream-K.
+        assert_eq!((stats.dp_tiles, stats.sk_ctas), (0, 3), "{reduction}");
+        assert!(relative_error(&a, &plain_ref) < 1e-6, "StreamK {reduction}");
+        let (b, _) = result(&inst);
+        assert_eq!(a, b, "StreamK {reduction} is not bitwise deterministic");
+    }
+    // Two-stage: fp32 workspace then convert.
+    let mut two = with_work(base, 3, None);
+    two.work.two_stage = true;
+    let (t, _) = result(&two);
+    assert!(relative_error(&t, &plain_ref) < 1e-6);
+}
+
+#[test]
+fn streamk_with_data_parallel_tiles() {
+    // GemmM=40, GemmN=45: 9 tiles on 4 workgroups → 4 DP tiles, then 4 + 1 SK tiles.
+    let dev = DeviceModel {
+        arch: None,
+        compute_units: 4,
+        occupancy: 1,
+    };
+    let p =
+        ConvProblem::parse("bwd_weight 1d G=1 N=2 K=40 C=5 filter=9 input=20 dtype=fp16").unwrap();
+    for v in [Variant::TileStreamKLinear, Variant::TileStreamKTree] {
+        let mut inst = for_problem(instance(v), &p);
+        inst.tile_kernel.as_mut().unwrap().vector = [1, 1, 1];
+        let stats = check(&inst, &p, &dev);
+        assert_eq!(
+            (stats.tiles, stats.dp_tiles, stats.sk_ctas),
+            (9, 4, 4),
+            "{v:?}"
+        );
+    }
+}
+
+#[test]
+fn bad_buffers_are_errors() {
+    let dev = small_device();
+    let p = fp32_bwd_weight();
+    let inst = for_problem(instance(Variant::TileStreamKLinear), &p);
+    let inst = with_work(
+        inst,
+        1,
+        Some(StreamK {
+            reduction: Reduction::Linear,
+            persistent: false,
+        }),
+    );
+    let mut d = data(&p);
+    let need = exec::workspace_size(&inst, &p, &dev);
+    assert_eq!(need, 16 * 16 * 4 * 3 + 128);
+    let mut small = vec![0u8; need as usize - 1];
+    let mut bufs = Buffers {
+        input: &mut d.input,
+        weight: &mut d.weight,
+        output: &mut d.output,
+        workspace: &mut small,
+    };
+    let err = exec::run(&inst, &p, &mut bufs, &dev).unwrap_err();
+    assert_eq!(
+        err,
+        RunError::Workspace {
+            needed: need,
+            got: need as usize - 1
+        }
+    );
+
+    let mut ws = vec![0u8; need as usize];
+    let other = ConvProblem { c: 4, ..p.clone() };
+    let mut wrong = random_tensor(DataType::Fp32, other.desc(Role::Input).unwrap(), 1).unwrap();
+    let mut bufs = Buffers {
+        input: &mut wrong,
+        weight: &mut d.weight,
+        output: &mut d.output,
+        workspace: &mut ws,
+    };
+    let err = exec::run(&inst, &p, &mut bufs, &dev).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            RunError::Shape {
+                role: Role::Input,
+                ..
+            }
+        ),
+        "{err}"
+    );
+
+    let mut half = random_tensor(DataType::Fp16, p.desc(Role::Output).unwrap(), 1).unwrap();
+    let mut bufs = Buffers {
+        input: &mut d.input,
+        weight: &mut d.weight,
+        output: &mut half,
+        workspace: &mut ws,
+    };
+    let err = exec::run(&inst, &p, &mut bufs, &dev).unwrap_err();
+    assert_eq!(
+        err,
+        RunError::DataType {
+            role: Role::Output,
+            expected: DataType::Fp32,
+            got: DataType::Fp16
+        }
+    );
+
+    let fwd = ConvProblem {
+        op: Op::Fwd,
+        ..p.clone()
+    };
+    let mut bufs = Buffers {
+        input: &mut d.input,
+        weight: &mut d.weight,
+        output: &mut d.output,
+        workspace: &mut ws,
+    };
+    let err = exec::run(&inst, &fwd, &mut bufs, &dev).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("instance computes bwd_weight, problem is fwd"),
+        "{err}"
+    );
+}

@@ -1,0 +1,313 @@
+//! Support rules name the rule and the numbers; the registry ranks and selects.
+
+use ck_compiler::ir::{SplitK, StreamK};
+use ck_compiler::model::{Arch, ConvSpec, DataType, Kind, PipelineVersion, Reduction};
+use ck_runtime::support::{Rule, supports, supports_on};
+use ck_runtime::testing::{Variant, for_problem, instance};
+use ck_runtime::{ConvProblem, DeviceModel, ProblemTypes, Registry, RegistryError};
+
+fn p(text: &str) -> ConvProblem {
+    ConvProblem::parse(text).unwrap()
+}
+
+fn rejects(inst: &ck_compiler::ir::Instance, prob: &ConvProblem, rule: Rule, words: &[&str]) {
+    let err = supports(inst, prob).expect_err("must be unsupported");
+    assert_eq!(err.rule, rule, "{err}");
+    let text = err.to_string();
+    for w in words {
+        assert!(text.contains(w), "`{text}` lacks `{w}`");
+    }
+}
+
+#[test]
+fn identity_and_vector_rules() {
+    let prob = p("bwd_weight 2d N=2 K=8 C=8 filter=3 input=6");
+    let inst = instance(Variant::XdlV3);
+    assert_eq!(supports(&inst, &prob), Ok(()));
+    rejects(
+        &inst,
+        &p("fwd 2d N=2 K=8 C=8 filter=3 input=6"),
+        Rule::Op,
+        &["bwd_weight", "fwd"],
+    );
+    rejects(
+        &inst,
+        &p("bwd_weight 1d N=2 K=8 C=8 filter=3 input=6"),
+        Rule::SpatialRank,
+        &["2D", "1D"],
+    );
+    rejects(
+        &inst,
+        &p("bwd_weight 2d N=2 K=8 C=8 filter=3 input=6 layout=gnhwc"),
+        Rule::Layout,
+        &["gnhwc"],
+    );
+    rejects(
+        &inst,
+        &p("bwd_weight 2d N=2 K=8 C=8 filter=3 input=6 dtype=bf16"),
+        Rule::DataType,
+        &["bf16"],
+    );
+    rejects(
+        &inst,
+        &p("bwd_weight 2d N=2 K=7 C=8 filter=3 input=6"),
+        Rule::VectorA,
+        &["K=7", "width 2"],
+    );
+    rejects(
+        &inst,
+        &p("bwd_weight 2d N=2 K=8 C=5 filter=3 input=6"),
+        Rule::VectorB,
+        &["C=5", "width 2"],
+    );
+    let mut c4 = inst.clone();
+    c4.c.vector = 4;
+    rejects(
+        &c4,
+        &p("bwd_weight 2d N=2 K=8 C=6 filter=3 input=6"),
+        Rule::VectorC,
+        &["C=6", "width 4"],
+    );
+    // Forward reads A=in along C and writes C=out along K.
+    let fwd = instance(Variant::FwdXdl);
+    rejects(
+        &fwd,
+        &p("fwd 2d N=2 K=8 C=3 filter=3 input=6"),
+        Rule::VectorA,
+        &["C=3"],
+    );
+    rejects(
+        &fwd,
+        &p("fwd 2d N=2 K=5 C=4 filter=3 input=6"),
+        Rule::VectorC,
+        &["K=5"],
+    );
+    // CK-Tile uses its own vector triple.
+    let tile = instance(Variant::FwdTile);
+    rejects(
+        &tile,
+        &p("fwd 2d N=2 K=5 C=4 filter=3 input=6"),
+        Rule::VectorC,
+        &["K=5"],
+    );
+}
+
+#[test]
+fn conv_spec_rules() {
+    let mut inst = instance(Variant::XdlV3);
+    inst.spec = ConvSpec::Filter1x1Stride1Pad0;
+    assert_eq!(
+        supports(&inst, &p("bwd_weight 2d N=2 K=8 C=8 filter=1 input=6")),
+        Ok(())
+    );
+    rejects(
+        &inst,
+        &p("bwd_weight 2d N=2 K=8 C=8 filter=1 input=6 stride=2"),
+        Rule::ConvSpec,
+        &["stride=2x2"],
+    );
+    rejects(
+        &inst,
+        &p("bwd_weight 2d N=2 K=8 C=8 filter=1 input=6 rpad=0x1"),
+        Rule::ConvSpec,
+        &["rpad=0x1"],
+    );
+    inst.spec = ConvSpec::Filter1x1Pad0;
+    assert_eq!(
+        supports(
+            &inst,
+            &p("bwd_weight 2d N=2 K=8 C=8 filter=1 input=6 stride=2")
+        ),
+        Ok(())
+    );
+    rejects(
+        &inst,
+        &p("bwd_weight 2d N=2 K=8 C=8 filter=1x3 input=6"),
+        Rule::ConvSpec,
+        &["filter=1x3"],
+    );
+    let mut f3 = instance(Variant::FwdXdl);
+    (f3.a.src_vector, f3.b.src_vector) = (1, 1);
+    f3.spec = ConvSpec::Filter3x3;
+    assert_eq!(
+        supports(&f3, &p("fwd 2d G=8 N=2 K=2 C=1 filter=3 input=6")),
+        Ok(())
+    );
+    rejects(
+        &f3,
+        &p("fwd 2d G=8 N=2 K=2 C=3 filter=3 input=6"),
+        Rule::ConvSpec,
+        &["C=3"],
+    );
+    let mut explicit = instance(Variant::XdlV3);
+    explicit.kind = Kind::ExplicitGemm;
+    rejects(
+        &explicit,
+        &p("bwd_weight 2d N=2 K=8 C=8 filter=3 input=6"),
+        Rule::ExplicitGemm,
+        &["filter=3x3"],
+    );
+}
+
+#[test]
+fn groups_sizes_and_split_k_rules() {
+    let mut two = instance(Variant::XdlTwoStage);
+    two.work.merge_groups = 4;
+    rejects(
+        &two,
+        &p("bwd_weight 2d G=6 N=2 K=2 C=2 filter=3 input=6"),
+        Rule::MergeGroups,
+        &["G=6", "4"],
+    );
+    rejects(
+        &two,
+        &p("bwd_weight 2d G=8 N=2 K=2 C=2 filter=3 input=6"),
+        Rule::TwoStageMerge,
+        &["C=2", "K=2"],
+    );
+    let ngchw = p("bwd_weight 2d G=1 N=2 K=4 C=6 filter=3 input=6 layout=ngchw");
+    let mut v1 = for_problem(instance(Variant::XdlV1), &ngchw);
+    v1.transpose = [4, 4];
+    rejects(&v1, &ngchw, Rule::Transpose, &["G·C=6"]);
+    // 2 GB: 2^31 fp16 output elements, unless large_tensor.
+    let big = p("bwd_weight 2d G=1 N=2048 K=1024 C=2 filter=1 input=32x32");
+    let inst = instance(Variant::XdlV3);
+    rejects(
+        &inst,
+        &big,
+        Rule::TensorSize,
+        &["output", "4294967296 bytes"],
+    );
+    let mut large = inst.clone();
+    large.work.large_tensor = true;
+    assert_eq!(supports(&large, &big), Ok(()));
+    // StreamK needs k_batch 1; CK-Tile caps k_batch for 16-bit output and by GemmK/KWarpTile.
+    let prob = p("bwd_weight 2d N=2 K=8 C=8 filter=3 input=6");
+    let mut sk = instance(Variant::TileStreamKLinear);
+    sk.work.split_k = SplitK::Fixed(2);
+    rejects(&sk, &prob, Rule::SplitK, &["StreamK", "2"]);
+    let mut tile = instance(Variant::FwdTile);
+    tile.op = ck_compiler::model::Op::BwdWeight;
+    tile.work.split_k = SplitK::Fixed(200);
+    rejects(
+        &tile,
+        &prob,
+        Rule::SplitK,
+        &["k_batch=200", "limit 4", "GemmK=32"],
+    );
+    tile.tile_kernel.as_mut().unwrap().vector[2] = 1;
+    tile.work.split_k = SplitK::Fixed(2);
+    rejects(&tile, &prob, Rule::SplitK, &["limit 1"]);
+    // gfx11 has no packed atomics.
+    let mut wmma = instance(Variant::WmmaV3);
+    wmma.work.split_k = SplitK::Fixed(2);
+    let gfx1201 = DeviceModel {
+        arch: Some(Arch::Gfx1201),
+        ..DeviceModel::default()
+    };
+    assert_eq!(supports_on(&wmma, &prob, &gfx1201), Ok(()));
+    let gfx1100 = DeviceModel {
+        arch: Some(Arch::Gfx1100),
+        ..DeviceModel::default()
+    };
+    let err = supports_on(&wmma, &prob, &gfx1100).unwrap_err();
+    assert!(
+        err.rule == Rule::SplitK && err.reason.contains("gfx11"),
+        "{err}"
+    );
+    // Without a device, the rule applies when every target is gfx11.
+    assert_eq!(supports(&wmma, &prob), Ok(()));
+    wmma.targets = vec![Arch::Gfx1100];
+    rejects(&wmma, &prob, Rule::SplitK, &["gfx11", "got 2"]);
+    let gfx942 = DeviceModel {
+        arch: Some(Arch::Gfx942),
+        ..DeviceModel::default()
+    };
+    assert_eq!(
+        supports_on(&wmma, &prob, &gfx942).unwrap_err().rule,
+        Rule::Target
+    );
+    // Prefetching pipelines need more K loops per split than stages: GemmK=32 → 4 loops.
+    let mut v3 = instance(Variant::XdlV3);
+    v3.pipeline.version = PipelineVersion::V3;
+    v3.pipeline.prefetch = 2;
+    v3.work.split_k = SplitK::Fixed(1);
+    assert_eq!(supports(&v3, &prob), Ok(()));
+    v3.work.split_k = SplitK::Fixed(4);
+    rejects(&v3, &prob, Rule::Prefetch, &["prefetches 2", "1 K loops"]);
+}
+
+#[test]
+fn registry_ranks_and_explains() {
+    let prob = p("bwd_weight 2d N=2 K=8 C=6 filter=3 input=6 dtype=fp32");
+    let mut reg = Registry::new(DeviceModel {
+        arch: None,
+        compute_units: 2,
+        occupancy: 1,
+    });
+    let fit = |v| for_problem(instance(v), &prob);
+    reg.extend([fit(Variant::XdlV1), fit(Variant::XdlV3)], 0)
+        .unwrap();
+    let mut wide = fit(Variant::XdlV1);
+    wide.name = "wide".into();
+    wide.b.src_vector = 4;
+    reg.register(wide, 5).unwrap();
+    let mut streamk = fit(Variant::TileStreamKTree);
+    streamk.tile_kernel.as_mut().unwrap().vector = [1, 1, 1];
+    streamk.work.streamk = Some(StreamK {
+        reduction: Reduction::Linear,
+        persistent: false,
+    });
+    reg.register(streamk, 0).unwrap();
+    assert_eq!(
+        reg.register(fit(Variant::XdlV3), 0),
+        Err(RegistryError::Duplicate("test_xdl_v3".into()))
+    );
+    assert_eq!(reg.len(), 4);
+
+    let c = reg.candidates(&prob);
+    let names: Vec<_> = c.iter().map(|c| c.instance.name.as_str()).collect();
+    // `wide` has the highest priority but C=6 breaks its B vector of 4: it ranks last.
+    assert_eq!(names.last(), Some(&"wide"));
+    assert!(c[..3].iter().all(|c| c.verdict.is_ok()));
+    let costs: Vec<f64> = c[..3]
+        .iter()
+        .map(|c| *c.verdict.as_ref().unwrap())
+        .collect();
+    assert!(costs.windows(2).all(|w| w[0] <= w[1]), "{costs:?}");
+    assert_eq!(reg.select(&prob).unwrap().name, names[0]);
+
+    // Only the scalar-vector StreamK instance reads C=5.
+    assert_eq!(
+        reg.select(&ConvProblem {
+            c: 5,
+            ..prob.clone()
+        })
+        .unwrap()
+        .name,
+        "test_tile_streamk_tree"
+    );
+    let fp16 = ConvProblem {
+        dtype: ProblemTypes::all(DataType::Fp16),
+        ..prob.clone()
+    };
+    let none = reg.select(&fp16).unwrap_err();
+    assert_eq!(none.reasons.len(), 4, "{none}");
+    assert!(
+        none.to_string()
+            .contains("test_xdl_v3: data type: instance takes in=fp32"),
+        "{none}"
+    );
+    let mut bad = prob.clone();
+    bad.n = 0;
+    assert!(
+        reg.select(&bad)
+            .unwrap_err()
+            .to_string()
+            .starts_with("invalid problem")
+    );
+    assert_eq!(
+        Registry::default().select(&prob).unwrap_err().to_string(),
+        "no instance is registered"
+    );
+}

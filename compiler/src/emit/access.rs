@@ -115,7 +115,8 @@ fn dl(inst: &mut Instance) -> &mut Dl {
     })
 }
 
-fn tile_kernel(inst: &mut Instance) -> &mut TileKernel {
+/// The CK-Tile settings, neutral ones inserted where absent.
+pub fn tile_kernel(inst: &mut Instance) -> &mut TileKernel {
     inst.tile_kernel.get_or_insert(TileKernel {
         vector: [0, 0, 0],
         wave_groups: 1,

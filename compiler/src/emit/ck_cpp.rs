@@ -91,6 +91,7 @@ pub fn emit_ck(set: &Validated) -> Result<Vec<OutFile>, String> {
     for ((op, ndim), list) in cmake {
         files.push(cmake_list(op, ndim, &list));
     }
+    files.push(super::cmake::cmake_project(set, &files));
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)
 }

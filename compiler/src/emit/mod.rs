@@ -3,6 +3,7 @@
 
 pub mod access;
 pub mod ck_cpp;
+pub mod cmake;
 pub mod format;
 pub mod manifest;
 pub mod names;

@@ -33,12 +33,10 @@ fn ck_cpp_files() {
     let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
     insta::assert_snapshot!("ck_cpp_paths", paths.join("\n"));
     for f in &files {
-        let name = f
-            .path
-            .rsplit('/')
-            .next()
-            .unwrap_or_default()
-            .replace('.', "_");
+        // The last two path components: unique here, and short enough for a file name.
+        let parts: Vec<&str> = f.path.rsplit('/').take(2).collect();
+        let dir = parts.get(1).copied().unwrap_or("root");
+        let name = format!("{dir}__{}", parts[0]).replace('.', "_");
         insta::assert_snapshot!(name, f.contents);
     }
 }

@@ -252,3 +252,23 @@ fn ck_source_of_the_verbatim_strings() {
         .collect();
     insta::assert_snapshot!(sources.join("\n"));
 }
+
+/// The `.ck` fixtures (for the front end) are the importer's output for their expected strings.
+#[test]
+fn fixtures_are_the_imported_sources_of_their_strings() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/traits");
+    let mut count = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "expected") {
+            continue;
+        }
+        let expected = std::fs::read_to_string(&path).unwrap();
+        let mut imported = import_trait(expected.trim_end()).unwrap();
+        imported.instance.name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let source = std::fs::read_to_string(path.with_extension("ck")).unwrap();
+        assert_eq!(source, to_ck_source(&imported), "{}", path.display());
+        count += 1;
+    }
+    assert_eq!(count, verbatim().len());
+}

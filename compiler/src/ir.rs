@@ -104,6 +104,8 @@ pub struct Pipeline {
     pub double_buffer: bool,
     pub direct_load: bool,
     pub loop_scheduler: LoopScheduler,
+    /// Forward WMMA V3 `UseThreadTileTransfer`: thread-tile (true) or wave-tile A/B transfer.
+    pub thread_tile_transfer: bool,
 }
 
 /// Wave specialization: load waves move tiles global→LDS, math waves run the MMA and epilogue.

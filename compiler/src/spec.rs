@@ -88,6 +88,8 @@ pub struct PipelineSpec {
     pub double_buffer: Option<Sp<bool>>,
     pub direct_load: Option<Sp<bool>>,
     pub loop_scheduler: Option<Sp<LoopScheduler>>,
+    /// `pipeline.thread_tile_transfer`: forward WMMA V3 `UseThreadTileTransfer`.
+    pub thread_tile_transfer: Option<Sp<bool>>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]

@@ -1,0 +1,59 @@
+//! The JSON manifest: one entry per instance with its key, instance string, dispatcher name,
+//! targets and the full IR parameters the runtime needs.
+
+use super::format::check_format;
+use super::names::dispatcher_name;
+use super::traits::instance_string_as;
+use crate::ir::{Instance, Validated};
+use crate::model::Arch;
+use serde::Serialize;
+
+/// Bumped whenever an entry's shape changes.
+pub const MANIFEST_VERSION: u32 = 1;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Manifest<'a> {
+    pub version: u32,
+    pub instances: Vec<ManifestEntry<'a>>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ManifestEntry<'a> {
+    /// The instance name, unique within the set.
+    pub key: &'a str,
+    /// The CK instance string in the instance's format variant.
+    pub instance_string: String,
+    /// The format variant's `ck_format` name.
+    pub ck_format: &'static str,
+    /// The CK-Tile dispatcher name (absent for DL instances).
+    pub dispatcher_name: Option<String>,
+    pub archs: &'a [Arch],
+    pub params: &'a Instance,
+}
+
+pub fn manifest(set: &Validated) -> Result<Manifest<'_>, String> {
+    let instances = set
+        .instances()
+        .iter()
+        .map(|inst| {
+            let format = check_format(inst.op, inst.kind, inst.ck_format.as_deref())?;
+            Ok(ManifestEntry {
+                key: &inst.name,
+                instance_string: instance_string_as(inst, format),
+                ck_format: format.variant_name(),
+                dispatcher_name: dispatcher_name(inst),
+                archs: &inst.targets,
+                params: inst,
+            })
+        })
+        .collect::<Result<_, String>>()?;
+    Ok(Manifest {
+        version: MANIFEST_VERSION,
+        instances,
+    })
+}
+
+/// The manifest as pretty JSON (field order fixed by the types, so output is deterministic).
+pub fn manifest_json(set: &Validated) -> Result<String, String> {
+    serde_json::to_string_pretty(&manifest(set)?).map_err(|e| e.to_string())
+}

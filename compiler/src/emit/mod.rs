@@ -1,0 +1,20 @@
+//! Back ends over validated instances: CK instance strings, CK C++, dispatcher names, the
+//! manifest and build files.
+
+pub mod access;
+pub mod ck_cpp;
+pub mod cmake;
+pub mod format;
+pub mod manifest;
+pub mod names;
+pub mod spelling;
+pub mod traits;
+
+pub use ck_cpp::{OutFile, emit_ck};
+pub use format::{CkFormat, check_format};
+pub use manifest::{manifest, manifest_json};
+pub use names::dispatcher_name;
+pub use traits::{instance_string, instance_string_as};
+
+#[cfg(test)]
+mod tests;

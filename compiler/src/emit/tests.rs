@@ -1,0 +1,88 @@
+//! Snapshots of the C++, dispatcher names and manifest for a small set: CK's verbatim strings,
+//! imported, two of them put in one family.
+
+use super::*;
+use crate::import::import_trait;
+use crate::ir::{FamilyInfo, Instance, Validated};
+
+fn set() -> Validated {
+    let mut instances: Vec<Instance> = include_str!("../../tests/verbatim.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(|l| import_trait(l).unwrap().instance)
+        .collect();
+    let family = FamilyInfo {
+        name: "bwd_weight_xdl_v1".to_string(),
+        doc: vec![" V1 XDL bwd-weight, f16 (CK's builder tests).".to_string()],
+        axes: vec![],
+        row: None,
+    };
+    for (i, doc) in [
+        (0, " Wide tile."),
+        (2, " Generic: any C and K divisible by 2."),
+    ] {
+        instances[i].family = Some(family.clone());
+        instances[i].doc = vec![doc.to_string()];
+    }
+    Validated::new(instances)
+}
+
+#[test]
+fn ck_cpp_files() {
+    let files = emit_ck(&set()).unwrap();
+    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    insta::assert_snapshot!("ck_cpp_paths", paths.join("\n"));
+    for f in &files {
+        // The last two path components: unique here, and short enough for a file name.
+        let parts: Vec<&str> = f.path.rsplit('/').take(2).collect();
+        let dir = parts.get(1).copied().unwrap_or("root");
+        let name = format!("{dir}__{}", parts[0]).replace('.', "_");
+        insta::assert_snapshot!(name, f.contents);
+    }
+}
+
+#[test]
+fn a_family_shares_one_alias_and_each_instantiation_one_source() {
+    let files = emit_ck(&set()).unwrap();
+    let header = files
+        .iter()
+        .find(|f| {
+            f.path
+                .ends_with("device_grouped_conv_bwd_weight_xdl_instance.hpp")
+        })
+        .unwrap();
+    assert_eq!(
+        header
+            .contents
+            .matches("using device_grouped_conv_bwd_weight_xdl_")
+            .count(),
+        1
+    );
+    assert_eq!(
+        header
+            .contents
+            .matches("DeviceGroupedConvBwdWeight_Xdl_CShuffle<")
+            .count(),
+        2
+    );
+    let sources = files
+        .iter()
+        .filter(|f| f.path.contains("bwd_weight_xdl_gnhwc"))
+        .count();
+    assert_eq!(sources, 1);
+}
+
+#[test]
+fn dispatcher_names() {
+    let names: Vec<String> = set()
+        .instances()
+        .iter()
+        .map(|i| format!("{} {}", i.name, dispatcher_name(i).unwrap_or_default()))
+        .collect();
+    insta::assert_snapshot!(names.join("\n"));
+}
+
+#[test]
+fn manifest_json_snapshot() {
+    insta::assert_snapshot!(manifest_json(&set()).unwrap());
+}

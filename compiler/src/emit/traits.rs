@@ -1,0 +1,111 @@
+//! CK Builder instance strings (`InstanceTraits<T>::instance_string()`): `Name<f1,...,fN>` with
+//! the fields of the instance's format variant in template order.
+
+use super::access::{element_op_slot, flag_slot, int_slot, layout_slot, seq_slot, type_slot};
+use super::format::{CkFormat, IntField, Spelling, Value, check_format};
+use super::spelling::*;
+use crate::ir::Instance;
+use crate::model::{DataType, Layout, Op};
+
+/// The instance string in the instance's format variant (`ck_format`, or the op's default).
+/// Fails only for an op/kind pair or variant name that validation would have rejected.
+pub fn instance_string(inst: &Instance) -> Result<String, String> {
+    let format = check_format(inst.op, inst.kind, inst.ck_format.as_deref())?;
+    Ok(instance_string_as(inst, format))
+}
+
+/// The instance string in the given format variant.
+pub fn instance_string_as(inst: &Instance, format: CkFormat) -> String {
+    // The accessors fill absent optional parts (DL, CK-Tile, wavelet) with neutral values, so
+    // they work on a scratch copy.
+    let mut scratch = inst.clone();
+    let fields: Vec<String> = format
+        .fields()
+        .iter()
+        .map(|f| field_text(&mut scratch, format.op(), f.value))
+        .collect();
+    format!("{}<{}>", format.ck_name(), fields.join(","))
+}
+
+pub(crate) fn seq_text(v: &[u32]) -> String {
+    let items: Vec<String> = v.iter().map(u32::to_string).collect();
+    format!("Seq({})", items.join(","))
+}
+
+fn tuple_text(items: Vec<String>) -> String {
+    if items.is_empty() {
+        "EmptyTuple".to_string()
+    } else {
+        format!("Tuple({})", items.join(","))
+    }
+}
+
+pub(crate) fn ds_layouts_text(ds: &[Layout]) -> String {
+    tuple_text(ds.iter().map(|&l| layout_text(l)).collect())
+}
+
+pub(crate) fn ds_types_text(ds: &[DataType]) -> String {
+    tuple_text(ds.iter().map(|&t| type_text(t)).collect())
+}
+
+fn type_text(t: DataType) -> String {
+    DATA_TYPE.text(t).unwrap_or(t.keyword()).to_string()
+}
+
+fn flag_text(b: bool, spelling: Spelling) -> &'static str {
+    match (spelling, b) {
+        (Spelling::TrueFalse, true) => "true",
+        (Spelling::TrueFalse, false) => "false",
+        (Spelling::ZeroOne, true) => "1",
+        (Spelling::ZeroOne, false) => "0",
+    }
+}
+
+fn field_text(inst: &mut Instance, op: Op, value: Value) -> String {
+    let pipeline = inst.pipeline.version;
+    let or_keyword = |s: Option<&'static str>| s.unwrap_or(pipeline.keyword()).to_string();
+    match value {
+        Value::NDim => inst.ndim.to_string(),
+        Value::Layout(role) => layout_text(*layout_slot(inst, op, role)),
+        Value::DsLayouts => ds_layouts_text(&inst.layout.ds),
+        Value::Type(slot) => type_text(*type_slot(inst, op, slot)),
+        Value::DsTypes => ds_types_text(&inst.types.ds),
+        Value::ElementOp(role) => {
+            let e = *element_op_slot(inst, op, role);
+            ELEMENT_OP.text(e).unwrap_or(e.keyword()).to_string()
+        }
+        Value::ConvSpec => CONV_SPEC
+            .text(inst.spec)
+            .unwrap_or(inst.spec.keyword())
+            .to_string(),
+        Value::GemmSpec => GEMM_SPEC
+            .text(inst.gemm_spec)
+            .unwrap_or(inst.gemm_spec.keyword())
+            .to_string(),
+        Value::Int(IntField::K0) => inst.tile.k.checked_div(inst.k1[0]).unwrap_or(0).to_string(),
+        Value::Int(IntField::K1) => inst.k1[0].to_string(),
+        Value::Int(f) => int_slot(inst, f).map_or(0, |v| *v).to_string(),
+        Value::Seq(f) => seq_text(seq_slot(inst, f)),
+        Value::Flag(f, spelling) => flag_text(*flag_slot(inst, f), spelling).to_string(),
+        Value::Scheduler => SCHEDULER
+            .text(inst.pipeline.scheduler)
+            .unwrap_or("Intrawave")
+            .to_string(),
+        Value::BlockGemmVersion => or_keyword(BLOCK_GEMM_VERSION.text(pipeline)),
+        Value::WmmaPipelineVersion => or_keyword(WMMA_PIPELINE_VERSION.text(pipeline)),
+        Value::TilePipeline => or_keyword(TILE_PIPELINE.text(pipeline)),
+        Value::LoopScheduler => LOOP_SCHEDULER
+            .text(inst.pipeline.loop_scheduler)
+            .unwrap_or("Default")
+            .to_string(),
+        Value::PrefetchAgain => inst.pipeline.prefetch.to_string(),
+        Value::StreamK => match inst.work.streamk {
+            None => "0".to_string(),
+            Some(sk) => format!(
+                "1,{},{}",
+                REDUCTION.text(sk.reduction).unwrap_or("0"),
+                u8::from(sk.persistent)
+            ),
+        },
+    }
+}

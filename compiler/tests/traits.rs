@@ -1,0 +1,274 @@
+//! Instance strings: CK's verbatim strings from built instances, the importer's round trip for
+//! every format variant, and malformed input.
+
+mod support;
+
+use ck_compiler::emit::{CkFormat, instance_string, instance_string_as};
+use ck_compiler::import::{ImportError, import_list, import_trait, to_ck_source};
+
+const VERBATIM: &str = include_str!("verbatim.txt");
+
+fn verbatim() -> Vec<&'static str> {
+    VERBATIM
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .collect()
+}
+
+#[test]
+fn verbatim_strings_come_out_of_built_instances() {
+    let built = [
+        support::v1_256(),
+        support::tile_builder_test(),
+        support::v1_generic(),
+        support::v3_conf(),
+        support::two_stage_conf(),
+        support::tile_streamk_conf(),
+    ];
+    let expected = verbatim();
+    assert_eq!(built.len(), expected.len());
+    for (inst, want) in built.iter().zip(expected) {
+        assert_eq!(instance_string(inst).unwrap(), want, "{}", inst.name);
+    }
+}
+
+#[test]
+fn verbatim_strings_round_trip_through_the_importer() {
+    for s in verbatim() {
+        let imported = import_trait(s).unwrap_or_else(|e| panic!("{s}: {e}"));
+        assert_eq!(instance_string_as(&imported.instance, imported.format), s);
+        assert_eq!(instance_string(&imported.instance).unwrap(), s);
+    }
+}
+
+#[test]
+fn imported_verbatim_strings_equal_the_built_instances_where_printed() {
+    let imported = import_trait(verbatim()[3]).unwrap();
+    let built = support::v3_conf();
+    let i = &imported.instance;
+    assert_eq!(imported.format, CkFormat::BwdWeightXdlV3Fields45);
+    assert_eq!(
+        (i.tile, i.k1, i.mma, i.repeat, i.waves),
+        (built.tile, built.k1, built.mma, built.repeat, built.waves)
+    );
+    assert_eq!((&i.a, &i.b, &i.c), (&built.a, &built.b, &built.c));
+    assert_eq!(i.pipeline, built.pipeline);
+    assert_eq!(i.ck_format, None);
+}
+
+#[test]
+fn every_variant_round_trips() {
+    for &format in CkFormat::ALL {
+        let s = instance_string_as(&support::sample(format), format);
+        let imported = import_trait(&s).unwrap_or_else(|e| panic!("{format:?}: {s}: {e}"));
+        assert_eq!(imported.format, format, "{s}");
+        assert_eq!(
+            instance_string_as(&imported.instance, format),
+            s,
+            "{format:?}"
+        );
+        assert_eq!(
+            instance_string(&imported.instance).unwrap(),
+            s,
+            "{format:?}"
+        );
+        assert_eq!(
+            instance_string(&support::sample(format)).unwrap(),
+            s,
+            "{format:?}"
+        );
+    }
+}
+
+#[test]
+fn tile_layouts_are_told_apart_by_position() {
+    use CkFormat::*;
+    for format in [
+        TileBwdWeightA,
+        TileBwdWeightB,
+        TileBwdWeightC,
+        TileBwdWeightD,
+    ] {
+        let mut inst = support::sample(format);
+        // Non-StreamK lines of B, C and D have the counts of A (31) and of B/D (32).
+        inst.work.streamk = None;
+        let s = instance_string_as(&inst, format);
+        assert_eq!(import_trait(&s).unwrap().format, format, "{s}");
+    }
+}
+
+#[test]
+fn boolean_spellings_are_kept() {
+    let s = instance_string_as(
+        &support::sample(CkFormat::FwdXdlZeroOne),
+        CkFormat::FwdXdlZeroOne,
+    );
+    assert!(s.contains(",1,Seq(4,64,1)"), "{s}");
+    assert_eq!(import_trait(&s).unwrap().format, CkFormat::FwdXdlZeroOne);
+    let t = instance_string_as(&support::sample(CkFormat::FwdXdl), CkFormat::FwdXdl);
+    assert!(t.contains(",true,Seq(4,64,1)"), "{t}");
+}
+
+fn field_error(s: &str) -> String {
+    match import_trait(s) {
+        Err(e) => e.to_string(),
+        Ok(i) => panic!("accepted {s} as {:?}", i.format),
+    }
+}
+
+#[test]
+fn malformed_strings_are_errors_that_name_the_field() {
+    let good = verbatim()[0];
+    let bad_seq = good.replacen("Seq(1,0,2)", "foo", 1);
+    assert_eq!(
+        field_error(&bad_seq),
+        "field 23 (ABlockTransferThreadClusterArrangeOrder): expected Seq(...), found `foo`"
+    );
+    let bad_int = good.replacen(",256,", ",-256,", 1);
+    assert_eq!(
+        field_error(&bad_int),
+        "field 13 (BlockSize): expected an integer, found `-256`"
+    );
+    let bad_bool = good.replacen("false", "0", 1);
+    assert_eq!(
+        field_error(&bad_bool),
+        "field 28 (ABlockLdsAddExtraM): expected true or false, found `0`"
+    );
+    let short = good.replacen(",1,1>", ",1>", 1);
+    assert_eq!(
+        field_error(&short),
+        "`DeviceGroupedConvBwdWeight_Xdl_CShuffle` has 43 fields, found 42"
+    );
+    let v3 = verbatim()[3].replacen(",0,1>", ",1>", 1);
+    assert_eq!(
+        field_error(&v3),
+        "`DeviceGroupedConvBwdWeight_Xdl_CShuffleV3` has 43 or 45 or 46 fields, found 44"
+    );
+}
+
+#[test]
+fn names_match_whole_not_by_prefix() {
+    let s = verbatim()[0].replacen("CShuffle<", "CShuffleV<", 1);
+    assert_eq!(
+        field_error(&s),
+        "unknown op name `DeviceGroupedConvBwdWeight_Xdl_CShuffleV`"
+    );
+    let s = verbatim()[0].replacen("CShuffle<", "CShuffleV3<", 1);
+    // 43 fields fit the oldest V3 form, whose field 40 is the scheduler.
+    assert_eq!(
+        field_error(&s),
+        "field 40 (BlkGemmPipeSched): expected a scheduler (Intrawave, Interwave), found `fp16`"
+    );
+}
+
+#[test]
+fn garbage_never_panics() {
+    let good = verbatim()[5];
+    let mut inputs: Vec<String> = [
+        "", "   ", "<", ">", "<>", "Name<", "Name<>", "Name<<>>", "Seq(", "a,b,c", "Ä<ö>",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    // Every prefix, and every single-character deletion of a real string.
+    inputs.extend(
+        (0..good.len())
+            .filter(|&i| good.is_char_boundary(i))
+            .map(|i| good[..i].to_string()),
+    );
+    inputs.extend((0..good.len()).map(|i| format!("{}{}", &good[..i], &good[i + 1..])));
+    for s in &inputs {
+        let _ = import_trait(s);
+    }
+    assert_eq!(import_trait(""), Err(ImportError::Empty));
+    assert!(matches!(import_trait("Seq("), Err(ImportError::Syntax(_))));
+    assert!(matches!(
+        import_trait("Foo<1,2>"),
+        Err(ImportError::UnknownName(_))
+    ));
+    let unbalanced = good.replacen("EmptyTuple", "Seq(1", 1);
+    assert!(matches!(
+        import_trait(&unbalanced),
+        Err(ImportError::Syntax(_))
+    ));
+    let streamk = good.replacen(",1,2,0>", ",1,7,0>", 1);
+    assert_eq!(
+        field_error(&streamk),
+        "field 33 (ReductionStrategy): expected a reduction strategy (0, 1, 2), found `7`"
+    );
+}
+
+#[test]
+fn config_lines_that_are_not_instance_strings_are_recognised() {
+    let lines = [
+        "DeviceGroupedConvBwdWeight_Explicit_Xdl<DeviceBatchedGemmXdlUniversal<...>, BlkSize: 256>",
+        "DeviceGroupedConvBwdDataMultipleD_Xdl_CShuffle_v1<256, 128, 128, 32, Default>",
+        "DeviceGroupedConvFwdMultipleABD_Xdl_CShuffle_V3<256, 128, BlkGemmPipelineScheduler: Intrawave>",
+        "GroupedConvolutionForwardDepthwise<16,16,3,1,1,1,1,1,4,4,8,8>",
+    ];
+    for l in lines {
+        let e = import_trait(l).unwrap_err();
+        assert!(matches!(e, ImportError::NotInstance(_)), "{l}: {e}");
+        assert!(e.to_string().starts_with("not an instance string: "), "{e}");
+    }
+}
+
+#[test]
+fn lists_skip_comments_and_blank_lines() {
+    let text = format!(
+        "# Format: native CK Tile instance string\n\n{}\n  # off\nnonsense\n",
+        verbatim()[5]
+    );
+    let entries = import_list(&text);
+    assert_eq!(entries.len(), 2);
+    assert_eq!(entries[0].line, 3);
+    assert!(entries[0].result.is_ok());
+    assert_eq!(entries[1].line, 5);
+    assert!(entries[1].result.is_err());
+}
+
+#[test]
+fn imported_names_are_deterministic_and_distinct() {
+    let names: Vec<String> = verbatim()
+        .iter()
+        .map(|s| import_trait(s).unwrap().instance.name)
+        .collect();
+    let again: Vec<String> = verbatim()
+        .iter()
+        .map(|s| import_trait(s).unwrap().instance.name)
+        .collect();
+    assert_eq!(names, again);
+    let mut unique = names.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), names.len());
+}
+
+#[test]
+fn ck_source_of_the_verbatim_strings() {
+    let sources: Vec<String> = verbatim()
+        .iter()
+        .map(|s| to_ck_source(&import_trait(s).unwrap()))
+        .collect();
+    insta::assert_snapshot!(sources.join("\n"));
+}
+
+/// The `.ck` fixtures (for the front end) are the importer's output for their expected strings.
+#[test]
+fn fixtures_are_the_imported_sources_of_their_strings() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/traits");
+    let mut count = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "expected") {
+            continue;
+        }
+        let expected = std::fs::read_to_string(&path).unwrap();
+        let mut imported = import_trait(expected.trim_end()).unwrap();
+        imported.instance.name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let source = std::fs::read_to_string(path.with_extension("ck")).unwrap();
+        assert_eq!(source, to_ck_source(&imported), "{}", path.display());
+        count += 1;
+    }
+    assert_eq!(count, verbatim().len());
+}

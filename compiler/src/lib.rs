@@ -3,5 +3,8 @@
 //! One front end, shared by the `ckc` CLI, the build.rs API and the `conv_instance!` macro.
 
 pub mod ir;
+pub mod keys;
+pub mod load;
 pub mod model;
+pub mod resolve;
 pub mod spec;

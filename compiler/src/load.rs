@@ -186,3 +186,117 @@ fn io_error(path: &Path, err: &std::io::Error, import: Option<Span>) -> Diagnost
         None => d,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fresh folder under the system temp dir holding `files` (relative path, bytes).
+    fn folder(test: &str, files: &[(&str, &[u8])]) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("ck-load-{}-{test}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for (path, bytes) in files {
+            let path = dir.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, bytes).unwrap();
+        }
+        dir
+    }
+
+    fn codes(s: &Session) -> Vec<&'static str> {
+        s.diagnostics().iter().map(|d| d.code).collect()
+    }
+
+    fn file_names(s: &Session) -> Vec<String> {
+        s.files()
+            .iter()
+            .map(|f| {
+                Path::new(s.sources().name(f.file))
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn folder_is_searched_recursively_in_sorted_order_and_imports_load_once() {
+        let dir = folder(
+            "folder",
+            &[
+                ("b.ck", b"import \"sub/common.ck\";\ninstance b {}\n"),
+                ("a.ck", b"import \"sub/common.ck\";\n"),
+                ("sub/common.ck", b"defaults common {}\n"),
+                ("sub/z.ck", b"instance z {}\n"),
+                ("notes.txt", b"not a ck file"),
+            ],
+        );
+        let mut s = Session::new();
+        s.add_path(&dir);
+        assert!(
+            codes(&s).is_empty(),
+            "{}",
+            s.diagnostics().render(s.sources())
+        );
+        assert_eq!(file_names(&s), ["a.ck", "common.ck", "b.ck", "z.ck"]);
+    }
+
+    #[test]
+    fn missing_import_is_labelled_at_the_string() {
+        let mut s = Session::new();
+        s.add_source("main.ck", "import \"does/not/exist.ck\";\n");
+        assert_eq!(codes(&s), [codes::FILE_NOT_FOUND]);
+        let span = s.diagnostics().0[0].primary_span().unwrap();
+        assert_eq!(s.sources().snippet(span), "\"does/not/exist.ck\"");
+        let mut s = Session::new();
+        s.add_path(Path::new("/does/not/exist.ck"));
+        assert_eq!(codes(&s), [codes::FILE_NOT_FOUND]);
+    }
+
+    #[test]
+    fn import_cycle_is_reported_with_the_chain() {
+        let dir = folder(
+            "cycle",
+            &[
+                ("a.ck", b"import \"b.ck\";\n"),
+                ("b.ck", b"import \"a.ck\";\n"),
+            ],
+        );
+        let mut s = Session::new();
+        s.add_path(&dir.join("a.ck"));
+        assert_eq!(codes(&s), [codes::IMPORT_CYCLE]);
+        let note = &s.diagnostics().0[0].notes[0];
+        assert!(
+            note.contains("a.ck → ") && note.contains("b.ck → "),
+            "{note}"
+        );
+        assert_eq!(s.files().len(), 2);
+    }
+
+    #[test]
+    fn non_utf8_and_unreadable_files() {
+        let dir = folder(
+            "bytes",
+            &[("bad.ck", b"instance a {}\n\xff\xfe"), ("sub/x.ck", b"")],
+        );
+        let mut s = Session::new();
+        s.add_path(&dir.join("bad.ck"));
+        assert_eq!(codes(&s), [codes::NOT_UTF8]);
+        let span = s.diagnostics().0[0].primary_span().unwrap();
+        assert_eq!(span.start, 14);
+        let mut s = Session::new();
+        s.add_source(
+            "main.ck",
+            &format!("import \"{}\";\n", dir.join("sub").display()),
+        );
+        assert_eq!(codes(&s), [codes::UNREADABLE]);
+    }
+
+    #[test]
+    fn parse_errors_are_collected() {
+        let mut s = Session::new();
+        s.add_source("a.ck", "instance a { k = ; }\n");
+        assert_eq!(codes(&s), [ck_dsl::parse::codes::UNEXPECTED_TOKEN]);
+    }
+}

@@ -33,8 +33,12 @@ impl Session {
     /// resolution error.
     pub fn resolve(&self) -> (Vec<InstanceSpec>, Diagnostics) {
         let mut r = Resolver::new(self);
-        r.collect_items();
-        for (file, item) in r.items.clone() {
+        let duplicates = r.collect_items();
+        for (i, (file, item)) in r.items.clone().into_iter().enumerate() {
+            if duplicates.get(i).copied().unwrap_or(false) {
+                // Reported already; expanding it would only repeat the report.
+                continue;
+            }
             match item {
                 Item::Instance(block) => r.instance(file, block),
                 Item::Family(family) => r.family(file, family),
@@ -150,9 +154,10 @@ impl<'s> Resolver<'s> {
         }
     }
 
-    /// Indexes item names, reporting duplicates.
-    fn collect_items(&mut self) {
-        for &(_, item) in &self.items {
+    /// Indexes item names, reporting duplicates; returns which items are later duplicates.
+    fn collect_items(&mut self) -> Vec<bool> {
+        let mut duplicates = vec![false; self.items.len()];
+        for (i, &(_, item)) in self.items.iter().enumerate() {
             let Some(name) = item_name(item) else {
                 continue;
             };
@@ -165,12 +170,14 @@ impl<'s> Resolver<'s> {
                             .with(first_span, format!("first defined here, as {}", item_kind(first)))
                             .help("names of `defaults`, instances and families are global across all loaded files"),
                     );
+                    duplicates[i] = true;
                 }
                 None => {
                     self.by_name.insert(&name.name, item);
                 }
             }
         }
+        duplicates
     }
 
     /// Types a block of entries into a layer. `family` allows (and collects) `name`.
@@ -765,3 +772,6 @@ impl NamePattern {
         out
     }
 }
+
+#[cfg(test)]
+mod tests;

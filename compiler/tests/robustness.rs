@@ -31,7 +31,9 @@ fn tokens_only(text: &str) -> String {
     let mut out = String::new();
     let mut rest = text;
     while let Some(c) = rest.chars().next() {
-        if rest.starts_with("//") && !(rest.starts_with("///") && !rest.starts_with("////")) {
+        // Doc comments are tokens of their items, so they count as text here.
+        let doc = rest.starts_with("///") && !rest.starts_with("////");
+        if rest.starts_with("//") && !doc {
             rest = &rest[rest.find('\n').unwrap_or(rest.len())..];
         } else if let Some(body) = rest.strip_prefix("/*") {
             rest = body.find("*/").map_or("", |n| &body[n + 2..]);

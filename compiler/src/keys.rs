@@ -1104,4 +1104,20 @@ mod tests {
             Some("docs/language.md lists every key")
         );
     }
+
+    /// `docs/language.md` shows this table between markers; `CK_BLESS=1` rewrites it.
+    #[test]
+    fn language_reference_table_is_in_sync() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/language.md");
+        let doc = std::fs::read_to_string(&path).expect("docs/language.md");
+        let (begin, end) = ("<!-- keys:begin -->\n", "<!-- keys:end -->");
+        let start = doc.find(begin).expect("begin marker") + begin.len();
+        let stop = doc.find(end).expect("end marker");
+        let table = markdown_table();
+        if std::env::var_os("CK_BLESS").is_some() {
+            std::fs::write(&path, format!("{}{table}{}", &doc[..start], &doc[stop..])).expect("write docs");
+        } else {
+            assert_eq!(doc[start..stop], table, "docs/language.md key table is stale; rerun with CK_BLESS=1");
+        }
+    }
 }

@@ -1115,9 +1115,14 @@ mod tests {
         let stop = doc.find(end).expect("end marker");
         let table = markdown_table();
         if std::env::var_os("CK_BLESS").is_some() {
-            std::fs::write(&path, format!("{}{table}{}", &doc[..start], &doc[stop..])).expect("write docs");
+            std::fs::write(&path, format!("{}{table}{}", &doc[..start], &doc[stop..]))
+                .expect("write docs");
         } else {
-            assert_eq!(doc[start..stop], table, "docs/language.md key table is stale; rerun with CK_BLESS=1");
+            assert_eq!(
+                doc[start..stop],
+                table,
+                "docs/language.md key table is stale; rerun with CK_BLESS=1"
+            );
         }
     }
 }

@@ -363,7 +363,10 @@ impl<'s> Resolver<'s> {
     fn instance(&mut self, file: FileId, block: &'s ast::Block) {
         let bases = self.bases(&block.bases);
         let own = self.typed(&block.entries, false);
-        let Some(layers) = bases else { return };
+        // An instance with errors is left out; its diagnostics say why.
+        let (true, Some(layers)) = (own.ok, bases) else {
+            return;
+        };
         let origin = Origin {
             file,
             span: block.span,

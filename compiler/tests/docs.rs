@@ -6,7 +6,11 @@ use ck_compiler::load::Session;
 #[test]
 fn language_examples_are_valid() {
     let doc = include_str!("../../docs/language.md");
-    let blocks: Vec<&str> = doc.split("```ck\n").skip(1).filter_map(|b| b.split("```").next()).collect();
+    let blocks: Vec<&str> = doc
+        .split("```ck\n")
+        .skip(1)
+        .filter_map(|b| b.split("```").next())
+        .collect();
     assert!(blocks.len() >= 5);
     for block in blocks {
         let mut session = Session::new();
@@ -16,6 +20,10 @@ fn language_examples_are_valid() {
         let rendered = session.diagnostics().render(session.sources());
         assert!(session.diagnostics().is_empty(), "{rendered}");
         let typing = [codes::UNKNOWN_KEY, codes::WRONG_SHAPE, codes::UNKNOWN_WORD];
-        assert!(!diags.iter().any(|d| typing.contains(&d.code)), "{}", diags.render(session.sources()));
+        assert!(
+            !diags.iter().any(|d| typing.contains(&d.code)),
+            "{}",
+            diags.render(session.sources())
+        );
     }
 }

@@ -5,7 +5,10 @@
 pub mod emit;
 pub mod import;
 pub mod ir;
+pub mod keys;
+pub mod load;
 pub mod model;
+pub mod resolve;
 pub mod spec;
 
 use ck_dsl::Diagnostics;

@@ -5,7 +5,10 @@
 
 pub mod ast;
 pub mod diag;
+pub mod parse;
+mod scan;
 pub mod span;
 
 pub use diag::{Diagnostic, Diagnostics, Label, Severity};
+pub use parse::parse;
 pub use span::{FileId, SourceMap, Span};

@@ -1,0 +1,302 @@
+//! Loading: reads `.ck` files (and in-memory sources), parses them and follows their imports.
+//! Every file is loaded once, by canonical path; the items of all loaded files form one compilation.
+
+use ck_dsl::ast::{self, Item};
+use ck_dsl::{Diagnostic, Diagnostics, FileId, SourceMap, Span};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Diagnostic codes of loading (see `docs/diagnostics.md`).
+pub mod codes {
+    pub const FILE_NOT_FOUND: &str = "CK0101";
+    pub const IMPORT_CYCLE: &str = "CK0102";
+    pub const NOT_UTF8: &str = "CK0103";
+    pub const UNREADABLE: &str = "CK0104";
+}
+
+/// One compilation's sources: the source map, the parsed files in load order, and the
+/// diagnostics of loading and parsing.
+#[derive(Debug, Default)]
+pub struct Session {
+    sources: SourceMap,
+    files: Vec<ast::File>,
+    diags: Diagnostics,
+    /// Canonical path → file, so each file is loaded once.
+    loaded: HashMap<PathBuf, FileId>,
+    /// Files whose imports are being followed, outermost first (for cycle reports).
+    stack: Vec<(PathBuf, FileId)>,
+}
+
+impl Session {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Loads a `.ck` file, or every `*.ck` file under a folder (recursively, in sorted order),
+    /// with their imports.
+    pub fn add_path(&mut self, path: &Path) {
+        match std::fs::metadata(path) {
+            Ok(meta) if meta.is_dir() => {
+                let mut found = Vec::new();
+                self.find_ck_files(path, &mut found);
+                found.sort();
+                for file in found {
+                    self.load_file(&file, None);
+                }
+            }
+            Ok(_) => self.load_file(path, None),
+            Err(err) => self.diags.push(io_error(path, &err, None)),
+        }
+    }
+
+    /// Parses in-memory text (standard input, a macro body) named `name`; its imports resolve
+    /// relative to the current directory.
+    pub fn add_source(&mut self, name: &str, text: &str) -> FileId {
+        let id = self.sources.add(name, text);
+        self.parse_and_follow(id, Path::new(""));
+        id
+    }
+
+    pub fn diagnostics(&self) -> &Diagnostics {
+        &self.diags
+    }
+
+    pub fn sources(&self) -> &SourceMap {
+        &self.sources
+    }
+
+    /// The parsed files, in load order.
+    pub fn files(&self) -> &[ast::File] {
+        &self.files
+    }
+
+    fn find_ck_files(&mut self, dir: &Path, found: &mut Vec<PathBuf>) {
+        let entries = match std::fs::read_dir(dir) {
+            Ok(entries) => entries,
+            Err(err) => return self.diags.push(io_error(dir, &err, None)),
+        };
+        for entry in entries {
+            match entry {
+                Ok(entry) => {
+                    let path = entry.path();
+                    // Follows symlinks to decide; a dangling link reports when read below.
+                    if path.is_dir() {
+                        self.find_ck_files(&path, found);
+                    } else if path.extension().is_some_and(|e| e == "ck") {
+                        found.push(path);
+                    }
+                }
+                Err(err) => self.diags.push(io_error(dir, &err, None)),
+            }
+        }
+    }
+
+    /// Loads `path` unless it is loaded already; `import` is the import string that asked for it.
+    fn load_file(&mut self, path: &Path, import: Option<Span>) {
+        let canonical = match path.canonicalize() {
+            Ok(c) => c,
+            Err(err) => return self.diags.push(io_error(path, &err, import)),
+        };
+        if let Some(i) = self.stack.iter().position(|(p, _)| *p == canonical) {
+            let chain: Vec<String> = self.stack[i..]
+                .iter()
+                .map(|(_, id)| self.sources.name(*id).to_string())
+                .chain([path.display().to_string()])
+                .collect();
+            let mut d = Diagnostic::error(codes::IMPORT_CYCLE, "import cycle")
+                .note(format!("the chain: {}", chain.join(" → ")))
+                .help("remove one of the imports; every file is loaded once, so the cycle only hides a mistake");
+            if let Some(span) = import {
+                d = d.at(span, "this import leads back to a file that imports it");
+            }
+            return self.diags.push(d);
+        }
+        if self.loaded.contains_key(&canonical) {
+            return;
+        }
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(err) => return self.diags.push(io_error(path, &err, import)),
+        };
+        let name = path.display().to_string();
+        let text = match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(err) => {
+                // Kept (lossily) in the source map so the label can show where the bad byte is.
+                let at = err.utf8_error().valid_up_to();
+                let id = self
+                    .sources
+                    .add(name, String::from_utf8_lossy(err.as_bytes()).into_owned());
+                self.loaded.insert(canonical, id);
+                let mut d = Diagnostic::error(
+                    codes::NOT_UTF8,
+                    format!("`{}` is not UTF-8 text", path.display()),
+                )
+                .at(Span::new(id, at, at + 1), "invalid UTF-8 here")
+                .help("save the file as UTF-8");
+                if let Some(span) = import {
+                    d = d.with(span, "imported here");
+                }
+                return self.diags.push(d);
+            }
+        };
+        let id = self.sources.add(name, text);
+        self.loaded.insert(canonical.clone(), id);
+        self.stack.push((canonical, id));
+        self.parse_and_follow(id, path.parent().unwrap_or(Path::new("")));
+        self.stack.pop();
+    }
+
+    /// Parses file `id` and loads its imports, relative to `dir`.
+    fn parse_and_follow(&mut self, id: FileId, dir: &Path) {
+        let (file, diags) = ck_dsl::parse(id, self.sources.text(id));
+        self.diags.extend(diags);
+        let imports: Vec<(PathBuf, Span)> = file
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                Item::Import(i) => Some((dir.join(&i.path), i.path_span)),
+                _ => None,
+            })
+            .collect();
+        self.files.push(file);
+        for (path, span) in imports {
+            self.load_file(&path, Some(span));
+        }
+    }
+}
+
+fn io_error(path: &Path, err: &std::io::Error, import: Option<Span>) -> Diagnostic {
+    let (code, message) = if err.kind() == std::io::ErrorKind::NotFound {
+        (
+            codes::FILE_NOT_FOUND,
+            format!("file not found: `{}`", path.display()),
+        )
+    } else {
+        (
+            codes::UNREADABLE,
+            format!("cannot read `{}`: {err}", path.display()),
+        )
+    };
+    let d = Diagnostic::error(code, message);
+    match import {
+        Some(span) => d
+            .at(span, "imported here")
+            .help("import paths are relative to the importing file"),
+        None => d,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fresh folder under the system temp dir holding `files` (relative path, bytes).
+    fn folder(test: &str, files: &[(&str, &[u8])]) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("ck-load-{}-{test}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for (path, bytes) in files {
+            let path = dir.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, bytes).unwrap();
+        }
+        dir
+    }
+
+    fn codes(s: &Session) -> Vec<&'static str> {
+        s.diagnostics().iter().map(|d| d.code).collect()
+    }
+
+    fn file_names(s: &Session) -> Vec<String> {
+        s.files()
+            .iter()
+            .map(|f| {
+                Path::new(s.sources().name(f.file))
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn folder_is_searched_recursively_in_sorted_order_and_imports_load_once() {
+        let dir = folder(
+            "folder",
+            &[
+                ("b.ck", b"import \"sub/common.ck\";\ninstance b {}\n"),
+                ("a.ck", b"import \"sub/common.ck\";\n"),
+                ("sub/common.ck", b"defaults common {}\n"),
+                ("sub/z.ck", b"instance z {}\n"),
+                ("notes.txt", b"not a ck file"),
+            ],
+        );
+        let mut s = Session::new();
+        s.add_path(&dir);
+        assert!(
+            codes(&s).is_empty(),
+            "{}",
+            s.diagnostics().render(s.sources())
+        );
+        assert_eq!(file_names(&s), ["a.ck", "common.ck", "b.ck", "z.ck"]);
+    }
+
+    #[test]
+    fn missing_import_is_labelled_at_the_string() {
+        let mut s = Session::new();
+        s.add_source("main.ck", "import \"does/not/exist.ck\";\n");
+        assert_eq!(codes(&s), [codes::FILE_NOT_FOUND]);
+        let span = s.diagnostics().0[0].primary_span().unwrap();
+        assert_eq!(s.sources().snippet(span), "\"does/not/exist.ck\"");
+        let mut s = Session::new();
+        s.add_path(Path::new("/does/not/exist.ck"));
+        assert_eq!(codes(&s), [codes::FILE_NOT_FOUND]);
+    }
+
+    #[test]
+    fn import_cycle_is_reported_with_the_chain() {
+        let dir = folder(
+            "cycle",
+            &[
+                ("a.ck", b"import \"b.ck\";\n"),
+                ("b.ck", b"import \"a.ck\";\n"),
+            ],
+        );
+        let mut s = Session::new();
+        s.add_path(&dir.join("a.ck"));
+        assert_eq!(codes(&s), [codes::IMPORT_CYCLE]);
+        let note = &s.diagnostics().0[0].notes[0];
+        assert!(
+            note.contains("a.ck → ") && note.contains("b.ck → "),
+            "{note}"
+        );
+        assert_eq!(s.files().len(), 2);
+    }
+
+    #[test]
+    fn non_utf8_and_unreadable_files() {
+        let dir = folder(
+            "bytes",
+            &[("bad.ck", b"instance a {}\n\xff\xfe"), ("sub/x.ck", b"")],
+        );
+        let mut s = Session::new();
+        s.add_path(&dir.join("bad.ck"));
+        assert_eq!(codes(&s), [codes::NOT_UTF8]);
+        let span = s.diagnostics().0[0].primary_span().unwrap();
+        assert_eq!(span.start, 14);
+        let mut s = Session::new();
+        s.add_source(
+            "main.ck",
+            &format!("import \"{}\";\n", dir.join("sub").display()),
+        );
+        assert_eq!(codes(&s), [codes::UNREADABLE]);
+    }
+
+    #[test]
+    fn parse_errors_are_collected() {
+        let mut s = Session::new();
+        s.add_source("a.ck", "instance a { k = ; }\n");
+        assert_eq!(codes(&s), [ck_dsl::parse::codes::UNEXPECTED_TOKEN]);
+    }
+}

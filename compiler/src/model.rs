@@ -38,7 +38,6 @@ macro_rules! keyword_enum {
         }
     };
 }
-pub(crate) use keyword_enum;
 
 keyword_enum! {
     /// The convolution direction.
@@ -202,7 +201,10 @@ impl PipelineVersion {
     /// CK-Tile pipelines (the others are old-CK block-GEMM pipeline versions).
     pub fn is_tile(self) -> bool {
         use PipelineVersion::*;
-        matches!(self, BasicV1 | Mem | CompV3 | CompV4 | CompV5 | CompV6 | BasicAsyncV1 | CompAsync | Wavelet)
+        matches!(
+            self,
+            BasicV1 | Mem | CompV3 | CompV4 | CompV5 | CompV6 | BasicAsyncV1 | CompAsync | Wavelet
+        )
     }
 }
 

@@ -11,6 +11,9 @@ use crate::validate::Basics;
 use crate::validate::codes as c;
 use crate::validate::report::{Report, SpanOf, array, indices, int, ints};
 
+/// Largest fixed k_batch.
+const MAX_SPLIT_K: u64 = 1 << 16;
+
 /// Largest vector (in elements) a 16-byte access holds.
 pub fn max_vector(dtype: DataType) -> u32 {
     16 / dtype.bytes()
@@ -485,7 +488,21 @@ fn tile_core(r: &mut Report, b: &Basics) -> Option<Core> {
         8.min(max_vector(ge)),
     ]);
     let wave = arch::info(b.targets[0]).wave_size;
-    let block = warps.iter().product::<u32>() * wave;
+    let nwarps = warps.iter().map(|&w| u64::from(w)).product::<u64>();
+    if nwarps * u64::from(wave) > 1024 {
+        r.error(
+            c::BLOCK,
+            s.warps.sp(),
+            format!(
+                "{}x{}x{} warps of {wave} threads exceed 1024 threads",
+                warps[0], warps[1], warps[2]
+            ),
+            "too many warps",
+            format!("use at most {} warps", 1024 / wave),
+        );
+        return None;
+    }
+    let block = nwarps as u32 * wave;
     let repeat = [
         (tile.m / (warps[0] * wt[0])).max(1),
         (tile.n / (warps[1] * wt[1])).max(1),
@@ -691,16 +708,14 @@ fn work(r: &mut Report, b: &Basics) -> Option<Work> {
         None => SplitK::Fixed(1),
         Some(v) => match v.value {
             SplitKSpec::Auto => SplitK::Auto,
-            SplitKSpec::Fixed(k) if (1..=crate::validate::report::MAX_INT).contains(&k) => {
-                SplitK::Fixed(k as u32)
-            }
+            SplitKSpec::Fixed(k) if (1..=MAX_SPLIT_K).contains(&k) => SplitK::Fixed(k as u32),
             SplitKSpec::Fixed(k) => {
                 r.error(
                     c::RANGE,
                     Some(v.span),
                     format!("split_k = {k} is out of range"),
                     "out of range",
-                    "use a k_batch from 1 to 65536, or `auto`",
+                    format!("use a k_batch from 1 to {MAX_SPLIT_K}, or `auto`"),
                 );
                 return None;
             }

@@ -18,10 +18,18 @@ pub fn lds_bytes(i: &Instance) -> u32 {
     let pad = |p: bool| u32::from(p);
     let ab = k * (m + pad(i.a.lds_pad)) * ta + k * (n + pad(i.b.lds_pad)) * tb;
     let ab = if i.pipeline.double_buffer { 2 * ab } else { ab };
-    let c = (i.c.m_per_shuffle * i.waves[0] * i.mma[0])
-        * (i.c.n_per_shuffle * i.waves[1] * i.mma[1])
-        * i.types.cshuffle.bytes();
-    ab.max(c)
+    let (sm, sn) = shuffle_tile(i);
+    let c = sm * sn * u64::from(i.types.cshuffle.bytes());
+    u32::try_from(c).unwrap_or(u32::MAX).max(ab)
+}
+
+/// Rows and columns of one C-shuffle step, wide: shuffle repeats are checked only later.
+pub fn shuffle_tile(i: &Instance) -> (u64, u64) {
+    let w = |a: u32, b: u32, c: u32| u64::from(a) * u64::from(b) * u64::from(c);
+    (
+        w(i.c.m_per_shuffle, i.waves[0], i.mma[0]),
+        w(i.c.n_per_shuffle, i.waves[1], i.mma[1]),
+    )
 }
 
 /// LDS bytes the instance may use on `arch`.

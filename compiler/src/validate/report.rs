@@ -46,8 +46,9 @@ impl<T> SpanOf for Option<Sp<T>> {
     }
 }
 
-/// Largest integer any size parameter may take; keeps every product far from overflow.
-pub(crate) const MAX_INT: u64 = 1 << 16;
+/// Largest integer any size parameter may take (CK tiles and blocks stay far below); keeps
+/// products of a few parameters within `u32`.
+pub(crate) const MAX_INT: u64 = 4096;
 
 /// Reads an optional positive integer, reporting values of 0 or above [`MAX_INT`].
 pub(crate) fn int(r: &mut Report, v: &Option<Int>, key: &str) -> Option<u32> {
@@ -139,4 +140,9 @@ pub(crate) fn join<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> 
         .map(|i| i.to_string())
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// Product of list elements, wide enough for any [`MAX_INT`]-bounded list.
+pub(crate) fn product(v: &[u32]) -> u64 {
+    v.iter().map(|&x| u64::from(x)).product()
 }

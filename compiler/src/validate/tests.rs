@@ -860,3 +860,36 @@ fn every_code_has_a_test_fixture_and_docs() {
         );
     }
 }
+
+#[test]
+fn extreme_values_report_errors_without_overflow() {
+    let mut t = tile_bwd_weight();
+    t.warps = ints(&[4096, 4096, 4096]);
+    assert_eq!(errors(&t).0[0].code, c::BLOCK);
+    let mut s = xdl_v1();
+    s.tile = ints(&[4096, 4096, 4096]);
+    s.a.cluster = ints(&[4096, 4096, 4096, 4096]);
+    s.c.shuffle = ints(&[4096, 4096]);
+    s.c.cluster = ints(&[1, 4096, 1, 4096]);
+    assert!(!errors(&s).is_empty());
+    let mut big = xdl_v3();
+    big.block = int(1 << 20);
+    assert_eq!(errors(&big).0[0].code, c::RANGE);
+}
+
+#[test]
+fn explain_reports_lds_and_occupancy() {
+    let v = ok(xdl_v1());
+    let e = crate::analysis::explain(&v.instances()[0]);
+    assert_eq!(e.device_op, "DeviceGroupedConvBwdWeight_Xdl_CShuffle");
+    // A: 32 x (256 + 1) fp16, B: 32 x (128 + 1) fp16.
+    assert_eq!(e.lds_bytes, 32 * 257 * 2 + 32 * 129 * 2);
+    let t = &e.targets[0];
+    assert_eq!(
+        (t.arch, t.waves_per_workgroup, t.lds_budget),
+        (Arch::Gfx90a, 4, 64 * 1024)
+    );
+    assert!(t.workgroups_per_cu >= 1 && t.occupancy > 0.0 && t.occupancy <= 1.0);
+    let tile = crate::analysis::explain(&ok(tile_bwd_weight()).instances()[0]);
+    assert_eq!(tile.lds_bytes, 128 * 32 * 2 * 2);
+}

@@ -2,7 +2,7 @@
 
 use super::Basics;
 use super::codes as c;
-use super::report::{Report, SpanOf};
+use super::report::{Report, SpanOf, product as wide_product};
 use crate::derive::transfer_extents;
 use crate::ir::{Dl, DlTransfer, Instance, Transfer};
 use crate::model::{DataType, Op};
@@ -113,8 +113,9 @@ fn side(r: &mut Report, b: &Basics, i: &Instance, sd: Side) {
     }
     let wavelet = i.wavelet.is_some();
     let threads = i.wavelet.map_or(i.block, |w| w.load);
-    let product: u32 = t.cluster.iter().product();
-    if (wavelet && product != threads) || product > threads {
+    let product = wide_product(&t.cluster);
+    let threads64 = u64::from(threads);
+    if (wavelet && product != threads64) || product > threads64 {
         let group = if wavelet {
             "the wavelet load group"
         } else {
@@ -252,8 +253,7 @@ fn cshuffle(r: &mut Report, i: &Instance, e: DataType) {
         }
     }
     let threads = i.wavelet.map_or(i.block, |w| w.math);
-    let m_sh = cs.m_per_shuffle * i.waves[0] * i.mma[0];
-    let n_sh = cs.n_per_shuffle * i.waves[1] * i.mma[1];
+    let (m_sh, n_sh) = super::lds::shuffle_tile(i);
     let cl = &cs.cluster;
     let span = s.c.cluster.sp();
     let shape_ok = cl.len() == 4 && cl[0] == 1 && cl[2] == 1;
@@ -267,8 +267,8 @@ fn cshuffle(r: &mut Report, i: &Instance, e: DataType) {
         );
         return;
     }
-    let product: u32 = cl.iter().product();
-    if product != threads {
+    let product = wide_product(cl);
+    if product != u64::from(threads) {
         r.error(
             c::C_CLUSTER,
             span,
@@ -278,7 +278,7 @@ fn cshuffle(r: &mut Report, i: &Instance, e: DataType) {
         );
         return;
     }
-    if !m_sh.is_multiple_of(cl[1]) {
+    if !m_sh.is_multiple_of(u64::from(cl[1])) {
         r.error(
             c::C_CLUSTER,
             span,
@@ -290,7 +290,7 @@ fn cshuffle(r: &mut Report, i: &Instance, e: DataType) {
             format!("use an M cluster that divides {m_sh}"),
         );
     }
-    if !n_sh.is_multiple_of(cl[3] * cs.vector) {
+    if !n_sh.is_multiple_of(u64::from(cl[3]) * u64::from(cs.vector)) {
         r.error(
             c::C_VECTOR,
             s.c.vector.sp().or(span),
@@ -316,9 +316,8 @@ fn cshuffle(r: &mut Report, i: &Instance, e: DataType) {
 
 fn check_dl(r: &mut Report, i: &Instance, dl: &Dl) {
     let s = r.spec;
-    let threads: u32 =
-        dl.cluster_m1.iter().product::<u32>() * dl.cluster_n1.iter().product::<u32>();
-    if threads != i.block {
+    let threads = wide_product(&dl.cluster_m1) * wide_product(&dl.cluster_n1);
+    if threads != u64::from(i.block) {
         r.error(
             c::CLUSTER_PRODUCT,
             s.dl.cluster_m1.sp(),
@@ -357,8 +356,8 @@ fn dl_side(
         );
         return;
     }
-    let product: u32 = t.cluster.iter().product();
-    if product != block {
+    let product = wide_product(&t.cluster);
+    if product != u64::from(block) {
         r.error(
             c::CLUSTER_PRODUCT,
             span,
@@ -367,7 +366,13 @@ fn dl_side(
             format!("make the cluster lengths multiply to {block}"),
         );
     }
-    let cover: Vec<u32> = t.slice.iter().zip(&t.cluster).map(|(a, b)| a * b).collect();
+    let cover: Vec<u64> = t
+        .slice
+        .iter()
+        .zip(&t.cluster)
+        .map(|(&a, &b)| u64::from(a) * u64::from(b))
+        .collect();
+    let [k0, rows, k1] = [k0, rows, k1].map(u64::from);
     if cover[0] != k0 || cover[1] * cover[2] != rows || cover[3] != k1 {
         r.error(
             c::CLUSTER_DIV,

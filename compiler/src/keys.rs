@@ -709,6 +709,13 @@ fn table() -> Vec<Key> {
             pipeline.direct_load
         ),
         key!(
+            "pipeline.thread_tile_transfer",
+            S::Bool,
+            boolean,
+            "forward WMMA V3 UseThreadTileTransfer",
+            pipeline.thread_tile_transfer
+        ),
+        key!(
             "pipeline.loop_scheduler",
             S::Word(w::<LoopScheduler>()),
             word::<LoopScheduler>,

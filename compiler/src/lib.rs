@@ -2,14 +2,23 @@
 //!
 //! One front end, shared by the `ckc` CLI, the build.rs API and the `conv_instance!` macro.
 
+pub mod analysis;
+pub mod arch;
+pub mod build_api;
+pub mod derive;
 pub mod emit;
 pub mod import;
 pub mod ir;
 pub mod keys;
 pub mod load;
+pub mod macro_support;
 pub mod model;
+pub mod ops;
 pub mod resolve;
 pub mod spec;
+pub mod validate;
+
+pub use validate::{validate, validate_with_sources};
 
 use ck_dsl::Diagnostics;
 
@@ -23,5 +32,5 @@ pub fn compile(session: &load::Session) -> Result<ir::Validated, Diagnostics> {
     if diags.has_errors() {
         return Err(diags);
     }
-    validate::validate(&specs)
+    validate_with_sources(&specs, session.sources())
 }

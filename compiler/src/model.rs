@@ -38,7 +38,6 @@ macro_rules! keyword_enum {
         }
     };
 }
-pub(crate) use keyword_enum;
 
 keyword_enum! {
     /// The convolution direction.

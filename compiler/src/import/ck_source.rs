@@ -2,7 +2,7 @@
 //! as a key, so that compiling the source gives the same string back.
 
 use super::traits::ImportedInstance;
-use crate::emit::format::{FlagField, IntField, Role, SeqField, Side, TypeSlot, Value};
+use crate::emit::format::{CkFormat, FlagField, IntField, Role, SeqField, Side, TypeSlot, Value};
 use crate::ir::Instance;
 use crate::model::{Kind, Op};
 use std::collections::BTreeSet;
@@ -102,7 +102,13 @@ const KEYS: &[&str] = &[
 
 /// The `.ck` source of one imported instance, with the string as its doc comment.
 pub fn to_ck_source(imported: &ImportedInstance) -> String {
-    let inst = &imported.instance;
+    let doc = format!("Imported from `{}`.", imported.text);
+    instance_source(&imported.instance, imported.format, &doc)
+}
+
+/// `inst` as an `instance` item setting every key that `format`'s fields carry (so every
+/// parameter the instance string prints), with `doc` as its doc comment.
+pub fn instance_source(inst: &Instance, format: CkFormat, doc: &str) -> String {
     let mut keys: BTreeSet<usize> = BTreeSet::new();
     let mut add = |k: &str| {
         if let Some(i) = KEYS.iter().position(|&key| key == k) {
@@ -124,16 +130,13 @@ pub fn to_ck_source(imported: &ImportedInstance) -> String {
         add("ck_format");
     }
     let tile = inst.kind == Kind::Tile;
-    for field in imported.format.fields() {
-        for k in keys_of(field.value, imported.format.op(), tile, inst) {
+    for field in format.fields() {
+        for k in keys_of(field.value, format.op(), tile, inst) {
             add(k);
         }
     }
 
-    let mut out = format!(
-        "/// Imported from `{}`.\ninstance {} {{\n",
-        imported.text, inst.name
-    );
+    let mut out = format!("/// {doc}\ninstance {} {{\n", inst.name);
     let mut section: Option<(&str, Vec<String>)> = None;
     let flush = |out: &mut String, section: &mut Option<(&str, Vec<String>)>| {
         if let Some((name, entries)) = section.take() {

@@ -3,5 +3,5 @@
 pub mod ck_source;
 pub mod traits;
 
-pub use ck_source::to_ck_source;
+pub use ck_source::{instance_source, to_ck_source};
 pub use traits::{ImportError, ImportedInstance, ListEntry, import_list, import_trait};

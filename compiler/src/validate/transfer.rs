@@ -1,0 +1,385 @@
+//! A/B block-transfer and C-shuffle rules (old-CK ops), and the DL op's thread layout.
+
+use super::Basics;
+use super::codes as c;
+use super::report::{Report, SpanOf, product as wide_product};
+use crate::derive::transfer_extents;
+use crate::ir::{Dl, DlTransfer, Instance, Transfer};
+use crate::model::{DataType, Op};
+use crate::ops::Mma;
+use crate::spec::TransferSpec;
+
+pub(super) fn check(r: &mut Report, b: &Basics, i: &Instance) {
+    match b.dev.mma {
+        Mma::Xdl | Mma::Wmma => {}
+        Mma::Dl => {
+            if let Some(dl) = &i.dl {
+                check_dl(r, i, dl);
+            }
+            return;
+        }
+        Mma::Tile => return,
+    }
+    let (ga, gb, ge) = b.gemm_types();
+    let s = r.spec;
+    let sides = [
+        (
+            "a",
+            &i.a,
+            &s.a,
+            i.tile.m,
+            i.k1[0],
+            ga,
+            b.types.compute_a,
+            true,
+        ),
+        (
+            "b",
+            &i.b,
+            &s.b,
+            i.tile.n,
+            i.k1[1],
+            gb,
+            b.types.compute_b,
+            false,
+        ),
+    ];
+    for (key, t, ts, rows, k1, global, lds, is_a) in sides {
+        side(
+            r,
+            b,
+            i,
+            Side {
+                key,
+                t,
+                ts,
+                rows,
+                k1,
+                global,
+                lds,
+                is_a,
+            },
+        );
+    }
+    cshuffle(r, i, ge);
+}
+
+struct Side<'a> {
+    key: &'a str,
+    t: &'a Transfer,
+    ts: &'a TransferSpec,
+    rows: u32,
+    k1: u32,
+    global: DataType,
+    lds: DataType,
+    is_a: bool,
+}
+
+fn side(r: &mut Report, b: &Basics, i: &Instance, sd: Side) {
+    let Side {
+        key,
+        t,
+        ts,
+        rows,
+        k1,
+        global,
+        lds,
+        is_a,
+    } = sd;
+    let cl_span = ts.cluster.sp();
+    let rank = t.cluster.len();
+    let rank_ok = if b.dev.cluster_4d {
+        rank == 3 || rank == 4
+    } else {
+        rank == 3
+    };
+    if !rank_ok {
+        let want = if b.dev.cluster_4d {
+            "[KBatch, K0, M|N, K1] (or [K0, M|N, K1])"
+        } else {
+            "[K0, M|N, K1]"
+        };
+        r.error(
+            c::CLUSTER_RANK,
+            cl_span,
+            format!(
+                "`{key}.cluster` has {rank} elements; `{}` `{}` takes {want}",
+                b.op, b.kind
+            ),
+            format!("rank {rank}"),
+            format!("write `{key}.cluster` as {want}"),
+        );
+        return;
+    }
+    let wavelet = i.wavelet.is_some();
+    let threads = i.wavelet.map_or(i.block, |w| w.load);
+    let product = wide_product(&t.cluster);
+    let threads64 = u64::from(threads);
+    if (wavelet && product != threads64) || product > threads64 {
+        let group = if wavelet {
+            "the wavelet load group"
+        } else {
+            "the block"
+        };
+        r.error(
+            c::CLUSTER_PRODUCT,
+            cl_span,
+            format!("`{key}.cluster` has {product} threads but {group} has {threads}"),
+            format!("product {product}"),
+            format!("make the cluster lengths multiply to {threads}"),
+        );
+    }
+    let k0 = (i.tile.k / k1).max(1);
+    let extents = transfer_extents(rank, k0, rows, k1);
+    let names: &[&str] = if rank == 4 {
+        &["KBatch", "K0", "M|N", "K1"]
+    } else {
+        &["K0", "M|N", "K1"]
+    };
+    let mut covers = true;
+    for ((&e, &cl), name) in extents.iter().zip(&t.cluster).zip(names) {
+        if e % cl != 0 {
+            covers = false;
+            let msg = if wavelet && *name == "K0" {
+                format!("wavelet `{key}.cluster` K0 = {cl} must divide K0PerBlock / K1 = {e}")
+            } else {
+                format!(
+                    "`{key}.cluster` {name} = {cl} does not divide the tile's {name} extent {e}"
+                )
+            };
+            r.error(
+                c::CLUSTER_DIV,
+                cl_span,
+                msg,
+                format!("{name} = {cl}"),
+                format!("use a {name} cluster length that divides {e}"),
+            );
+        }
+    }
+    for (what, order, span) in [
+        ("arrange", &t.arrange, ts.arrange.sp()),
+        ("access", &t.access, ts.access.sp()),
+    ] {
+        let mut sorted = order.clone();
+        sorted.sort_unstable();
+        if sorted != (0..rank as u32).collect::<Vec<_>>() {
+            r.error(
+                c::ORDER,
+                span.or(cl_span),
+                format!("`{key}.{what}` {order:?} is not a permutation of 0..{rank}"),
+                "not a permutation",
+                format!("list each of 0..{} once", rank - 1),
+            );
+        }
+    }
+    let expected_vd = if b.dev.cluster_4d {
+        2
+    } else if b.op == Op::BwdWeight || (b.op == Op::BwdData && !is_a) {
+        1
+    } else {
+        2
+    };
+    if t.vector_dim != expected_vd {
+        r.error(
+            c::VECTOR_DIM,
+            ts.vector_dim.sp(),
+            format!(
+                "`{key}.vector_dim` = {}, but `{}` `{}` reads {key} along dimension {expected_vd}",
+                t.vector_dim, b.op, b.kind
+            ),
+            format!("expected {expected_vd}"),
+            format!("set `{key}.vector_dim = {expected_vd};` or omit it"),
+        );
+        return;
+    }
+    let vd = t.vector_dim as usize;
+    if covers && let (Some(&e), Some(&cl)) = (extents.get(vd), t.cluster.get(vd)) {
+        let slice = e / cl;
+        if slice % t.src_vector != 0 {
+            r.error(
+                c::SRC_VECTOR,
+                ts.src_vector.sp(),
+                format!("`{key}.src_vector` = {} does not divide the {slice} contiguous elements each thread reads", t.src_vector),
+                format!("{slice} per thread"),
+                format!("use a src_vector that divides {slice}"),
+            );
+        }
+    }
+    for (what, v, dtype, span) in [
+        ("src_vector", t.src_vector, global, ts.src_vector.sp()),
+        ("dst_vector", t.dst_vector, lds, ts.dst_vector.sp()),
+    ] {
+        if v * dtype.bytes() > 16 {
+            r.error(
+                c::VECTOR_BYTES,
+                span,
+                format!(
+                    "`{key}.{what}` = {v} {dtype} is {} bytes, more than 16",
+                    v * dtype.bytes()
+                ),
+                "wider than 16 bytes",
+                format!("use at most {} elements", 16 / dtype.bytes()),
+            );
+        }
+    }
+    let k1_slice = k1 / t.cluster[rank - 1];
+    if covers && !i.pipeline.direct_load && k1_slice % t.dst_vector != 0 {
+        r.error(
+            c::DST_VECTOR,
+            ts.dst_vector.sp(),
+            format!("`{key}.dst_vector` = {} does not divide the {k1_slice} K1 elements each thread writes", t.dst_vector),
+            format!("{k1_slice} per thread"),
+            format!("use a dst_vector that divides {k1_slice}"),
+        );
+    }
+}
+
+fn cshuffle(r: &mut Report, i: &Instance, e: DataType) {
+    let s = r.spec;
+    let cs = &i.c;
+    for (dim, sh, rep) in [
+        ("M", cs.m_per_shuffle, i.repeat[0]),
+        ("N", cs.n_per_shuffle, i.repeat[1]),
+    ] {
+        if rep % sh != 0 {
+            r.error(
+                c::SHUFFLE,
+                s.c.shuffle.sp(),
+                format!("C-shuffle {dim} repeats per shuffle {sh} do not divide the {rep} {dim} repeats per wave"),
+                format!("{sh} does not divide {rep}"),
+                format!("use a divisor of {rep}, usually 1"),
+            );
+            return;
+        }
+    }
+    let threads = i.wavelet.map_or(i.block, |w| w.math);
+    let (m_sh, n_sh) = super::lds::shuffle_tile(i);
+    let cl = &cs.cluster;
+    let span = s.c.cluster.sp();
+    let shape_ok = cl.len() == 4 && cl[0] == 1 && cl[2] == 1;
+    if !shape_ok {
+        r.error(
+            c::C_CLUSTER,
+            span,
+            format!("`c.cluster` {cl:?} is not [1, M, 1, N]"),
+            "expected [1, M, 1, N]",
+            "write `c.cluster = [1, M, 1, N];`",
+        );
+        return;
+    }
+    let product = wide_product(cl);
+    if product != u64::from(threads) {
+        r.error(
+            c::C_CLUSTER,
+            span,
+            format!("`c.cluster` has {product} threads but the block's math threads are {threads}"),
+            format!("product {product}"),
+            format!("make M x N = {threads}"),
+        );
+        return;
+    }
+    if !m_sh.is_multiple_of(u64::from(cl[1])) {
+        r.error(
+            c::C_CLUSTER,
+            span,
+            format!(
+                "`c.cluster` M = {} does not divide the {m_sh} rows of one shuffle",
+                cl[1]
+            ),
+            format!("M = {}", cl[1]),
+            format!("use an M cluster that divides {m_sh}"),
+        );
+    }
+    if !n_sh.is_multiple_of(u64::from(cl[3]) * u64::from(cs.vector)) {
+        r.error(
+            c::C_VECTOR,
+            s.c.vector.sp().or(span),
+            format!("`c.cluster` N x `c.vector` = {} x {} does not divide the {n_sh} columns of one shuffle", cl[3], cs.vector),
+            format!("{} does not divide {n_sh}", cl[3] * cs.vector),
+            format!("choose N cluster and vector whose product divides {n_sh}"),
+        );
+    }
+    if cs.vector * e.bytes() > 16 {
+        r.error(
+            c::C_VECTOR,
+            s.c.vector.sp(),
+            format!(
+                "`c.vector` = {} {e} is {} bytes, more than 16",
+                cs.vector,
+                cs.vector * e.bytes()
+            ),
+            "wider than 16 bytes",
+            format!("use at most {} elements", 16 / e.bytes()),
+        );
+    }
+}
+
+fn check_dl(r: &mut Report, i: &Instance, dl: &Dl) {
+    let s = r.spec;
+    let threads = wide_product(&dl.cluster_m1) * wide_product(&dl.cluster_n1);
+    if threads != u64::from(i.block) {
+        r.error(
+            c::CLUSTER_PRODUCT,
+            s.dl.cluster_m1.sp(),
+            format!(
+                "DL M1 x N1 thread clusters hold {threads} threads, but block = {}",
+                i.block
+            ),
+            format!("{threads} threads"),
+            format!("make the M1 and N1 cluster lengths multiply to {}", i.block),
+        );
+    }
+    let k0 = (i.tile.k / i.k1[0]).max(1);
+    for (key, t, rows, span) in [
+        ("a", &dl.a, i.tile.m, s.dl.a.cluster.sp()),
+        ("b", &dl.b, i.tile.n, s.dl.b.cluster.sp()),
+    ] {
+        dl_side(r, key, t, [k0, rows, i.k1[0]], i.block, span);
+    }
+}
+
+fn dl_side(
+    r: &mut Report,
+    key: &str,
+    t: &DlTransfer,
+    [k0, rows, k1]: [u32; 3],
+    block: u32,
+    span: Option<ck_dsl::Span>,
+) {
+    if t.slice.len() != 4 || t.cluster.len() != 4 {
+        r.error(
+            c::CLUSTER_RANK,
+            span,
+            format!("`dl.{key}` slice and cluster need 4 elements [K0, M0|N0, M1|N1, K1]"),
+            "expected 4 elements",
+            "write 4-element lists",
+        );
+        return;
+    }
+    let product = wide_product(&t.cluster);
+    if product != u64::from(block) {
+        r.error(
+            c::CLUSTER_PRODUCT,
+            span,
+            format!("`dl.{key}.cluster` has {product} threads but block = {block}"),
+            format!("product {product}"),
+            format!("make the cluster lengths multiply to {block}"),
+        );
+    }
+    let cover: Vec<u64> = t
+        .slice
+        .iter()
+        .zip(&t.cluster)
+        .map(|(&a, &b)| u64::from(a) * u64::from(b))
+        .collect();
+    let [k0, rows, k1] = [k0, rows, k1].map(u64::from);
+    if cover[0] != k0 || cover[1] * cover[2] != rows || cover[3] != k1 {
+        r.error(
+            c::CLUSTER_DIV,
+            span,
+            format!("`dl.{key}` slice x cluster covers {cover:?}, not the tile's K0 = {k0}, {rows} rows, K1 = {k1}"),
+            "does not cover the tile",
+            "choose slice and cluster lengths whose products are [K0, M0, M1, K1] of the tile",
+        );
+    }
+}

@@ -115,7 +115,10 @@ impl std::fmt::Display for Explanation {
     /// Every parameter as explicit `.ck` source, then resource use per target.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let i = &self.instance;
-        let doc = format!("{} — every parameter after defaults and derivation.", self.device_op);
+        let doc = format!(
+            "{} — every parameter after defaults and derivation.",
+            self.device_op
+        );
         match crate::emit::format::check_format(i.op, i.kind, i.ck_format.as_deref()) {
             Ok(format) => f.write_str(&crate::import::instance_source(i, format, &doc))?,
             Err(why) => writeln!(f, "instance {} ({why})", i.name)?,

@@ -56,7 +56,10 @@ pub const IR_FILE: &str = "ckdsl_instances.json";
 impl Config {
     /// Writes to `$OUT_DIR` and prints `cargo:rerun-if-changed` lines, as a build script should.
     pub fn new() -> Self {
-        Config { out_dir: None, cargo_directives: true }
+        Config {
+            out_dir: None,
+            cargo_directives: true,
+        }
     }
 
     /// Writes to `dir` instead of `$OUT_DIR`.
@@ -83,8 +86,11 @@ impl Config {
                 println!("cargo:rerun-if-changed={}", p.as_ref().display());
             }
         }
-        let inputs: Vec<PathBuf> =
-            session.sources().files().map(|(_, f)| PathBuf::from(&f.name)).collect();
+        let inputs: Vec<PathBuf> = session
+            .sources()
+            .files()
+            .map(|(_, f)| PathBuf::from(&f.name))
+            .collect();
         if self.cargo_directives {
             for f in &inputs {
                 println!("cargo:rerun-if-changed={}", f.display());
@@ -95,7 +101,9 @@ impl Config {
             Some(d) => d.clone(),
             None => std::env::var_os("OUT_DIR")
                 .map(PathBuf::from)
-                .ok_or_else(|| Error("OUT_DIR is not set: call from a build script or set out_dir".into()))?,
+                .ok_or_else(|| {
+                    Error("OUT_DIR is not set: call from a build script or set out_dir".into())
+                })?,
         };
         std::fs::create_dir_all(&out_dir).map_err(|e| io_error(&out_dir, e))?;
         let json = serde_json::to_string(instances.instances())
@@ -109,7 +117,11 @@ impl Config {
             ir_path.display().to_string()
         );
         write_if_changed(&rust_file, &rust)?;
-        Ok(Output { instances, rust_file, inputs })
+        Ok(Output {
+            instances,
+            rust_file,
+            inputs,
+        })
     }
 }
 

@@ -14,7 +14,10 @@ pub struct TokenText {
 
 impl TokenText {
     pub fn new(tokens: TokenStream) -> Self {
-        let mut t = TokenText { text: String::new(), pieces: Vec::new() };
+        let mut t = TokenText {
+            text: String::new(),
+            pieces: Vec::new(),
+        };
         t.push_stream(tokens);
         t
     }
@@ -64,8 +67,12 @@ impl TokenText {
 
     /// The span of the token covering byte `offset` (or the nearest one before it).
     pub fn span_at(&self, offset: usize) -> Span {
-        let i = self.pieces.partition_point(|&(start, _, _)| start <= offset);
-        self.pieces.get(i.saturating_sub(1)).map_or_else(Span::call_site, |p| p.2)
+        let i = self
+            .pieces
+            .partition_point(|&(start, _, _)| start <= offset);
+        self.pieces
+            .get(i.saturating_sub(1))
+            .map_or_else(Span::call_site, |p| p.2)
     }
 
     /// One `compile_error!` per diagnostic, at the token its primary label points to; the message
@@ -73,7 +80,9 @@ impl TokenText {
     pub fn errors(&self, diags: &ck_dsl::Diagnostics, sources: &ck_dsl::SourceMap) -> TokenStream {
         let mut out = TokenStream::new();
         for d in diags.iter().filter(|d| d.is_error()) {
-            let span = d.primary_span().map_or_else(Span::call_site, |s| self.span_at(s.start as usize));
+            let span = d
+                .primary_span()
+                .map_or_else(Span::call_site, |s| self.span_at(s.start as usize));
             let one = ck_dsl::Diagnostics(vec![d.clone()]);
             let message = one.render(sources);
             let message = message.trim_end();
@@ -87,9 +96,11 @@ impl TokenText {
 fn doc_text(attr: TokenStream) -> Option<String> {
     let tokens: Vec<TokenTree> = attr.into_iter().collect();
     match tokens.as_slice() {
-        [TokenTree::Ident(i), TokenTree::Punct(eq), TokenTree::Literal(lit)]
-            if i == "doc" && eq.as_char() == '=' =>
-        {
+        [
+            TokenTree::Ident(i),
+            TokenTree::Punct(eq),
+            TokenTree::Literal(lit),
+        ] if i == "doc" && eq.as_char() == '=' => {
             let s = lit.to_string();
             let inner = s.strip_prefix('"')?.strip_suffix('"')?;
             Some(inner.replace("\\\"", "\"").replace("\\\\", "\\"))

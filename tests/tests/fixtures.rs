@@ -21,7 +21,11 @@ fn pass_fixtures_compile() {
         let session = session_for(path);
         match ck_compiler::compile(&session) {
             Ok(validated) => insta::assert_json_snapshot!(validated.instances()),
-            Err(d) => panic!("{} should compile:\n{}", path.display(), d.render(session.sources())),
+            Err(d) => panic!(
+                "{} should compile:\n{}",
+                path.display(),
+                d.render(session.sources())
+            ),
         }
     });
 }
@@ -30,7 +34,10 @@ fn pass_fixtures_compile() {
 fn fail_fixtures_report_their_code() {
     insta::glob!("../fixtures/fail", "*.ck", |path| {
         let session = session_for(path);
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
         let code = name.split('_').next().unwrap_or_default();
         let diags = match ck_compiler::compile(&session) {
             Ok(_) => panic!("{name} should fail with {code}"),
@@ -49,13 +56,16 @@ fn fail_fixtures_report_their_code() {
 /// fixture, so no rule goes untested or undocumented.
 #[test]
 fn every_code_is_documented_and_has_a_fixture() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace root");
     let mut used = std::collections::BTreeSet::new();
     for dir in ["dsl/src", "compiler/src"] {
         collect_codes(&root.join(dir), &mut used);
     }
     assert!(!used.is_empty(), "no diagnostic codes found in the sources");
-    let docs = std::fs::read_to_string(root.join("docs/diagnostics.md")).expect("docs/diagnostics.md");
+    let docs =
+        std::fs::read_to_string(root.join("docs/diagnostics.md")).expect("docs/diagnostics.md");
     let fixtures: Vec<String> = std::fs::read_dir(root.join("tests/fixtures/fail"))
         .expect("fixtures/fail")
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
@@ -63,7 +73,9 @@ fn every_code_is_documented_and_has_a_fixture() {
     let mut missing = Vec::new();
     for code in &used {
         if !docs.contains(&format!("## {code}")) {
-            missing.push(format!("{code}: no `## {code}` section in docs/diagnostics.md"));
+            missing.push(format!(
+                "{code}: no `## {code}` section in docs/diagnostics.md"
+            ));
         }
         if !fixtures.iter().any(|f| f.starts_with(&format!("{code}_"))) {
             missing.push(format!("{code}: no tests/fixtures/fail/{code}_*.ck"));
@@ -82,7 +94,10 @@ fn collect_codes(dir: &Path, out: &mut std::collections::BTreeSet<String>) {
             let bytes = text.as_bytes();
             for (i, _) in text.match_indices("\"CK") {
                 let code = &bytes[i + 1..(i + 7).min(bytes.len())];
-                if code.len() == 6 && code[2..].iter().all(u8::is_ascii_digit) && bytes.get(i + 7) == Some(&b'"') {
+                if code.len() == 6
+                    && code[2..].iter().all(u8::is_ascii_digit)
+                    && bytes.get(i + 7) == Some(&b'"')
+                {
                     out.insert(String::from_utf8_lossy(code).into_owned());
                 }
             }

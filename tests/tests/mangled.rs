@@ -5,12 +5,18 @@ use ck_compiler::load::Session;
 use std::path::{Path, PathBuf};
 
 fn library_files() -> Vec<(PathBuf, String)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").join("instances");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace root")
+        .join("instances");
     let mut files = Vec::new();
     collect(&root, &mut files);
     files.sort();
     assert!(!files.is_empty(), "the instance library has no .ck files");
-    files.into_iter().map(|p| (p.clone(), std::fs::read_to_string(&p).expect("readable"))).collect()
+    files
+        .into_iter()
+        .map(|p| (p.clone(), std::fs::read_to_string(&p).expect("readable")))
+        .collect()
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -32,7 +38,10 @@ fn compile(text: &str) -> Result<(), ck_dsl::Diagnostics> {
 }
 
 fn without_imports(text: &str) -> String {
-    text.lines().filter(|l| !l.trim_start().starts_with("import")).collect::<Vec<_>>().join("\n")
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with("import"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn must_fail(what: &str, text: &str) {
@@ -69,7 +78,11 @@ fn library_files_compile_on_their_own_terms() {
         let mut session = Session::new();
         session.add_path(&path);
         if let Err(d) = ck_compiler::compile(&session) {
-            panic!("{} does not compile:\n{}", path.display(), d.render(session.sources()));
+            panic!(
+                "{} does not compile:\n{}",
+                path.display(),
+                d.render(session.sources())
+            );
         }
         let _ = text;
     }
@@ -89,7 +102,10 @@ fn truncations_inside_an_item_are_errors() {
             }
             // Cutting while a block is open can never leave a valid file.
             if depth > 0 && i % 7 == 0 && text.is_char_boundary(i + 1) {
-                must_fail(&format!("{} cut at {}", path.display(), i + 1), &text[..i + 1]);
+                must_fail(
+                    &format!("{} cut at {}", path.display(), i + 1),
+                    &text[..i + 1],
+                );
             }
         }
     }
@@ -102,11 +118,15 @@ fn doubled_assignments_are_duplicate_keys() {
         let lines: Vec<&str> = text.lines().collect();
         for (i, line) in lines.iter().enumerate() {
             let t = line.trim();
-            let simple = t.contains('=') && t.ends_with(';') && !t.starts_with("over") && !t.contains('(');
+            let simple =
+                t.contains('=') && t.ends_with(';') && !t.starts_with("over") && !t.contains('(');
             if simple {
                 let mut m = lines.clone();
                 m.insert(i, line);
-                must_fail(&format!("{} line {} doubled", path.display(), i + 1), &m.join("\n"));
+                must_fail(
+                    &format!("{} line {} doubled", path.display(), i + 1),
+                    &m.join("\n"),
+                );
             }
         }
     }
@@ -146,17 +166,30 @@ fn injected_errors_are_reported() {
         let name = path.display();
         // A character the language has no use for.
         if let Some(at) = text.find('{') {
-            must_fail(&format!("{name}: stray @"), &format!("{}@{}", &text[..at + 1], &text[at + 1..]));
+            must_fail(
+                &format!("{name}: stray @"),
+                &format!("{}@{}", &text[..at + 1], &text[at + 1..]),
+            );
             must_fail(
                 &format!("{name}: unknown key"),
-                &format!("{}\n    no_such_key = 1;\n{}", &text[..at + 1], &text[at + 1..]),
+                &format!(
+                    "{}\n    no_such_key = 1;\n{}",
+                    &text[..at + 1],
+                    &text[at + 1..]
+                ),
             );
             let deep = format!("    block = {}1{};\n", "[".repeat(5000), "]".repeat(5000));
-            must_fail(&format!("{name}: deep nesting"), &format!("{}\n{deep}{}", &text[..at + 1], &text[at + 1..]));
+            must_fail(
+                &format!("{name}: deep nesting"),
+                &format!("{}\n{deep}{}", &text[..at + 1], &text[at + 1..]),
+            );
         }
         // A number far past u64.
         if let Some(at) = text.find(|c: char| c.is_ascii_digit()) {
-            must_fail(&format!("{name}: huge number"), &format!("{}99999999999999999999999{}", &text[..at], &text[at..]));
+            must_fail(
+                &format!("{name}: huge number"),
+                &format!("{}99999999999999999999999{}", &text[..at], &text[at..]),
+            );
         }
         // The same items twice: duplicate names.
         must_fail(&format!("{name}: duplicated"), &format!("{text}\n{text}"));
@@ -168,11 +201,20 @@ fn file_system_problems_are_reported() {
     let dir = std::env::temp_dir().join(format!("ckdsl-mangled-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let cases: Vec<(&str, Vec<(&str, Vec<u8>)>)> = vec![
-        ("non-UTF-8", vec![("a.ck", b"instance x { op = \xff; }".to_vec())]),
-        ("missing import", vec![("a.ck", b"import \"nope.ck\";".to_vec())]),
+        (
+            "non-UTF-8",
+            vec![("a.ck", b"instance x { op = \xff; }".to_vec())],
+        ),
+        (
+            "missing import",
+            vec![("a.ck", b"import \"nope.ck\";".to_vec())],
+        ),
         (
             "import cycle",
-            vec![("a.ck", b"import \"b.ck\";".to_vec()), ("b.ck", b"import \"a.ck\";".to_vec())],
+            vec![
+                ("a.ck", b"import \"b.ck\";".to_vec()),
+                ("b.ck", b"import \"a.ck\";".to_vec()),
+            ],
         ),
     ];
     for (what, files) in cases {
@@ -190,6 +232,9 @@ fn file_system_problems_are_reported() {
     }
     let mut session = Session::new();
     session.add_path(&dir.join("does_not_exist.ck"));
-    assert!(ck_compiler::compile(&session).is_err(), "missing file accepted");
+    assert!(
+        ck_compiler::compile(&session).is_err(),
+        "missing file accepted"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -4,7 +4,11 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
 #[derive(Parser)]
-#[command(name = "ckc", version, about = "Compile .ck convolution instance descriptions")]
+#[command(
+    name = "ckc",
+    version,
+    about = "Compile .ck convolution instance descriptions"
+)]
 pub struct Cli {
     /// When to colour diagnostics.
     #[arg(long, value_enum, default_value_t = Color::Auto, global = true)]

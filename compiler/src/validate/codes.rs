@@ -3,7 +3,10 @@
 /// `(code, what it reports)`, in code order.
 pub const ALL: &[(&str, &str)] = &[
     (MISSING_KEY, "a required key is missing"),
-    (CK_FORMAT, "ck_format names no instance-string variant of the op"),
+    (
+        CK_FORMAT,
+        "ck_format names no instance-string variant of the op",
+    ),
     (NO_DEVICE_OP, "the op/kind pair names no CK device op"),
     (DIMS, "dims is not 1, 2 or 3"),
     (LAYOUT_DIMS, "a layout's dimensionality differs from dims"),
@@ -19,7 +22,6 @@ pub const ALL: &[(&str, &str)] = &[
     (NOT_APPLICABLE, "a key the kind does not have"),
     (RANGE, "an integer out of range"),
     (TARGET_KIND, "a target the kind cannot run on"),
-    (DUPLICATE_NAME, "two instances with the same name"),
     (LIST_LEN, "a list with the wrong number of elements"),
     (TARGETS, "an empty or repeated target list"),
     (
@@ -151,7 +153,6 @@ pub const DS: &str = "CK0210";
 pub const NOT_APPLICABLE: &str = "CK0211";
 pub const RANGE: &str = "CK0212";
 pub const TARGET_KIND: &str = "CK0213";
-pub const DUPLICATE_NAME: &str = "CK0214";
 pub const LIST_LEN: &str = "CK0215";
 pub const TARGETS: &str = "CK0216";
 pub const CK_FORMAT: &str = "CK0217";

@@ -45,10 +45,11 @@ fn run(specs: &[InstanceSpec], sources: Option<&SourceMap>) -> Result<Validated,
     let mut instances = Vec::new();
     let mut first_by_name = BTreeMap::new();
     for spec in specs {
+        // Resolution guarantees unique names; specs built by hand get the same check and code.
         if let Some(&first) = first_by_name.get(spec.name.value.as_str()) {
             diags.push(
                 Diagnostic::error(
-                    codes::DUPLICATE_NAME,
+                    crate::resolve::codes::DUPLICATE_NAME,
                     format!("instance `{}` is declared twice", spec.name.value),
                 )
                 .at(spec.name.span, "second declaration")

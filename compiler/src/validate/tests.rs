@@ -454,14 +454,14 @@ fn ck0213_target_kind() {
 }
 
 #[test]
-fn ck0214_duplicate_name() {
+fn duplicate_names_are_rejected_without_resolution() {
     let a = xdl_v3();
     let mut b = xdl_v3();
     b.name = sp("xdl_v3".to_string());
     let at = b.name.span;
     let d = super::validate(&[a, b]).unwrap_err();
     assert_eq!(d.0.len(), 1);
-    assert_eq!(d.0[0].code, c::DUPLICATE_NAME);
+    assert_eq!(d.0[0].code, crate::resolve::codes::DUPLICATE_NAME);
     assert_eq!(d.0[0].primary_span(), Some(at));
 }
 

@@ -22,7 +22,10 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
                         "instances": count,
                         "diagnostics": diags.to_json(session.sources()),
                     });
-                    println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
+                    println!(
+                        "{}",
+                        serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
+                    );
                 }
                 Format::Text => match &result {
                     Ok(v) => eprintln!(
@@ -38,13 +41,26 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::List { input } => with_validated(&input, cli.color, |v| {
             for inst in v.instances() {
                 let targets: Vec<_> = inst.targets.iter().map(|a| a.keyword()).collect();
-                println!("{}\t{}\t{}\t{}", inst.name, inst.op, inst.kind, targets.join(","));
+                println!(
+                    "{}\t{}\t{}\t{}",
+                    inst.name,
+                    inst.op,
+                    inst.kind,
+                    targets.join(",")
+                );
             }
             Ok(())
         }),
-        Command::Explain { input, instance, format } => with_validated(&input, cli.color, |v| {
+        Command::Explain {
+            input,
+            instance,
+            format,
+        } => with_validated(&input, cli.color, |v| {
             let chosen: Vec<_> = match &instance {
-                Some(name) => vec![v.get(name).ok_or_else(|| format!("no instance named `{name}`"))?],
+                Some(name) => vec![
+                    v.get(name)
+                        .ok_or_else(|| format!("no instance named `{name}`"))?,
+                ],
                 None => v.instances().iter().collect(),
             };
             for inst in chosen {
@@ -79,5 +95,9 @@ fn with_validated(
 }
 
 fn exit(ok: bool) -> ExitCode {
-    if ok { ExitCode::SUCCESS } else { ExitCode::from(1) }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }

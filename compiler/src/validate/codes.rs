@@ -88,7 +88,7 @@ pub const ALL: &[(&str, &str)] = &[
     ),
     (
         C_CLUSTER,
-        "the C-shuffle cluster does not match the block or the shuffle tile",
+        "the C-shuffle cluster exceeds the block or does not fit the shuffle tile",
     ),
     (
         C_VECTOR,

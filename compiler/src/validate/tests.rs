@@ -675,9 +675,18 @@ fn ck0409_shuffle() {
 #[test]
 fn ck0410_c_cluster() {
     let mut s = xdl_v3();
-    s.c.cluster = ints(&[1, 4, 1, 8]);
+    s.c.cluster = ints(&[1, 16, 1, 8]);
     let at = span_of(&s.c.cluster);
     fails(s, c::C_CLUSTER, at);
+}
+
+#[test]
+fn c_cluster_smaller_than_the_block_leaves_threads_idle() {
+    // 32 of 64 threads, as CK's direct-load rows use 128 of 256.
+    let mut s = xdl_v3();
+    s.c.cluster = ints(&[1, 4, 1, 8]);
+    let v = ok(s);
+    assert_eq!(v.instances()[0].c.cluster, [1, 4, 1, 8]);
 }
 
 #[test]

@@ -1,59 +1,119 @@
-/// WMMA CShuffle V3 f16 for RDNA3/4, CK's generic row
-/// `64,32,32,32,8,16,16,2,1 | S<4,8,1>,1,2,2,0 | S<4,16,1>,1,2,2,0 | 1,1,S<1,8,1,8>,2`.
-/// gfx11 has no packed f16 atomics, so split_k stays 1.
-instance bwd_weight_wmma_v3_f16_generic {
-    op = bwd_weight;
+// Backward weight on RDNA3/4 with WMMA (16x16x16, wave32): one-stage V3, two-stage V3 and
+// multiple-D V3. gfx11 has no packed f16/bf16 atomics, so k_batch stays 1 (split_k = 1); the
+// two-stage op accumulates in fp32 instead.
+import "common.ck";
+
+/// WMMA V3 with the shape every row shares: K1 8, 16x16 WMMA, Intrawave v1 (the template
+/// defaults of CK's lists).
+defaults bwd_weight_wmma_v3 : bwd_weight_rdna {
     kind = wmma_v3;
-    dims = 2;
-    layout = nhwgc;
-    dtype = fp16;
-    targets = [gfx1100, gfx1201];
-    block = 64;
-    tile = [32, 32, 32];
     k1 = 8;
     instr = [16, 16];
-    repeat = [2, 1];
-    a { cluster = [4, 8, 1]; src_vector = 2; dst_vector = 2; }
-    b { cluster = [4, 16, 1]; src_vector = 2; dst_vector = 2; }
-    c { shuffle = [1, 1]; cluster = [1, 8, 1, 8]; vector = 2; }
 }
 
-/// Two-stage WMMA V3: the generic WMMA row with an fp32 workspace.
-instance bwd_weight_two_stage_wmma_f16_generic {
-    op = bwd_weight;
+/// WMMA V3, 2-D NHWGC, f16 and bf16 (CK's device_grouped_conv_bwd_weight_v3_wmma_instance.hpp;
+/// the f16 and bf16 lists hold the same rows).
+family bwd_weight_wmma_v3_2d : bwd_weight_wmma_v3 {
+    dims = 2;
+    layout = nhwgc;
+    over dtype = [fp16, bf16];
+    rows (block, tile, repeat, a.cluster, a.src_vector, a.dst_vector, a.lds_pad, b.cluster, b.src_vector, b.dst_vector, c.cluster, c.vector) {
+        /// Generic `64,32,32,32,8,16,16,2,1`: C and K divisible by 2.
+        generic = (64, [32, 32, 32], [2, 1], [4, 8, 1], 2, 2, false, [4, 16, 1], 2, 2, [1, 8, 1, 8], 2);
+        /// `128,128,128,32,8,16,16,8,2`.
+        m128n128 = (128, [128, 128, 32], [8, 2], [4, 32, 1], 4, 8, false, [4, 32, 1], 4, 8, [1, 16, 1, 8], 8);
+        /// `128,128,128,32,8,16,16,8,2` with A LDS padding.
+        m128n128_pad = (128, [128, 128, 32], [8, 2], [4, 32, 1], 4, 8, true, [4, 32, 1], 4, 8, [1, 16, 1, 8], 8);
+        /// `64,64,64,64,8,16,16,4,2`, vectors 8.
+        m64n64 = (64, [64, 64, 64], [4, 2], [8, 8, 1], 8, 8, false, [8, 8, 1], 8, 8, [1, 16, 1, 4], 8);
+        /// `256,128,256,64,8,16,16,8,2`: the largest tile.
+        m128n256 = (256, [128, 256, 64], [8, 2], [8, 32, 1], 4, 8, true, [8, 32, 1], 8, 8, [1, 16, 1, 16], 8);
+        /// `128,48,64,128,8,16,16,3,1`: M = 48 for K = 3·16k.
+        m48n64 = (128, [48, 64, 128], [3, 1], [16, 8, 1], 6, 8, true, [16, 8, 1], 8, 8, [1, 16, 1, 8], 8);
+        /// `128,96,128,64,8,16,16,6,2`.
+        m96n128 = (128, [96, 128, 64], [6, 2], [8, 16, 1], 6, 8, true, [8, 16, 1], 8, 8, [1, 16, 1, 8], 8);
+        /// `128,64,64,128,8,16,16,4,1`: deep K per block.
+        m64n64k128 = (128, [64, 64, 128], [4, 1], [16, 8, 1], 8, 8, false, [16, 8, 1], 8, 8, [1, 16, 1, 8], 8);
+        /// `256,96,128,128,8,16,16,6,1`.
+        m96n128k128 = (256, [96, 128, 128], [6, 1], [16, 16, 1], 6, 8, true, [16, 16, 1], 8, 8, [1, 16, 1, 16], 8);
+    }
+}
+
+/// WMMA V3, the generic row over 3-D NDHWGC (CK instantiates the same list for
+/// NDimSpatial = 3).
+family bwd_weight_wmma_v3_3d : bwd_weight_wmma_v3 {
+    dims = 3;
+    layout = ndhwgc;
+    over dtype = [fp16, bf16];
+    over spec = [default, filter1x1_stride1_pad0];
+    rows (block, tile, repeat, a.cluster, a.src_vector, a.dst_vector, b.cluster, b.src_vector, b.dst_vector, c.cluster, c.vector) {
+        /// Generic `64,32,32,32,8,16,16,2,1`.
+        generic = (64, [32, 32, 32], [2, 1], [4, 8, 1], 2, 2, [4, 16, 1], 2, 2, [1, 8, 1, 8], 2);
+    }
+}
+
+/// Two-stage WMMA V3, f16, 2-D NHWGC: a V3 WMMA GEMM into an fp32 workspace, then a convert
+/// (CK's device_grouped_conv_bwd_weight_two_stage_wmma_instance.hpp, first f16 list), each row
+/// with its own NumGroupsToMerge.
+family bwd_weight_two_stage_wmma_2d : bwd_weight_wmma_v3 {
     kind = wmma_two_stage;
     dims = 2;
     layout = nhwgc;
     dtype = fp16;
-    targets = [gfx1100, gfx1201];
-    block = 64;
-    tile = [32, 32, 32];
-    k1 = 8;
-    instr = [16, 16];
-    repeat = [2, 1];
-    a { cluster = [4, 8, 1]; src_vector = 2; dst_vector = 2; }
-    b { cluster = [4, 16, 1]; src_vector = 2; dst_vector = 2; }
-    c { shuffle = [1, 1]; cluster = [1, 8, 1, 8]; vector = 2; }
+    c.vector = 1;
+    rows (block, tile, repeat, a.cluster, a.src_vector, a.dst_vector, b.cluster, b.src_vector, b.dst_vector, c.cluster, merge_groups) {
+        /// `32,16,16,32,8,16,16,1,1`: one wave, scalar loads; the generic row.
+        m16n16 = (32, [16, 16, 32], [1, 1], [4, 8, 1], 1, 4, [4, 8, 1], 1, 4, [1, 4, 1, 8], 1);
+        /// `64,32,64,32,8,16,16,2,2`, vectors 2, two groups per block.
+        m32n64_v2_merge2 = (64, [32, 64, 32], [2, 2], [4, 8, 1], 2, 2, [4, 16, 1], 2, 2, [1, 8, 1, 8], 2);
+        /// `64,32,32,32,8,16,16,2,1`, two groups per block.
+        m32n32_merge2 = (64, [32, 32, 32], [2, 1], [4, 8, 1], 2, 2, [4, 16, 1], 2, 2, [1, 8, 1, 8], 2);
+        /// `64,32,64,32,8,16,16,2,2`, vectors 4, four groups per block.
+        m32n64_merge4 = (64, [32, 64, 32], [2, 2], [4, 8, 1], 4, 4, [4, 16, 1], 4, 4, [1, 8, 1, 8], 4);
+        /// `64,32,128,32,8,16,16,2,4`, eight groups per block.
+        m32n128_merge8 = (64, [32, 128, 32], [2, 4], [4, 4, 1], 8, 8, [4, 16, 1], 8, 8, [1, 8, 1, 8], 8);
+        /// `64,32,32,32,8,16,16,2,1` with the A cluster along M, two groups per block.
+        m32n32_am_merge2 = (64, [32, 32, 32], [2, 1], [4, 16, 1], 2, 2, [4, 8, 1], 2, 2, [1, 8, 1, 8], 2);
+        /// `64,64,32,32,8,16,16,2,2`, four groups per block.
+        m64n32_merge4 = (64, [64, 32, 32], [2, 2], [4, 16, 1], 4, 4, [4, 8, 1], 4, 4, [1, 8, 1, 8], 4);
+        /// `64,128,32,32,8,16,16,4,2`, eight groups per block.
+        m128n32_merge8 = (64, [128, 32, 32], [4, 2], [4, 16, 1], 8, 8, [4, 4, 1], 8, 8, [1, 8, 1, 8], 8);
+    }
 }
 
-/// Multiple-D WMMA V3: the generic WMMA row with a bilinear D epilogue
-/// (CK's wmma_bilinear instances).
-instance bwd_weight_wmma_multiple_d_bilinear {
-    op = bwd_weight;
-    kind = wmma_multiple_d;
-    dims = 2;
-    layout = nhwgc;
+/// Two-stage WMMA V3, the generic row over 3-D NDHWGC.
+instance bwd_weight_two_stage_wmma_3d_generic : bwd_weight_wmma_v3 {
+    kind = wmma_two_stage;
+    dims = 3;
+    layout = ndhwgc;
     dtype = fp16;
-    targets = [gfx1100, gfx1201];
-    block = 64;
-    tile = [32, 32, 32];
-    k1 = 8;
-    instr = [16, 16];
-    repeat = [2, 1];
-    a { cluster = [4, 8, 1]; src_vector = 2; dst_vector = 2; }
-    b { cluster = [4, 16, 1]; src_vector = 2; dst_vector = 2; }
-    c { shuffle = [1, 1]; cluster = [1, 8, 1, 8]; vector = 2; }
-    ds.layouts = [gkyxc];
+    block = 32;
+    tile = [16, 16, 32];
+    repeat = [1, 1];
+    a { cluster = [4, 8, 1]; src_vector = 1; dst_vector = 4; }
+    b { cluster = [4, 8, 1]; src_vector = 1; dst_vector = 4; }
+    c { cluster = [1, 4, 1, 8]; vector = 1; }
+}
+
+/// Multiple-D WMMA V3 with a bilinear weight epilogue, f16, 3-D NDHWGC (CK's grouped_conv3d
+/// bwd-weight bilinear instances, device_grouped_conv_bwd_weight_wmma_bilinear_instance.hpp;
+/// the current header keeps these rows commented out).
+family bwd_weight_wmma_bilinear_3d : bwd_weight_wmma_v3 {
+    kind = wmma_multiple_d;
+    dims = 3;
+    layout = ndhwgc;
+    dtype = fp16;
+    ds.layouts = [gkzyxc];
     ds.types = [fp16];
     elementwise.wei = bilinear;
+    a.lds_pad = true;
+    b.lds_pad = true;
+    rows (block, tile, repeat, a.cluster, a.src_vector, a.dst_vector, b.cluster, b.src_vector, b.dst_vector, c.cluster, c.vector) {
+        /// Generic `64,64,64,32,8,16,16,4,2`, scalar loads.
+        generic = (64, [64, 64, 32], [4, 2], [4, 8, 1], 1, 4, [4, 8, 1], 1, 4, [1, 16, 1, 4], 1);
+        /// `64,64,64,32,8,16,16,4,2`, vectors 2.
+        v2 = (64, [64, 64, 32], [4, 2], [4, 8, 1], 2, 4, [4, 8, 1], 2, 4, [1, 16, 1, 4], 2);
+        /// `128,128,128,32,8,16,16,4,4`, vectors 8.
+        m128n128 = (128, [128, 128, 32], [4, 4], [4, 16, 1], 8, 4, [4, 16, 1], 8, 4, [1, 32, 1, 4], 8);
+    }
 }

@@ -37,14 +37,14 @@ family bwd_weight_xdl_v3_generic_3d : bwd_weight_xdl_v3 {
 }
 
 /// The tuned 64-thread rows of CK's f16_base / bf16_base lists and the high_reg_usage row
-/// (identical for f16 and bf16), 2-D NHWGC, with the pipelines of CK's `_pipev2` and `_pipev5`
-/// instance files.
+/// (identical for f16 and bf16), 2-D NHWGC, Default spec, with the pipelines of CK's
+/// `_default_pipev2` and `_default_pipev5` instance files (the generic families cover
+/// Filter1x1Stride1Pad0).
 family bwd_weight_xdl_v3_2d : bwd_weight_xdl_v3 {
     dims = 2;
     layout = nhwgc;
     over dtype = [fp16, bf16];
     over pipeline.version = [v2, v5];
-    over spec = [default, filter1x1_stride1_pad0];
     rows (block, tile, k1, instr, repeat, a.cluster, a.access, a.src_vector, a.dst_vector, b.cluster, b.access, b.src_vector, b.dst_vector, c.cluster, c.vector) {
         /// `64,32,64,32,8,32,32,1,2`: vectors of 4.
         m32n64 = (64, [32, 64, 32], 8, [32, 32], [1, 2], [4, 8, 1], [1, 0, 2], 4, 4, [4, 16, 1], [1, 0, 2], 4, 4, [1, 8, 1, 8], 2);
@@ -60,7 +60,7 @@ family bwd_weight_xdl_v3_2d : bwd_weight_xdl_v3 {
 }
 
 /// Direct global-to-LDS loads (gfx950), rows shared by CK's f16_direct_load and bf16_direct_load
-/// lists: arrange and access S<0,2,1>, K per block 64, Intrawave v1.
+/// lists: arrange and access S<0,2,1>, K per block 64, Intrawave v1, 2-D NHWGC, Default spec.
 family bwd_weight_xdl_v3_direct_load : bwd_weight_xdl_v3, cdna4 {
     dims = 2;
     layout = nhwgc;
@@ -68,7 +68,6 @@ family bwd_weight_xdl_v3_direct_load : bwd_weight_xdl_v3, cdna4 {
     a { arrange = [0, 2, 1]; access = [0, 2, 1]; }
     b { arrange = [0, 2, 1]; access = [0, 2, 1]; }
     over dtype = [fp16, bf16];
-    over spec = [default, filter1x1_stride1_pad0];
     rows (block, tile, k1, instr, repeat, a.cluster, a.src_vector, a.dst_vector, b.cluster, b.src_vector, b.dst_vector, c.cluster, c.vector) {
         /// `128,16,32,64,8,16,16,1,1`: thin tile for small K.
         m16n32 = (128, [16, 32, 64], 8, [16, 16], [1, 1], [8, 2, 8], 8, 8, [4, 4, 8], 8, 8, [1, 16, 1, 8], 4);

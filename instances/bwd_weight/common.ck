@@ -25,3 +25,11 @@ defaults bwd_weight_xdl_v3 : bwd_weight_cdna {
     kind = xdl_v3;
     split_k = auto;
 }
+
+/// WMMA V3 with the shape every row shares: K1 8, 16x16 WMMA, Intrawave v1 (the template
+/// defaults of CK's lists).
+defaults bwd_weight_wmma_v3 : bwd_weight_rdna {
+    kind = wmma_v3;
+    k1 = 8;
+    instr = [16, 16];
+}

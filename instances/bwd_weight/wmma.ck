@@ -1,6 +1,6 @@
-// Backward weight on RDNA3/4 with WMMA (16x16x16, wave32): one-stage V3, two-stage V3 and
-// multiple-D V3. gfx11 has no packed f16/bf16 atomics, so k_batch stays 1 (split_k = 1); the
-// two-stage op accumulates in fp32 instead.
+// Backward weight on RDNA3/4 with WMMA (16x16x16, wave32): one-stage V3 and multiple-D V3
+// (two-stage V3 is in wmma_two_stage.ck). gfx11 has no packed f16/bf16 atomics, so k_batch stays
+// 1 (split_k = 1), and CK's WMMA ops take no split_k < 0.
 import "common.ck";
 
 /// WMMA V3, 2-D NHWGC, f16 and bf16 (CK's device_grouped_conv_bwd_weight_v3_wmma_instance.hpp;

@@ -57,6 +57,23 @@ impl Session {
         id
     }
 
+    /// Parses `text` as the contents of the file at `path` (which need not exist): its imports
+    /// resolve relative to that file's folder, and an import of `path` itself means this text.
+    /// Editors and tests use it to check unsaved text in place.
+    pub fn add_source_at(&mut self, path: &Path, text: &str) -> FileId {
+        let id = self.sources.add(path.display().to_string(), text);
+        let canonical = path.canonicalize().ok();
+        if let Some(c) = &canonical {
+            self.loaded.insert(c.clone(), id);
+            self.stack.push((c.clone(), id));
+        }
+        self.parse_and_follow(id, path.parent().unwrap_or(Path::new("")));
+        if canonical.is_some() {
+            self.stack.pop();
+        }
+        id
+    }
+
     pub fn diagnostics(&self) -> &Diagnostics {
         &self.diags
     }

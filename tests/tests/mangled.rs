@@ -30,29 +30,22 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Compiles `text` standing alone; imports are dropped so the file is judged on its own text.
-fn compile(text: &str) -> Result<(), ck_dsl::Diagnostics> {
+/// Compiles `text` in place of the library file at `path`, so its imports still resolve.
+fn compile(path: &Path, text: &str) -> Result<(), ck_dsl::Diagnostics> {
     let mut session = Session::new();
-    session.add_source("mutated.ck", text);
+    session.add_source_at(path, text);
     ck_compiler::compile(&session).map(|_| ())
 }
 
-fn without_imports(text: &str) -> String {
-    text.lines()
-        .filter(|l| !l.trim_start().starts_with("import"))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-fn must_fail(what: &str, text: &str) {
-    match compile(text) {
+fn must_fail(path: &Path, what: &str, text: &str) {
+    match compile(path, text) {
         Ok(()) => panic!("{what}: accepted, but it must be rejected:\n{text}"),
         Err(d) => assert!(d.has_errors(), "{what}: failed without an error diagnostic"),
     }
 }
 
-fn may_pass(text: &str) {
-    if let Err(d) = compile(text) {
+fn may_pass(path: &Path, text: &str) {
+    if let Err(d) = compile(path, text) {
         assert!(d.has_errors(), "failed without an error diagnostic");
     }
 }
@@ -111,7 +104,6 @@ fn library_files_compile_on_their_own_terms() {
 #[test]
 fn truncations_inside_an_item_are_errors() {
     for (path, text) in library_files() {
-        let text = without_imports(&text);
         let bytes = text.as_bytes();
         let mut depth = 0i32;
         for (i, &b) in bytes.iter().enumerate() {
@@ -123,6 +115,7 @@ fn truncations_inside_an_item_are_errors() {
             // Cutting while a block is open can never leave a valid file.
             if depth > 0 && i % 7 == 0 && text.is_char_boundary(i + 1) {
                 must_fail(
+                    &path,
                     &format!("{} cut at {}", path.display(), i + 1),
                     &text[..i + 1],
                 );
@@ -134,7 +127,6 @@ fn truncations_inside_an_item_are_errors() {
 #[test]
 fn doubled_assignments_are_duplicate_keys() {
     for (path, text) in library_files() {
-        let text = without_imports(&text);
         let lines: Vec<&str> = text.lines().collect();
         for (i, line) in lines.iter().enumerate() {
             let t = line.trim();
@@ -144,6 +136,7 @@ fn doubled_assignments_are_duplicate_keys() {
                 let mut m = lines.clone();
                 m.insert(i, line);
                 must_fail(
+                    &path,
                     &format!("{} line {} doubled", path.display(), i + 1),
                     &m.join("\n"),
                 );
@@ -155,13 +148,12 @@ fn doubled_assignments_are_duplicate_keys() {
 #[test]
 fn deleted_lines_and_byte_noise_never_panic() {
     let mut rng = SplitMix(0x5eed);
-    for (_, text) in library_files() {
-        let text = without_imports(&text);
+    for (path, text) in library_files() {
         let lines: Vec<&str> = text.lines().collect();
         for i in 0..lines.len() {
             let mut m = lines.clone();
             m.remove(i);
-            may_pass(&m.join("\n"));
+            may_pass(&path, &m.join("\n"));
         }
         for _ in 0..200 {
             let mut bytes = text.clone().into_bytes();
@@ -174,7 +166,7 @@ fn deleted_lines_and_byte_noise_never_panic() {
                 }
             }
             // Invalid UTF-8 is the loader's business; here only text reaches the compiler.
-            may_pass(&String::from_utf8_lossy(&bytes));
+            may_pass(&path, &String::from_utf8_lossy(&bytes));
         }
     }
 }
@@ -182,15 +174,16 @@ fn deleted_lines_and_byte_noise_never_panic() {
 #[test]
 fn injected_errors_are_reported() {
     for (path, text) in library_files() {
-        let text = without_imports(&text);
         let name = path.display();
         // A character the language has no use for.
         if let Some(at) = text.find('{') {
             must_fail(
+                &path,
                 &format!("{name}: stray @"),
                 &format!("{}@{}", &text[..at + 1], &text[at + 1..]),
             );
             must_fail(
+                &path,
                 &format!("{name}: unknown key"),
                 &format!(
                     "{}\n    no_such_key = 1;\n{}",
@@ -200,6 +193,7 @@ fn injected_errors_are_reported() {
             );
             let deep = format!("    block = {}1{};\n", "[".repeat(5000), "]".repeat(5000));
             must_fail(
+                &path,
                 &format!("{name}: deep nesting"),
                 &format!("{}\n{deep}{}", &text[..at + 1], &text[at + 1..]),
             );
@@ -207,12 +201,17 @@ fn injected_errors_are_reported() {
         // A number far past u64, in front of the first integer literal.
         if let Some(at) = first_integer(&text) {
             must_fail(
+                &path,
                 &format!("{name}: huge number"),
                 &format!("{}99999999999999999999999{}", &text[..at], &text[at..]),
             );
         }
         // The same items twice: duplicate names.
-        must_fail(&format!("{name}: duplicated"), &format!("{text}\n{text}"));
+        must_fail(
+            &path,
+            &format!("{name}: duplicated"),
+            &format!("{text}\n{text}"),
+        );
     }
 }
 

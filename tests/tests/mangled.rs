@@ -184,11 +184,17 @@ fn injected_errors_are_reported() {
                 &format!("{}\n{deep}{}", &text[..at + 1], &text[at + 1..]),
             );
         }
-        // A number far past u64, put before the first digit outside comments.
+        // A number far past u64, put before the first integer (not a digit of a name or comment).
         let mut start = 0;
         let first_digit = text.split_inclusive('\n').find_map(|line| {
-            let code = line.split("//").next().unwrap_or_default();
-            let found = code.find(|c: char| c.is_ascii_digit()).map(|i| start + i);
+            let code = line.split("//").next().unwrap_or_default().as_bytes();
+            let found = (0..code.len())
+                .find(|&i| {
+                    let after_name =
+                        i > 0 && (code[i - 1].is_ascii_alphanumeric() || code[i - 1] == b'_');
+                    code[i].is_ascii_digit() && !after_name
+                })
+                .map(|i| start + i);
             start += line.len();
             found
         });

@@ -13,6 +13,9 @@
 //! // lib.rs: include!(concat!(env!("OUT_DIR"), "/ckdsl_instances.rs"));
 //! ```
 
+// The example is a build script, so its `main` is the point.
+#![allow(clippy::needless_doctest_main)]
+
 use crate::ir::Validated;
 use crate::load::Session;
 use std::fmt;

@@ -25,6 +25,12 @@ impl Validated {
         self.instances.iter().find(|i| i.name == name)
     }
 
+    /// The instances `keep` accepts, in order. Still a validated set: every instance was validated
+    /// on its own, and a subset keeps names unique.
+    pub fn subset(&self, keep: impl Fn(&Instance) -> bool) -> Validated {
+        Validated::new(self.instances.iter().filter(|i| keep(i)).cloned().collect())
+    }
+
     pub fn into_instances(self) -> Vec<Instance> {
         self.instances
     }

@@ -35,15 +35,15 @@ impl TokenText {
             match tt {
                 // `/// text` arrives as `# [doc = "text"]`; turn it back into a doc comment.
                 TokenTree::Punct(p) if p.as_char() == '#' => {
-                    if let Some(TokenTree::Group(g)) = iter.peek() {
-                        if let Some(doc) = doc_text(g.stream()) {
-                            let span = g.span();
-                            iter.next();
-                            self.text.push('\n');
-                            self.push(&format!("///{doc}"), span);
-                            self.text.push('\n');
-                            continue;
-                        }
+                    if let Some(TokenTree::Group(g)) = iter.peek()
+                        && let Some(doc) = doc_text(g.stream())
+                    {
+                        let span = g.span();
+                        iter.next();
+                        self.text.push('\n');
+                        self.push(&format!("///{doc}"), span);
+                        self.text.push('\n');
+                        continue;
                     }
                     self.push("#", p.span());
                 }

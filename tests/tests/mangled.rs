@@ -219,7 +219,9 @@ fn injected_errors_are_reported() {
 fn file_system_problems_are_reported() {
     let dir = std::env::temp_dir().join(format!("ckdsl-mangled-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let cases: Vec<(&str, Vec<(&str, Vec<u8>)>)> = vec![
+    // (what, [(file name, contents)])
+    type Case<'a> = (&'a str, Vec<(&'a str, Vec<u8>)>);
+    let cases: Vec<Case> = vec![
         (
             "non-UTF-8",
             vec![("a.ck", b"instance x { op = \xff; }".to_vec())],

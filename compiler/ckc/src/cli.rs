@@ -42,6 +42,73 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
+    /// Generate output from .ck files for one back end.
+    Emit {
+        #[command(subcommand)]
+        target: EmitTarget,
+    },
+    /// Turn CK's own descriptions of instances into .ck source.
+    Import {
+        #[command(subcommand)]
+        source: ImportSource,
+    },
+}
+
+/// The back ends of `ckc emit`.
+#[derive(Subcommand)]
+pub enum EmitTarget {
+    /// CK instance strings, one line per instance in declaration order (`traits.txt` under --out).
+    Traits {
+        #[command(flatten)]
+        args: EmitArgs,
+        /// Print every instance in this format variant (a `ck_format` name) instead of its own.
+        #[arg(long, value_name = "NAME")]
+        ck_format: Option<String>,
+    },
+    /// CK C++ library sources: instance-list headers, one .cpp per instantiation, CMake lists.
+    Ck {
+        #[command(flatten)]
+        input: Input,
+        /// Folder to write the files under (created if missing).
+        #[arg(long, value_name = "DIR", required = true)]
+        out: PathBuf,
+    },
+    /// CK-Tile dispatcher kernel names: `instance<TAB>name`, `-` where an instance has none
+    /// (`names.txt` under --out).
+    Names {
+        #[command(flatten)]
+        args: EmitArgs,
+    },
+    /// The JSON manifest of every instance (`manifest.json` under --out).
+    Manifest {
+        #[command(flatten)]
+        args: EmitArgs,
+    },
+    /// The top-level CMake project over the CK C++ sources (`CMakeLists.txt` under --out).
+    Cmake {
+        #[command(flatten)]
+        args: EmitArgs,
+    },
+}
+
+#[derive(Args)]
+pub struct EmitArgs {
+    #[command(flatten)]
+    pub input: Input,
+    /// Write the output into this folder (created if missing) instead of standard output.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
+
+/// The inputs of `ckc import`.
+#[derive(Subcommand)]
+pub enum ImportSource {
+    /// A CK instance string, or `-` for one per line on standard input (`#` comments and blank
+    /// lines skipped), printed as .ck source.
+    Trait {
+        #[arg(value_name = "STRING")]
+        string: String,
+    },
 }
 
 /// Input files: `.ck` files, folders searched for `.ck` files, or `-` for standard input.

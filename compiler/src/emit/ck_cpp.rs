@@ -30,14 +30,9 @@ pub fn emit_ck(set: &Validated) -> Result<Vec<OutFile>, String> {
     let mut files = Vec::new();
     for inst in set.instances() {
         let format = check_format(inst.op, inst.kind, inst.ck_format.as_deref())?;
+        has_ck_cpp(inst)?;
         match inst.kind {
             Kind::Tile => files.push(tile_config(inst, format)),
-            Kind::ExplicitGemm => {
-                return Err(format!(
-                    "instance `{}`: CK C++ for explicit_gemm needs the inner batched-GEMM op, which is not emitted",
-                    inst.name
-                ));
-            }
             _ => {
                 let alias = AliasKey {
                     group: inst.family.as_ref().map_or(&inst.name, |f| &f.name).clone(),
@@ -94,6 +89,17 @@ pub fn emit_ck(set: &Validated) -> Result<Vec<OutFile>, String> {
     files.push(super::cmake::cmake_project(set, &files));
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)
+}
+
+/// Whether [`emit_ck`] can write the instance; the error says why not.
+pub fn has_ck_cpp(inst: &Instance) -> Result<(), String> {
+    if inst.kind == Kind::ExplicitGemm {
+        return Err(format!(
+            "instance `{}`: CK C++ for explicit_gemm needs the inner batched-GEMM op, which is not emitted",
+            inst.name
+        ));
+    }
+    Ok(())
 }
 
 /// The instances of one header, by alias template.

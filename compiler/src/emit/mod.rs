@@ -10,7 +10,7 @@ pub mod names;
 pub mod spelling;
 pub mod traits;
 
-pub use ck_cpp::{OutFile, emit_ck};
+pub use ck_cpp::{OutFile, emit_ck, has_ck_cpp};
 pub use format::{CkFormat, check_format};
 pub use manifest::{manifest, manifest_json};
 pub use names::dispatcher_name;

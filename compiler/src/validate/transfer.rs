@@ -334,11 +334,13 @@ fn check_dl(r: &mut Report, i: &Instance, dl: &Dl) {
         );
     }
     let k0 = (i.tile.k / i.k1[0]).max(1);
+    // The bwd-weight DL op's transfers have a leading split-K batch dimension, one per block.
+    let batched = i.op == Op::BwdWeight;
     for (key, t, rows, span) in [
         ("a", &dl.a, i.tile.m, s.dl.a.cluster.sp()),
         ("b", &dl.b, i.tile.n, s.dl.b.cluster.sp()),
     ] {
-        dl_side(r, key, t, [k0, rows, i.k1[0]], i.block, span);
+        dl_side(r, key, t, [k0, rows, i.k1[0]], i.block, batched, span);
     }
 }
 
@@ -348,15 +350,21 @@ fn dl_side(
     t: &DlTransfer,
     [k0, rows, k1]: [u32; 3],
     block: u32,
+    batched: bool,
     span: Option<ck_dsl::Span>,
 ) {
-    if t.slice.len() != 4 || t.cluster.len() != 4 {
+    let (rank, dims) = if batched {
+        (5, "[B, K0, M0|N0, M1|N1, K1]")
+    } else {
+        (4, "[K0, M0|N0, M1|N1, K1]")
+    };
+    if t.slice.len() != rank || t.cluster.len() != rank {
         r.error(
             c::CLUSTER_RANK,
             span,
-            format!("`dl.{key}` slice and cluster need 4 elements [K0, M0|N0, M1|N1, K1]"),
-            "expected 4 elements",
-            "write 4-element lists",
+            format!("`dl.{key}` slice and cluster need {rank} elements {dims}"),
+            format!("expected {rank} elements"),
+            format!("write {rank}-element lists"),
         );
         return;
     }
@@ -377,13 +385,19 @@ fn dl_side(
         .map(|(&a, &b)| u64::from(a) * u64::from(b))
         .collect();
     let [k0, rows, k1] = [k0, rows, k1].map(u64::from);
-    if cover[0] != k0 || cover[1] * cover[2] != rows || cover[3] != k1 {
+    let (batch, inner) = cover.split_at(rank - 4);
+    if batch.iter().any(|&b| b != 1)
+        || inner[0] != k0
+        || inner[1] * inner[2] != rows
+        || inner[3] != k1
+    {
+        let want = if batched { "B = 1, " } else { "" };
         r.error(
             c::CLUSTER_DIV,
             span,
-            format!("`dl.{key}` slice x cluster covers {cover:?}, not the tile's K0 = {k0}, {rows} rows, K1 = {k1}"),
+            format!("`dl.{key}` slice x cluster covers {cover:?}, not the tile's {want}K0 = {k0}, {rows} rows, K1 = {k1}"),
             "does not cover the tile",
-            "choose slice and cluster lengths whose products are [K0, M0, M1, K1] of the tile",
+            format!("choose slice and cluster lengths whose products are {dims} of the tile"),
         );
     }
 }

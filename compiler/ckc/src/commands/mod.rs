@@ -1,5 +1,8 @@
 //! One function per subcommand; each returns the process exit code.
 
+mod emit;
+mod import;
+
 use crate::cli::{Cli, Command, Format};
 use crate::input;
 use crate::output::print_diagnostics;
@@ -49,7 +52,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
                     targets.join(",")
                 );
             }
-            Ok(())
+            Ok(Outcome::Ok)
         }),
         Command::Explain {
             input,
@@ -73,8 +76,31 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
                     Format::Text => println!("{explanation}"),
                 }
             }
-            Ok(())
+            Ok(Outcome::Ok)
         }),
+        Command::Emit { target } => emit::run(target, cli.color),
+        Command::Import { source } => import::run(source),
+    }
+}
+
+/// How a command over valid input ended: done, or refused for reasons in the input (exit 1).
+enum Outcome {
+    Ok,
+    Rejected(Vec<String>),
+}
+
+impl Outcome {
+    /// Prints the reasons for a refusal and gives the exit code.
+    fn report(self) -> ExitCode {
+        match self {
+            Outcome::Ok => exit(true),
+            Outcome::Rejected(reasons) => {
+                for r in reasons {
+                    eprintln!("error: {r}");
+                }
+                exit(false)
+            }
+        }
     }
 }
 
@@ -82,11 +108,11 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
 fn with_validated(
     input: &crate::cli::Input,
     color: crate::cli::Color,
-    f: impl FnOnce(&Validated) -> Result<(), String>,
+    f: impl FnOnce(&Validated) -> Result<Outcome, String>,
 ) -> Result<ExitCode, String> {
     let session: Session = input::load(input)?;
     match ck_compiler::compile(&session) {
-        Ok(v) => f(&v).map(|()| exit(true)),
+        Ok(v) => f(&v).map(Outcome::report),
         Err(d) => {
             print_diagnostics(&d, session.sources(), color);
             Ok(exit(false))

@@ -1,0 +1,325 @@
+//! The `ckc` binary: exit codes (0 ok, 1 rejected input, 2 usage), `-` for standard input,
+//! `--out`, JSON output, and instance strings through `emit traits` and `import trait`.
+
+use ck_compiler::emit::CkFormat;
+use ck_compiler::import::import_trait;
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `ckc args` in the workspace root with `stdin` as standard input.
+fn ckc(args: &[&str], stdin: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ckc"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ckc starts");
+    let mut pipe = child.stdin.take().expect("stdin");
+    // ckc may exit before reading (usage errors); a closed pipe is fine then.
+    let _ = pipe.write_all(stdin.as_bytes());
+    drop(pipe);
+    let out = child.wait_with_output().expect("ckc ends");
+    let run = Run {
+        code: out.status.code().expect("exit code, not a signal"),
+        stdout: String::from_utf8(out.stdout).expect("UTF-8 stdout"),
+        stderr: String::from_utf8(out.stderr).expect("UTF-8 stderr"),
+    };
+    assert!(
+        !run.stderr.contains("panicked"),
+        "ckc {args:?} panicked:\n{}",
+        run.stderr
+    );
+    run
+}
+
+fn ok(args: &[&str], stdin: &str) -> String {
+    let run = ckc(args, stdin);
+    assert_eq!(run.code, 0, "ckc {args:?}:\n{}", run.stderr);
+    run.stdout
+}
+
+/// `(fixture path relative to the root, expected output)` for each `.ck` with an `.expected`.
+fn expected_fixtures(dir: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = std::fs::read_dir(root().join(dir))
+        .expect("fixture folder")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ck"))
+        .map(|p| {
+            let name = p.file_name().expect("name").to_string_lossy().into_owned();
+            let expected = std::fs::read_to_string(p.with_extension("expected")).expect("expected");
+            (format!("{dir}/{name}"), expected)
+        })
+        .collect();
+    out.sort();
+    assert!(!out.is_empty(), "no fixtures in {dir}");
+    out
+}
+
+fn all_expected() -> Vec<(String, String)> {
+    let mut all = expected_fixtures("tests/fixtures/traits");
+    all.extend(expected_fixtures("tests/fixtures/formats"));
+    all
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ckc-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn emit_traits_prints_the_expected_strings() {
+    for (path, expected) in all_expected() {
+        assert_eq!(ok(&["emit", "traits", &path], ""), expected, "{path}");
+    }
+}
+
+#[test]
+fn import_then_emit_gives_the_string_back() {
+    for (_, expected) in all_expected() {
+        let s = expected.trim_end();
+        let source = ok(&["import", "trait", s], "");
+        assert_eq!(ok(&["emit", "traits", "-"], &source), expected, "{s}");
+    }
+}
+
+/// Every instance of the library and the fixtures, imported alone and printed in every variant
+/// name; the strings printed cover every variant and come back unchanged as one list through
+/// `import trait -`.
+#[test]
+fn every_variant_round_trips_as_a_list() {
+    let mut strings = ok(&["emit", "traits", "instances"], "");
+    for (_, expected) in all_expected() {
+        strings.push_str(&expected);
+    }
+    let mut names: Vec<&str> = CkFormat::ALL.iter().map(|f| f.variant_name()).collect();
+    names.sort_unstable();
+    names.dedup();
+    let mut lines: Vec<String> = Vec::new();
+    for s in strings.lines() {
+        let source = ok(&["import", "trait", s], "");
+        for name in &names {
+            let run = ckc(&["emit", "traits", "--ck-format", name, "-"], &source);
+            // A name applies to some kinds only; for the others the reason is given.
+            if run.code == 0 {
+                lines.push(run.stdout.trim_end().to_string());
+            } else {
+                assert_eq!(run.code, 1, "{}", run.stderr);
+                assert!(run.stderr.contains("unknown ck_format"), "{}", run.stderr);
+                assert!(run.stdout.is_empty());
+            }
+        }
+    }
+    let mut covered = BTreeSet::new();
+    for l in &lines {
+        covered.insert(import_trait(l).expect("importable").format);
+    }
+    assert_eq!(covered.len(), CkFormat::ALL.len(), "{covered:?}");
+    let mut unique: Vec<&str> = Vec::new();
+    for l in &lines {
+        if !unique.contains(&l.as_str()) {
+            unique.push(l);
+        }
+    }
+    let list = format!("# every variant\n\n{}\n", lines.join("\n"));
+    let source = ok(&["import", "trait", "-"], &list);
+    assert_eq!(
+        ok(&["emit", "traits", "-"], &source),
+        unique.join("\n") + "\n"
+    );
+}
+
+#[test]
+fn ck_format_prints_each_instance_in_the_variant() {
+    let path = "tests/fixtures/traits/bwd_weight_xdl_v3_conf.ck";
+    let fields = |s: &str| s.len();
+    let v43 = ok(&["emit", "traits", "--ck-format", "43", path], "");
+    let v45 = ok(&["emit", "traits", path], "");
+    let v46 = ok(&["emit", "traits", "--ck-format", "46", path], "");
+    assert_eq!(v45, ok(&["emit", "traits", "--ck-format", "45", path], ""));
+    // Each later form adds fields at the end.
+    assert!(fields(&v46) > fields(&v45) && fields(&v45) > fields(&v43));
+    let bad = ckc(&["emit", "traits", "--ck-format", "nope", path], "");
+    assert_eq!(bad.code, 1);
+    assert!(bad.stdout.is_empty());
+    assert!(
+        bad.stderr.contains("unknown ck_format \"nope\"") && bad.stderr.contains("\"45\""),
+        "{}",
+        bad.stderr
+    );
+}
+
+#[test]
+fn malformed_import_strings_name_the_field() {
+    let good = std::fs::read_to_string(
+        root().join("tests/fixtures/traits/bwd_weight_xdl_v1_256.expected"),
+    )
+    .expect("fixture")
+    .trim_end()
+    .to_string();
+    let cases = [
+        (good.replacen(",256,", ",-256,", 1), "field 13 (BlockSize)"),
+        (good.replacen(",1,1>", ",1>", 1), "fields, found"),
+        ("Foo<1,2>".to_string(), "unknown op name `Foo`"),
+        ("no brackets".to_string(), "malformed instance string"),
+        (String::new(), "empty instance string"),
+    ];
+    for (s, want) in &cases {
+        let run = ckc(&["import", "trait", s], "");
+        assert_eq!(run.code, 1, "{s}");
+        assert!(run.stdout.is_empty());
+        assert!(run.stderr.contains(want), "{s}: {}", run.stderr);
+    }
+    // In a list, each bad line is reported with its line number and nothing is printed.
+    let list = format!("# list\n{good}\n\n{}\nFoo<1>\n", cases[0].0);
+    let run = ckc(&["import", "trait", "-"], &list);
+    assert_eq!(run.code, 1);
+    assert!(run.stdout.is_empty());
+    assert!(
+        run.stderr.contains("<stdin>:4: field 13 (BlockSize)"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("<stdin>:5: unknown op name"));
+    let empty = ckc(&["import", "trait", "-"], "# nothing\n\n");
+    assert_eq!(empty.code, 1);
+    assert!(empty.stderr.contains("no instance strings"));
+}
+
+#[test]
+fn repeated_import_lines_are_left_out_with_a_warning() {
+    let s = all_expected()[0].1.clone();
+    let run = ckc(&["import", "trait", "-"], &format!("{s}{s}"));
+    assert_eq!(run.code, 0);
+    assert!(run.stderr.contains("<stdin>:2: the same string as line 1"));
+    assert_eq!(ok(&["emit", "traits", "-"], &run.stdout), s);
+}
+
+#[test]
+fn exit_codes() {
+    let missing_key = "tests/fixtures/fail/CK0201_missing_key.ck";
+    assert_eq!(ckc(&["check", "instances"], "").code, 0);
+    let bad = ckc(&["--color", "never", "check", missing_key], "");
+    assert_eq!(bad.code, 1);
+    assert!(bad.stderr.contains("error[CK0201]"), "{}", bad.stderr);
+    for target in ["traits", "names", "manifest", "cmake"] {
+        let run = ckc(&["emit", target, missing_key], "");
+        assert_eq!(run.code, 1, "emit {target}");
+        assert!(run.stdout.is_empty(), "emit {target}");
+        assert!(run.stderr.contains("CK0201"), "emit {target}");
+    }
+    for usage in [
+        &["frobnicate"][..],
+        &["emit"],
+        &["emit", "traits"],
+        &["emit", "nonsense", "instances"],
+        &["emit", "ck", "instances"],
+        &["import", "trait"],
+        &["check", "--format", "yaml", "instances"],
+    ] {
+        assert_eq!(ckc(usage, "").code, 2, "{usage:?}");
+    }
+    // A missing file is a diagnostic about the input, not a usage error.
+    assert_eq!(ckc(&["emit", "traits", "no/such.ck"], "").code, 1);
+}
+
+#[test]
+fn standard_input_is_a_source() {
+    let (path, expected) = &all_expected()[0];
+    let text = std::fs::read_to_string(root().join(path)).expect("fixture");
+    assert_eq!(ok(&["emit", "traits", "-"], &text), *expected);
+    assert!(ckc(&["check", "-"], &text).stderr.contains("ok"));
+    let bad = ckc(&["--color", "never", "check", "-"], "instance x { op = ; }");
+    assert_eq!(bad.code, 1);
+    assert!(bad.stderr.contains("<stdin>"), "{}", bad.stderr);
+}
+
+#[test]
+fn check_json() {
+    let good: serde_json::Value =
+        serde_json::from_str(&ok(&["check", "--format", "json", "instances"], "")).expect("JSON");
+    assert!(
+        good["instances"].as_u64().is_some_and(|n| n >= 10),
+        "{good}"
+    );
+    assert_eq!(good["diagnostics"].as_array().map(Vec::len), Some(0));
+    let run = ckc(
+        &[
+            "check",
+            "--format",
+            "json",
+            "tests/fixtures/fail/CK0201_missing_key.ck",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 1);
+    let bad: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    assert_eq!(bad["instances"], 0);
+    let codes: Vec<&str> = bad["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter_map(|d| d["code"].as_str())
+        .collect();
+    assert!(codes.contains(&"CK0201"), "{bad}");
+}
+
+#[test]
+fn out_writes_what_stdout_prints() {
+    let dir = temp_dir("out");
+    let d = dir.to_str().expect("UTF-8 temp path");
+    for (target, file) in [
+        ("traits", "traits.txt"),
+        ("names", "names.txt"),
+        ("manifest", "manifest.json"),
+        ("cmake", "CMakeLists.txt"),
+    ] {
+        let printed = ok(&["emit", target, "instances"], "");
+        let run = ckc(&["emit", target, "--out", d, "instances"], "");
+        assert_eq!(run.code, 0, "{target}: {}", run.stderr);
+        assert!(run.stdout.is_empty());
+        let written = std::fs::read_to_string(dir.join(file)).expect("written");
+        assert_eq!(written, printed, "{target}");
+    }
+    let names = std::fs::read_to_string(dir.join("names.txt")).expect("names");
+    let instances = ok(&["list", "instances"], "").lines().count();
+    assert_eq!(names.lines().count(), instances);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn emit_ck_writes_the_library_and_names_what_it_leaves_out() {
+    let dir = temp_dir("ck");
+    let d = dir.to_str().expect("UTF-8 temp path");
+    let run = ckc(&["emit", "ck", "--out", d, "instances"], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("warning: left out instance `bwd_weight_explicit_gemm_1x1`"),
+        "{}",
+        run.stderr
+    );
+    let root_list = std::fs::read_to_string(dir.join("CMakeLists.txt")).expect("root list");
+    assert_eq!(root_list, ok(&["emit", "cmake", "instances"], ""));
+    let header = dir.join(
+        "library/include/ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_v3_xdl_instance.hpp",
+    );
+    let text = std::fs::read_to_string(header).expect("V3 header");
+    assert!(text.contains("DeviceGroupedConvBwdWeight_Xdl_CShuffleV3<"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

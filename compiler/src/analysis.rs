@@ -119,7 +119,7 @@ impl std::fmt::Display for Explanation {
             "{} — every parameter after defaults and derivation.",
             self.device_op
         );
-        match crate::emit::format::check_format(i.op, i.kind, i.ck_format.as_deref()) {
+        match crate::emit::format::format_for(i) {
             Ok(format) => f.write_str(&crate::import::instance_source(i, format, &doc))?,
             Err(why) => writeln!(f, "instance {} ({why})", i.name)?,
         }

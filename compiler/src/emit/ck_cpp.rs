@@ -5,7 +5,7 @@
 //! CK-Tile kernels get a configuration header each (see [`tile_config`]).
 
 use super::access::{element_op_slot, flag_slot, int_slot, seq_slot, tile_kernel, type_slot};
-use super::format::{CkFormat, Field, IntField, Role, TypeSlot, Value, check_format};
+use super::format::{CkFormat, Field, IntField, Role, TypeSlot, Value, format_for};
 use super::names::dispatcher_name;
 use super::spelling::*;
 use super::traits::instance_string_as;
@@ -29,7 +29,7 @@ pub fn emit_ck(set: &Validated) -> Result<Vec<OutFile>, String> {
     let mut groups: BTreeMap<HeaderKey, Aliases> = BTreeMap::new();
     let mut files = Vec::new();
     for inst in set.instances() {
-        let format = check_format(inst.op, inst.kind, inst.ck_format.as_deref())?;
+        let format = format_for(inst)?;
         has_ck_cpp(inst)?;
         match inst.kind {
             Kind::Tile => files.push(tile_config(inst, format)),

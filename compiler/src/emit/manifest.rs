@@ -1,7 +1,7 @@
 //! The JSON manifest: one entry per instance with its key, instance string, dispatcher name,
 //! targets and the full IR parameters the runtime needs.
 
-use super::format::check_format;
+use super::format::format_for;
 use super::names::dispatcher_name;
 use super::traits::instance_string_as;
 use crate::ir::{Instance, Validated};
@@ -36,7 +36,7 @@ pub fn manifest(set: &Validated) -> Result<Manifest<'_>, String> {
         .instances()
         .iter()
         .map(|inst| {
-            let format = check_format(inst.op, inst.kind, inst.ck_format.as_deref())?;
+            let format = format_for(inst)?;
             Ok(ManifestEntry {
                 key: &inst.name,
                 instance_string: instance_string_as(inst, format),

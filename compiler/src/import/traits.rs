@@ -459,7 +459,8 @@ fn complete(inst: &mut Instance, format: CkFormat, fields: &[crate::emit::format
 }
 
 /// A target on which the instance is valid: gfx942 for XDL and CK-Tile (gfx950 where direct
-/// or async loads need it), gfx1201 for the V3 WMMA ops and gfx1100 for the older WMMA ops.
+/// or async loads or a gfx950-only CK-Tile warp layout need it), gfx1201 for the V3 WMMA ops and
+/// gfx1100 for the older WMMA ops.
 fn target(inst: &Instance) -> Arch {
     let async_load = matches!(
         inst.pipeline.version,
@@ -469,6 +470,13 @@ fn target(inst: &Instance) -> Arch {
         Kind::Wmma => Arch::Gfx1100,
         Kind::WmmaV3 | Kind::WmmaTwoStage | Kind::WmmaMultipleD => Arch::Gfx1201,
         _ if inst.pipeline.direct_load || async_load => Arch::Gfx950,
+        Kind::Tile
+            if !crate::arch::info(Arch::Gfx942)
+                .warp_configs()
+                .is_some_and(|w| w.contains(&inst.waves)) =>
+        {
+            Arch::Gfx950
+        }
         _ => Arch::Gfx942,
     }
 }

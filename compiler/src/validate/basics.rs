@@ -36,20 +36,6 @@ impl Basics {
     }
 }
 
-/// `ck_format` must name an instance-string variant of the op (`docs/instance-strings.md`).
-fn ck_format(r: &mut Report, op: Op, kind: Kind) {
-    let given = r.spec.ck_format.as_ref();
-    if let Err(why) = crate::emit::format::check_format(op, kind, given.map(|v| v.value.as_str())) {
-        r.error(
-            c::CK_FORMAT,
-            given.map(|v| v.span),
-            why,
-            "not a format variant of this op",
-            "remove `ck_format` to use the default, or pick a variant from docs/instance-strings.md",
-        );
-    }
-}
-
 fn missing(r: &mut Report, key: &str, example: &str) {
     let name = r.spec.name.value.clone();
     r.error(
@@ -100,9 +86,6 @@ pub(crate) fn resolve(r: &mut Report) -> Option<Basics> {
                     format!("no `{kind}` op for `{op}`"),
                     format!("kinds for `{op}`: {}", join(ops::kinds_for(op))),
                 );
-            }
-            if dev.is_some() {
-                ck_format(r, op, kind);
             }
             dev
         }

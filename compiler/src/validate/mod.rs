@@ -75,6 +75,10 @@ fn run(specs: &[InstanceSpec], sources: Option<&SourceMap>) -> Result<Validated,
         pipeline::check(&mut r, &b, &inst);
         work::check(&mut r, &b, &inst);
         lds::check(&mut r, &inst);
+        // Only a valid instance can be asked whether some variant prints it.
+        if r.count() == before {
+            ck_format(&mut r, &inst);
+        }
         if r.count() == before {
             if let Some(sources) = sources
                 && (spec.origin.file.0 as usize) < sources.len()
@@ -93,3 +97,17 @@ fn run(specs: &[InstanceSpec], sources: Option<&SourceMap>) -> Result<Validated,
 
 #[cfg(test)]
 mod tests;
+
+/// The instance must print in its `ck_format` (or some variant, by default): emitters never
+/// meet an instance they cannot express.
+fn ck_format(r: &mut Report, inst: &crate::ir::Instance) {
+    if let Err(why) = crate::emit::format::format_for(inst) {
+        r.error(
+            codes::CK_FORMAT,
+            r.spec.ck_format.as_ref().map(|v| v.span),
+            why,
+            "no instance-string variant of this op prints this instance",
+            "remove `ck_format` to use the default, or pick a variant from docs/instance-strings.md that has the feature",
+        );
+    }
+}

@@ -5,7 +5,7 @@ use super::{Outcome, with_validated};
 use crate::cli::{Color, EmitTarget};
 use ck_compiler::emit::{
     self, CkFormat, OutFile, check_format, dispatcher_name, emit_ck, has_ck_cpp, instance_string,
-    instance_string_as, manifest_json,
+    instance_string_as, manifest_json, unprintable,
 };
 use ck_compiler::ir::Validated;
 use std::path::{Path, PathBuf};
@@ -62,8 +62,12 @@ fn traits(set: &Validated, ck_format: Option<&str>) -> Result<String, Vec<String
     for inst in set.instances() {
         let line = match ck_format {
             None => instance_string(inst),
-            Some(name) => check_format(inst.op, inst.kind, Some(name))
-                .map(|f: CkFormat| instance_string_as(inst, f)),
+            Some(name) => check_format(inst.op, inst.kind, Some(name)).and_then(|f: CkFormat| {
+                match unprintable(inst, f) {
+                    Some(feature) => Err(format!("the \"{name}\" form cannot print {feature}")),
+                    None => Ok(instance_string_as(inst, f)),
+                }
+            }),
         };
         match line {
             Ok(line) => {

@@ -5,3 +5,4 @@
 pub mod ir;
 pub mod model;
 pub mod spec;
+pub mod emit;

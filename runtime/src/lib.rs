@@ -4,3 +4,5 @@
 pub mod problem;
 
 pub use problem::ConvProblem;
+#[cfg(feature = "cuda")]
+pub mod cuda;

@@ -1,0 +1,3 @@
+//! Emitters: validated IR → generated artifacts.
+
+pub mod hip;

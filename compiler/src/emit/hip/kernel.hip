@@ -221,9 +221,10 @@ CK_DEV ck_block ck_make_block(unsigned char* smem) {
     return b;
 }
 
-// acc = sum over k-tiles [kb, ke) of A(m0.., k) * B(k, n0..).
-CK_DEV void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0, ck_i64 n0, ck_i64 kb, ck_i64 ke,
-                         ck_acc& acc) {
+// acc = sum over k-tiles [kb, ke) of A(m0.., k) * B(k, n0..). Not inlined: one copy serves
+// every schedule, which keeps compile time and code size down.
+__device__ __noinline__ void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0, ck_i64 n0,
+                                          ck_i64 kb, ck_i64 ke, ck_acc& acc) {
 #pragma unroll
     for (int i = 0; i < RM; ++i)
 #pragma unroll
@@ -233,50 +234,35 @@ CK_DEV void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0
     const bool va = a.vec_a != 0, vb = a.vec_b != 0;
     ck_a_loader la;
     ck_b_loader lb;
-    int cur = 0;
-    if (b.loader) {
-        la.load(a, A, g, m0, kb * KPB, b.lt, va);
-        lb.load(a, B, g, n0, kb * KPB, b.lt, vb);
-        la.store(b.As, b.lt);
-        lb.store(b.Bs, b.lt);
-    }
-    __syncthreads();
-    for (ck_i64 kt = kb; kt < ke; ++kt) {
-        const bool more = kt + 1 < ke;
-        if (STAGES == 2) {
-            // Double buffer: the next tile goes to the other stage while this one is used,
-            // so one barrier per k-tile suffices (also the wavelet producer/consumer split).
-            if (b.loader && more) {
-                la.load(a, A, g, m0, (kt + 1) * KPB, b.lt, va);
-                lb.load(a, B, g, n0, (kt + 1) * KPB, b.lt, vb);
-            }
-            if (b.math) ck_simt_step(acc, b.As + cur * LDS_A_SIZE, b.Bs + cur * LDS_B_SIZE, b.tm, b.tn);
-            if (b.loader && more) {
-                la.store(b.As + (cur ^ 1) * LDS_A_SIZE, b.lt);
-                lb.store(b.Bs + (cur ^ 1) * LDS_B_SIZE, b.lt);
-            }
-            __syncthreads();
-            cur ^= 1;
-        } else {
-            // Single stage: with register prefetch the next tile's global loads overlap the math.
-            if (REG_PREFETCH && b.loader && more) {
-                la.load(a, A, g, m0, (kt + 1) * KPB, b.lt, va);
-                lb.load(a, B, g, n0, (kt + 1) * KPB, b.lt, vb);
-            }
-            if (b.math) ck_simt_step(acc, b.As, b.Bs, b.tm, b.tn);
-            __syncthreads();
-            if (more) {
-                if (b.loader) {
-                    if (!REG_PREFETCH) {
-                        la.load(a, A, g, m0, (kt + 1) * KPB, b.lt, va);
-                        lb.load(a, B, g, n0, (kt + 1) * KPB, b.lt, vb);
-                    }
-                    la.store(b.As, b.lt);
-                    lb.store(b.Bs, b.lt);
-                }
-                __syncthreads();
-            }
+    // Iteration kb - 1 is the prologue: it only brings tile kb into LDS. With two stages the
+    // next tile goes to the other buffer while this one is used (one barrier per k-tile; also
+    // the wavelet producer/consumer split). With one stage the next tile waits for the math to
+    // finish; register prefetch still overlaps its global loads with the math.
+    constexpr bool EARLY_LOAD = STAGES == 2 || REG_PREFETCH;
+    int cur = 1;
+    for (ck_i64 kt = kb - 1; kt < ke; ++kt) {
+        const bool next = kt + 1 < ke;
+        const ck_i64 kn = (kt + 1) * KPB;
+        if (EARLY_LOAD && b.loader && next) {
+            la.load(a, A, g, m0, kn, b.lt, va);
+            lb.load(a, B, g, n0, kn, b.lt, vb);
         }
+        if (b.math && kt >= kb) {
+            const int s = STAGES == 2 ? cur : 0;
+            ck_simt_step(acc, b.As + s * LDS_A_SIZE, b.Bs + s * LDS_B_SIZE, b.tm, b.tn);
+        }
+        if (STAGES == 1) __syncthreads();
+        if (b.loader && next) {
+            if (!EARLY_LOAD) {
+                la.load(a, A, g, m0, kn, b.lt, va);
+                lb.load(a, B, g, n0, kn, b.lt, vb);
+            }
+            const int s = STAGES == 2 ? cur ^ 1 : 0;
+            la.store(b.As + s * LDS_A_SIZE, b.lt);
+            lb.store(b.Bs + s * LDS_B_SIZE, b.lt);
+        }
+        __syncthreads();
+        cur ^= 1;
     }
 }
 

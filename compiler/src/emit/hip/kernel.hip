@@ -86,18 +86,24 @@ CK_DEV ck_i64 ck_b_off(const CkArgs& a, ck_i64 g, ck_i64 k, ck_i64 n) {
         return ck_fwd_in(a, g, ck_split_pix(k, a.Do, a.Ho, a.Wo), ck_split_tap(n, a.C, a));
     }
 }
-// Offset of output element (m, n) of group g in the tensor the op writes.
-CK_DEV ck_i64 ck_c_off(const CkArgs& a, ck_i64 g, ck_i64 m, ck_i64 n) {
+// Offset of output element (m, n) of group g in the tensor the op writes: a row part plus a
+// column part, so an epilogue decomposes RM rows and RN columns instead of RM x RN elements.
+CK_DEV ck_i64 ck_c_row(const CkArgs& a, ck_i64 g, ck_i64 m) {
     if (CK_OP == CK_FWD) {
         ck_pix o = ck_split_pix(m, a.Do, a.Ho, a.Wo);
-        return ck_y_off(a, g, o.n, o.d, o.h, o.w, n);
+        return ck_y_off(a, g, o.n, o.d, o.h, o.w, 0);
     } else if (CK_OP == CK_BWD_DATA) {
         ck_pix i = ck_split_pix(m, a.Di, a.Hi, a.Wi);
-        return ck_x_off(a, g, i.n, i.d, i.h, i.w, n);
+        return ck_x_off(a, g, i.n, i.d, i.h, i.w, 0);
     } else {
-        ck_tap t = ck_split_tap(n, a.C, a);
-        return ck_w_off(a, g, m, t.z, t.y, t.x, t.c);
+        return ck_w_off(a, g, m, 0, 0, 0, 0);
     }
+}
+CK_DEV ck_i64 ck_c_col(const CkArgs& a, ck_i64 n) {
+    if (CK_OP == CK_FWD) return n * a.ys_k;
+    if (CK_OP == CK_BWD_DATA) return n * a.xs_c;
+    ck_tap t = ck_split_tap(n, a.C, a);
+    return ck_w_off(a, 0, 0, t.z, t.y, t.x, t.c);
 }
 
 template <int OPK> CK_DEV float ck_unary(float v, const CkArgs& a) {
@@ -115,6 +121,20 @@ template <typename T, int OPK> CK_DEV T ck_load_elem(const T* p, ck_i64 off, con
 
 // Raw 16-byte-or-less vector of N elements, for vectorised global loads.
 template <typename T, int N> struct alignas(sizeof(T) * N) ck_vec { T v[N]; };
+
+// Element by element (odd channel counts, element-wise ops on load). Out of line: it is the
+// slow path and its index arithmetic would otherwise be unrolled into every load site.
+template <typename T, int VEC, bool ALONG_R, bool IS_A, int OPK>
+__device__ __noinline__ ck_vec<T, VEC> ck_load_scalar(const CkArgs& a, const T* src, ck_i64 g, ck_i64 r, ck_i64 k) {
+    ck_vec<T, VEC> w;
+#pragma unroll
+    for (int v = 0; v < VEC; ++v) {
+        ck_i64 rr = r + (ALONG_R ? v : 0), kk = k + (ALONG_R ? 0 : v);
+        ck_i64 off = IS_A ? ck_a_off(a, g, rr, kk) : ck_b_off(a, g, kk, rr);
+        w.v[v] = ck_load_elem<T, OPK>(src, off, a);
+    }
+    return w;
+}
 
 // A tile in LDS, laid out [K / K1][rows * K1 + pad] with K1 elements contiguous.
 template <int ROW, int K1> CK_DEV int ck_lds_idx(int r, int k) { return (k / K1) * ROW + r * K1 + (k % K1); }
@@ -138,23 +158,23 @@ struct ck_loader {
                 for (int v = 0; v < VEC; ++v) reg[i][v] = ck_zero<T>();
                 continue;
             }
+            ck_vec<T, VEC> w;
+            ck_i64 off = -1;
             if (VEC > 1 && vec_ok) {
                 // The host checked that the contiguous extent is a multiple of VEC and aligned,
                 // so the whole group is in bounds (or in the padding) together.
-                ck_i64 off = IS_A ? ck_a_off(a, g, r0 + r, k0 + k) : ck_b_off(a, g, k0 + k, r0 + r);
-                if (off >= 0 && OPK == CK_EOP_PASS) {
-                    ck_vec<T, VEC> w = *reinterpret_cast<const ck_vec<T, VEC>*>(src + off);
+                off = IS_A ? ck_a_off(a, g, r0 + r, k0 + k) : ck_b_off(a, g, k0 + k, r0 + r);
+            }
+            if (off >= 0 && OPK == CK_EOP_PASS) {
+                w = *reinterpret_cast<const ck_vec<T, VEC>*>(src + off);
+            } else if (VEC > 1 && vec_ok && off < 0) {
 #pragma unroll
-                    for (int v = 0; v < VEC; ++v) reg[i][v] = w.v[v];
-                    continue;
-                }
+                for (int v = 0; v < VEC; ++v) w.v[v] = ck_zero<T>();
+            } else {
+                w = ck_load_scalar<T, VEC, ALONG_R, IS_A, OPK>(a, src, g, r0 + r, k0 + k);
             }
 #pragma unroll
-            for (int v = 0; v < VEC; ++v) {
-                ck_i64 rr = r0 + r + (ALONG_R ? v : 0), kk = k0 + k + (ALONG_R ? 0 : v);
-                ck_i64 off = IS_A ? ck_a_off(a, g, rr, kk) : ck_b_off(a, g, kk, rr);
-                reg[i][v] = ck_load_elem<T, OPK>(src, off, a);
-            }
+            for (int v = 0; v < VEC; ++v) reg[i][v] = w.v[v];
         }
     }
 
@@ -266,9 +286,8 @@ __device__ __noinline__ void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck
     }
 }
 
-// Final value of output element (m, n): element-wise op, optional D tensor, conversion.
-CK_DEV void ck_store_final(const CkArgs& a, ck_i64 g, ck_i64 m, ck_i64 n, float v) {
-    ck_i64 off = ck_c_off(a, g, m, n);
+// Final value of the output element at `off`: element-wise op, optional D tensor, conversion.
+CK_DEV void ck_store_final(const CkArgs& a, ck_i64 off, float v) {
     if (EOP_OUT == CK_EOP_SCALE || EOP_OUT == CK_EOP_RELU) {
         v = ck_unary<EOP_OUT>(v, a);
     } else if (EOP_OUT != CK_EOP_PASS) {
@@ -282,24 +301,31 @@ CK_DEV void ck_store_final(const CkArgs& a, ck_i64 g, ck_i64 m, ck_i64 n, float 
 
 // Writes a finished (or, with atomic accumulation, partial) tile. ATOMIC adds into the fp32
 // target chosen by the host: the zeroed output itself or the zeroed workspace.
-CK_DEV void ck_store_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0, ck_i64 n0, const ck_acc& acc,
-                          bool atomic) {
+__device__ __noinline__ void ck_store_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0, ck_i64 n0,
+                                           const ck_acc& acc, bool atomic) {
     if (!b.math) return;
+    ck_i64 col[RN];
+#pragma unroll
+    for (int j = 0; j < RN; ++j) {
+        ck_i64 n = n0 + b.tn + j * TN_T;
+        col[j] = n < a.Ng ? ck_c_col(a, n) : 0;
+    }
 #pragma unroll
     for (int i = 0; i < RM; ++i) {
         ck_i64 m = m0 + b.tm + i * TM_T;
         if ((RM * TM_T > MPB && b.tm + i * TM_T >= MPB) || m >= a.M) continue;
+        const ck_i64 row = ck_c_row(a, g, m);
 #pragma unroll
         for (int j = 0; j < RN; ++j) {
             ck_i64 n = n0 + b.tn + j * TN_T;
             if ((RN * TN_T > NPB && b.tn + j * TN_T >= NPB) || n >= a.Ng) continue;
             if (!atomic) {
-                ck_store_final(a, g, m, n, acc.v[i][j]);
+                ck_store_final(a, row + col[j], acc.v[i][j]);
             } else if (a.atomic_to_ws) {
                 atomicAdd(reinterpret_cast<float*>(a.ws) + (g * a.M + m) * a.Ng + n, acc.v[i][j]);
             } else {
-                atomicAdd(reinterpret_cast<float*>(CK_OP == CK_FWD ? a.y : CK_OP == CK_BWD_DATA ? a.x : a.w) +
-                              ck_c_off(a, g, m, n),
+                atomicAdd(reinterpret_cast<float*>(CK_OP == CK_FWD ? a.y : CK_OP == CK_BWD_DATA ? a.x : a.w) + row +
+                              col[j],
                           acc.v[i][j]);
             }
         }
@@ -431,6 +457,6 @@ CK_ENTRY(convert)(CkArgs a) {
     const ck_i64 total = a.G * a.M * a.Ng;
     for (ck_i64 i = (ck_i64)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (ck_i64)gridDim.x * blockDim.x) {
         const ck_i64 n = i % a.Ng, m = (i / a.Ng) % a.M, g = i / (a.Ng * a.M);
-        ck_store_final(a, g, m, n, reinterpret_cast<const float*>(a.ws)[i]);
+        ck_store_final(a, ck_c_row(a, g, m) + ck_c_col(a, n), reinterpret_cast<const float*>(a.ws)[i]);
     }
 }

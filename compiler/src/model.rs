@@ -202,7 +202,10 @@ impl PipelineVersion {
     /// CK-Tile pipelines (the others are old-CK block-GEMM pipeline versions).
     pub fn is_tile(self) -> bool {
         use PipelineVersion::*;
-        matches!(self, BasicV1 | Mem | CompV3 | CompV4 | CompV5 | CompV6 | BasicAsyncV1 | CompAsync | Wavelet)
+        matches!(
+            self,
+            BasicV1 | Mem | CompV3 | CompV4 | CompV5 | CompV6 | BasicAsyncV1 | CompAsync | Wavelet
+        )
     }
 }
 

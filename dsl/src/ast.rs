@@ -98,16 +98,28 @@ pub struct KeyPath {
 impl KeyPath {
     /// The key as written, segments joined by `.`.
     pub fn dotted(&self) -> String {
-        self.segments.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(".")
+        self.segments
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect::<Vec<_>>()
+            .join(".")
     }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum Entry {
     /// `key = value;`
-    Assign { key: KeyPath, value: Value, span: Span },
+    Assign {
+        key: KeyPath,
+        value: Value,
+        span: Span,
+    },
     /// `name { entries }`: every key inside is prefixed by `name.`.
-    Section { name: KeyPath, entries: Vec<Entry>, span: Span },
+    Section {
+        name: KeyPath,
+        entries: Vec<Entry>,
+        span: Span,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -48,18 +48,29 @@ impl Diagnostic {
     }
 
     pub fn warning(code: &'static str, message: impl Into<String>) -> Self {
-        Diagnostic { severity: Severity::Warning, ..Self::error(code, message) }
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Self::error(code, message)
+        }
     }
 
     /// Adds the primary label.
     pub fn at(mut self, span: Span, message: impl Into<String>) -> Self {
-        self.labels.push(Label { span, message: message.into(), primary: true });
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+            primary: true,
+        });
         self
     }
 
     /// Adds a secondary label.
     pub fn with(mut self, span: Span, message: impl Into<String>) -> Self {
-        self.labels.push(Label { span, message: message.into(), primary: false });
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+            primary: false,
+        });
         self
     }
 
@@ -118,7 +129,8 @@ impl Diagnostics {
 
     /// Orders diagnostics by file and position so output is deterministic.
     pub fn sort(&mut self) {
-        self.0.sort_by_key(|d| d.primary_span().map(|s| (s.file, s.start, s.end)));
+        self.0
+            .sort_by_key(|d| d.primary_span().map(|s| (s.file, s.start, s.end)));
     }
 
     /// Renders every diagnostic rustc-style, without colour (stable for snapshots and build.rs).
@@ -129,7 +141,12 @@ impl Diagnostics {
     }
 
     /// Renders to a terminal writer (the CLI passes a colour-capable stream).
-    pub fn emit(&self, sources: &SourceMap, out: &mut dyn term::termcolor::WriteColor, _color: bool) {
+    pub fn emit(
+        &self,
+        sources: &SourceMap,
+        out: &mut dyn term::termcolor::WriteColor,
+        _color: bool,
+    ) {
         let config = term::Config::default();
         for d in &self.0 {
             // A failed write to stderr leaves nothing useful to report.
@@ -167,7 +184,11 @@ fn to_codespan(d: &Diagnostic) -> cs::Diagnostic<FileId> {
         .labels
         .iter()
         .map(|l| {
-            let style = if l.primary { cs::LabelStyle::Primary } else { cs::LabelStyle::Secondary };
+            let style = if l.primary {
+                cs::LabelStyle::Primary
+            } else {
+                cs::LabelStyle::Secondary
+            };
             cs::Label::new(style, l.span.file, l.span.range()).with_message(&l.message)
         })
         .collect();
@@ -203,16 +224,21 @@ impl<'a> Files<'a> for Files_<'a> {
     fn line_index(&'a self, id: FileId, byte_index: usize) -> Result<usize, files::Error> {
         let text = self.source(id)?;
         let byte_index = byte_index.min(text.len());
-        Ok(text.as_bytes()[..byte_index].iter().filter(|&&b| b == b'\n').count())
+        Ok(text.as_bytes()[..byte_index]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count())
     }
 
     fn line_range(&'a self, id: FileId, line_index: usize) -> Result<Range<usize>, files::Error> {
         let text = self.source(id)?;
-        let starts: Vec<usize> =
-            std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
-        let start = *starts
-            .get(line_index)
-            .ok_or(files::Error::LineTooLarge { given: line_index, max: starts.len() - 1 })?;
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        let start = *starts.get(line_index).ok_or(files::Error::LineTooLarge {
+            given: line_index,
+            max: starts.len() - 1,
+        })?;
         let end = starts.get(line_index + 1).copied().unwrap_or(text.len());
         Ok(start..end)
     }
@@ -220,7 +246,11 @@ impl<'a> Files<'a> for Files_<'a> {
 
 impl Files_<'_> {
     fn check(&self, id: FileId) -> Result<(), files::Error> {
-        if (id.0 as usize) < self.0.len() { Ok(()) } else { Err(files::Error::FileMissing) }
+        if (id.0 as usize) < self.0.len() {
+            Ok(())
+        } else {
+            Err(files::Error::FileMissing)
+        }
     }
 }
 

@@ -34,7 +34,9 @@ fn main() -> ExitCode {
     let failures: Vec<String> = files
         .par_iter()
         .filter_map(|path| {
-            let name = std::path::Path::new(path).file_stem().map_or(path.clone(), |s| s.to_string_lossy().into_owned());
+            let name = std::path::Path::new(path)
+                .file_stem()
+                .map_or(path.clone(), |s| s.to_string_lossy().into_owned());
             let result = std::fs::read_to_string(path)
                 .map_err(|e| format!("{path}: {e}"))
                 .and_then(|src| {
@@ -46,7 +48,9 @@ fn main() -> ExitCode {
                 });
             match result {
                 Ok(cubin) if cubin.starts_with(b"\x7fELF") => None,
-                Ok(_) => Some(format!("{name}: NVRTC returned something that is not an ELF cubin")),
+                Ok(_) => Some(format!(
+                    "{name}: NVRTC returned something that is not an ELF cubin"
+                )),
                 Err(e) => Some(e),
             }
         })
@@ -61,5 +65,9 @@ fn main() -> ExitCode {
         files.len() - failures.len(),
         files.len()
     );
-    if failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+    if failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }

@@ -45,7 +45,11 @@ impl ConvProblem {
             .map(|d| {
                 let padded = self.input[d] + self.left_pad[d] + self.right_pad[d];
                 let span = self.dilation[d] * (self.filter[d].saturating_sub(1)) + 1;
-                if padded < span || self.stride[d] == 0 { 0 } else { (padded - span) / self.stride[d] + 1 }
+                if padded < span || self.stride[d] == 0 {
+                    0
+                } else {
+                    (padded - span) / self.stride[d] + 1
+                }
             })
             .collect()
     }

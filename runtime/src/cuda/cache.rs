@@ -20,7 +20,11 @@ impl KernelCache {
     /// `$CK_KERNEL_CACHE`, else `$XDG_CACHE_HOME/ckdsl/kernels`, else `~/.cache/ckdsl/kernels`,
     /// else a folder under the system temporary directory.
     pub fn default_dir() -> PathBuf {
-        let env = |k| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+        let env = |k| {
+            std::env::var_os(k)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        };
         env("CK_KERNEL_CACHE")
             .or_else(|| env("XDG_CACHE_HOME").map(|p| p.join("ckdsl/kernels")))
             .or_else(|| env("HOME").map(|p| p.join(".cache/ckdsl/kernels")))
@@ -45,7 +49,10 @@ impl KernelCache {
     /// The cubin of `source` for `arch`, compiled now unless cached. A cache that cannot be
     /// read or written only costs a recompilation.
     pub fn cubin(&self, name: &str, source: &str, arch: &str) -> Result<Vec<u8>, CudaError> {
-        let path = self.dir.join(format!("{}.cubin", Self::key(source, arch, nvrtc::version()?)));
+        let path = self.dir.join(format!(
+            "{}.cubin",
+            Self::key(source, arch, nvrtc::version()?)
+        ));
         if let Ok(bytes) = std::fs::read(&path) {
             return Ok(bytes);
         }
@@ -63,7 +70,10 @@ impl KernelCache {
 
     /// Compiles `(name, source)` pairs in parallel; results in input order.
     pub fn cubins(&self, kernels: &[(&str, &str)], arch: &str) -> Vec<Result<Vec<u8>, CudaError>> {
-        kernels.par_iter().map(|(name, source)| self.cubin(name, source, arch)).collect()
+        kernels
+            .par_iter()
+            .map(|(name, source)| self.cubin(name, source, arch))
+            .collect()
     }
 }
 

@@ -7,7 +7,10 @@ use ck_compiler::emit::hip::ConvDims;
 pub fn conv_dims(p: &ConvProblem) -> Result<ConvDims, CudaError> {
     let nd = p.ndim as usize;
     if !(1..=3).contains(&nd) {
-        return Err(CudaError::Problem(format!("{}-D convolutions are not supported", p.ndim)));
+        return Err(CudaError::Problem(format!(
+            "{}-D convolutions are not supported",
+            p.ndim
+        )));
     }
     let vectors = [
         ("filter", &p.filter),
@@ -19,12 +22,17 @@ pub fn conv_dims(p: &ConvProblem) -> Result<ConvDims, CudaError> {
     ];
     for (what, v) in vectors {
         if v.len() != nd {
-            return Err(CudaError::Problem(format!("{what} has {} entries, expected {nd}", v.len())));
+            return Err(CudaError::Problem(format!(
+                "{what} has {} entries, expected {nd}",
+                v.len()
+            )));
         }
     }
     let output = p.output();
     if output.contains(&0) {
-        return Err(CudaError::Problem("the filter does not fit the padded input".into()));
+        return Err(CudaError::Problem(
+            "the filter does not fit the padded input".into(),
+        ));
     }
     // Right-align into 3-D, filling missing outer dimensions with `fill`.
     let to3 = |v: &[u64], fill: u64| {

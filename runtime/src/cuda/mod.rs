@@ -11,12 +11,13 @@ pub use dims::conv_dims;
 
 use crate::problem::ConvProblem;
 use ck_compiler::emit::hip::{
-    Buffers, CkArgs, DeviceInfo, Elem, EntryKind, HipKernel, LaunchPlan, PlanError, Step, ZeroTarget,
+    Buffers, CkArgs, DeviceInfo, Elem, EntryKind, HipKernel, LaunchPlan, PlanError, Step,
+    ZeroTarget,
 };
 use ck_compiler::model::DataType;
 use cudarc::driver::{
-    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr, DriverError, LaunchConfig,
-    PushKernelArg, sys,
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr,
+    DriverError, LaunchConfig, PushKernelArg, sys,
 };
 use cudarc::nvrtc::Ptx;
 use std::sync::Arc;
@@ -32,13 +33,21 @@ pub enum CudaError {
     #[error("NVRTC: {0}")]
     Nvrtc(String),
     #[error("NVRTC failed to compile `{instance}` for {target}:\n{log}")]
-    Compile { instance: String, target: String, log: String },
+    Compile {
+        instance: String,
+        target: String,
+        log: String,
+    },
     #[error("{0}")]
     Plan(#[from] PlanError),
     #[error("unsupported problem: {0}")]
     Problem(String),
     #[error("{tensor} buffer has {have} bytes, the problem needs {need}")]
-    BufferSize { tensor: &'static str, have: usize, need: u64 },
+    BufferSize {
+        tensor: &'static str,
+        have: usize,
+        need: u64,
+    },
 }
 
 /// A kernel compiled and loaded on the device.
@@ -92,10 +101,18 @@ impl CudaBackend {
         let attr = |a| ctx.attribute(a).map(|v| v.max(0) as u32);
         let device = DeviceInfo {
             compute_units: attr(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
-            max_lds_bytes: attr(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?,
+            max_lds_bytes: attr(
+                sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+            )?,
         };
         let stream = ctx.default_stream();
-        Ok(CudaBackend { ctx, stream, arch: format!("sm_{major}{minor}"), device, cache })
+        Ok(CudaBackend {
+            ctx,
+            stream,
+            arch: format!("sm_{major}{minor}"),
+            device,
+            cache,
+        })
     }
 
     /// NVRTC architecture of the device, e.g. `sm_90`.
@@ -113,15 +130,25 @@ impl CudaBackend {
 
     /// Compiles (in parallel, through the cache) and loads kernels; results in input order.
     pub fn build(&self, kernels: Vec<HipKernel>) -> Vec<Result<LoadedKernel, CudaError>> {
-        let pairs: Vec<(&str, &str)> = kernels.iter().map(|k| (k.name.as_str(), k.source.as_str())).collect();
+        let pairs: Vec<(&str, &str)> = kernels
+            .iter()
+            .map(|k| (k.name.as_str(), k.source.as_str()))
+            .collect();
         let cubins = self.cache.cubins(&pairs, &self.arch);
-        kernels.into_iter().zip(cubins).map(|(k, c)| self.load(k, c?)).collect()
+        kernels
+            .into_iter()
+            .zip(cubins)
+            .map(|(k, c)| self.load(k, c?))
+            .collect()
     }
 
     fn load(&self, kernel: HipKernel, cubin: Vec<u8>) -> Result<LoadedKernel, CudaError> {
         let module = self.ctx.load_module(Ptx::from_binary(cubin))?;
         let symbol = |kind| {
-            kernel.entry(kind).map(|e| e.symbol.clone()).ok_or_else(|| CudaError::Nvrtc(format!("{}: no {kind:?} entry", kernel.name)))
+            kernel
+                .entry(kind)
+                .map(|e| e.symbol.clone())
+                .ok_or_else(|| CudaError::Nvrtc(format!("{}: no {kind:?} entry", kernel.name)))
         };
         let main = module.load_function(&symbol(EntryKind::Main)?)?;
         let convert = module.load_function(&symbol(EntryKind::Convert)?)?;
@@ -131,7 +158,12 @@ impl CudaBackend {
                 kernel.config.lds_bytes as i32,
             )?;
         }
-        Ok(LoadedKernel { kernel, main, convert, _module: module })
+        Ok(LoadedKernel {
+            kernel,
+            main,
+            convert,
+            _module: module,
+        })
     }
 
     pub fn alloc(&self, bytes: usize) -> Result<CudaSlice<u8>, CudaError> {
@@ -153,14 +185,23 @@ impl CudaBackend {
     /// Plans `problem` for the kernel on this device, checking the problem's data types.
     pub fn plan(&self, kernel: &HipKernel, problem: &ConvProblem) -> Result<LaunchPlan, CudaError> {
         let want = kernel.config.tensor_elems();
-        let have = [problem.dtype.input, problem.dtype.weight, problem.dtype.output];
+        let have = [
+            problem.dtype.input,
+            problem.dtype.weight,
+            problem.dtype.output,
+        ];
         for ((w, h), tensor) in want.iter().zip(have).zip(["input", "weight", "output"]) {
             let ok = matches!(
                 (w, h),
-                (Elem::F32, DataType::Fp32 | DataType::Tf32) | (Elem::F16, DataType::Fp16) | (Elem::Bf16, DataType::Bf16)
+                (Elem::F32, DataType::Fp32 | DataType::Tf32)
+                    | (Elem::F16, DataType::Fp16)
+                    | (Elem::Bf16, DataType::Bf16)
             );
             if !ok {
-                return Err(CudaError::Problem(format!("{tensor} is {h}, kernel `{}` takes {w:?}", kernel.name)));
+                return Err(CudaError::Problem(format!(
+                    "{tensor} is {h}, kernel `{}` takes {w:?}",
+                    kernel.name
+                )));
             }
         }
         Ok(kernel.plan(&conv_dims(problem)?, &self.device)?)
@@ -178,7 +219,11 @@ impl CudaBackend {
         beta: f64,
     ) -> Result<(), CudaError> {
         let op = k.kernel.config.op;
-        let checks = [("input", t.input.len()), ("weight", t.weight.len()), ("output", t.output.len())];
+        let checks = [
+            ("input", t.input.len()),
+            ("weight", t.weight.len()),
+            ("output", t.output.len()),
+        ];
         for ((tensor, have), need) in checks.into_iter().zip(plan.tensor_bytes) {
             if (have as u64) < need {
                 return Err(CudaError::BufferSize { tensor, have, need });
@@ -192,30 +237,46 @@ impl CudaBackend {
         if let Some(d) = &t.d
             && (d.len() as u64) < plan.tensor_bytes[out_idx]
         {
-            return Err(CudaError::BufferSize { tensor: "d", have: d.len(), need: plan.tensor_bytes[out_idx] });
+            return Err(CudaError::BufferSize {
+                tensor: "d",
+                have: d.len(),
+                need: plan.tensor_bytes[out_idx],
+            });
         }
         let ws_len = workspace.as_ref().map_or(0, |w| w.len());
         if (ws_len as u64) < plan.workspace_bytes {
-            return Err(CudaError::BufferSize { tensor: "workspace", have: ws_len, need: plan.workspace_bytes });
+            return Err(CudaError::BufferSize {
+                tensor: "workspace",
+                have: ws_len,
+                need: plan.workspace_bytes,
+            });
         }
         let mut workspace = workspace;
         // Zero-fills first (they target buffers the kernels then read or accumulate into).
         for step in &plan.steps {
-            if let Step::Zero { target, offset, bytes } = *step {
+            if let Step::Zero {
+                target,
+                offset,
+                bytes,
+            } = *step
+            {
                 let (off, len) = (offset as usize, bytes as usize);
                 let buf: &mut CudaSlice<u8> = match target {
-                    ZeroTarget::Workspace => workspace.as_deref_mut().ok_or(CudaError::BufferSize {
-                        tensor: "workspace",
-                        have: 0,
-                        need: plan.workspace_bytes,
-                    })?,
+                    ZeroTarget::Workspace => {
+                        workspace.as_deref_mut().ok_or(CudaError::BufferSize {
+                            tensor: "workspace",
+                            have: 0,
+                            need: plan.workspace_bytes,
+                        })?
+                    }
                     ZeroTarget::Output => match out_idx {
                         0 => &mut t.input,
                         1 => &mut t.weight,
                         _ => &mut t.output,
                     },
                 };
-                self.stream.memset_zeros(&mut buf.slice_mut(off..off + len))?;
+                self.stream
+                    .memset_zeros(&mut buf.slice_mut(off..off + len))?;
             }
         }
         let ptr = |s: &CudaSlice<u8>| s.device_ptr(&self.stream).0;
@@ -233,7 +294,13 @@ impl CudaBackend {
         let mut image = ArgImage([0; CkArgs::BYTES]);
         image.0.copy_from_slice(&bytes);
         for step in &plan.steps {
-            if let Step::Launch { entry, grid, block, lds_bytes } = *step {
+            if let Step::Launch {
+                entry,
+                grid,
+                block,
+                lds_bytes,
+            } = *step
+            {
                 let func = match entry {
                     EntryKind::Main => &k.main,
                     EntryKind::Convert => &k.convert,

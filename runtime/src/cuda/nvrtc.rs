@@ -29,15 +29,24 @@ pub fn compile_cubin(name: &str, source: &str, arch: &str) -> Result<Vec<u8>, Cu
     if !available() {
         return Err(CudaError::NoNvrtc);
     }
-    let src = CString::new(source).map_err(|_| CudaError::Nvrtc(format!("{name}: source contains a NUL byte")))?;
-    let file = CString::new(format!("{name}.hip")).map_err(|_| CudaError::Nvrtc(format!("{name}: bad name")))?;
-    let prog = result::create_program(&src, Some(&file)).map_err(|e| CudaError::Nvrtc(format!("{name}: {e}")))?;
-    let opts = [format!("--gpu-architecture={arch}"), "-std=c++17".to_string(), "-lineinfo".to_string()];
+    let src = CString::new(source)
+        .map_err(|_| CudaError::Nvrtc(format!("{name}: source contains a NUL byte")))?;
+    let file = CString::new(format!("{name}.hip"))
+        .map_err(|_| CudaError::Nvrtc(format!("{name}: bad name")))?;
+    let prog = result::create_program(&src, Some(&file))
+        .map_err(|e| CudaError::Nvrtc(format!("{name}: {e}")))?;
+    let opts = [
+        format!("--gpu-architecture={arch}"),
+        "-std=c++17".to_string(),
+        "-lineinfo".to_string(),
+    ];
     // SAFETY: `prog` was just created and is destroyed exactly once below; `src` and `file`
     // outlive it.
     let compiled = unsafe { result::compile_program(prog, &opts) };
     // SAFETY: as above.
-    let log = unsafe { result::get_program_log(prog) }.map(|l| c_chars_to_string(&l)).unwrap_or_default();
+    let log = unsafe { result::get_program_log(prog) }
+        .map(|l| c_chars_to_string(&l))
+        .unwrap_or_default();
     let out = match compiled {
         Ok(()) => cubin(prog).map_err(|e| CudaError::Nvrtc(format!("{name}: {e}"))),
         Err(_) => Err(CudaError::Compile {
@@ -63,7 +72,11 @@ fn cubin(prog: sys::nvrtcProgram) -> Result<Vec<u8>, result::NvrtcError> {
 }
 
 fn c_chars_to_string(chars: &[c_char]) -> String {
-    let bytes: Vec<u8> = chars.iter().take_while(|&&c| c != 0).map(|&c| c as u8).collect();
+    let bytes: Vec<u8> = chars
+        .iter()
+        .take_while(|&&c| c != 0)
+        .map(|&c| c as u8)
+        .collect();
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
@@ -74,8 +87,14 @@ pub fn annotate(log: &str, source: &str) -> String {
     for l in log.lines() {
         out.push_str(l);
         out.push('\n');
-        let line_no = l.split_once("): ").and_then(|(head, _)| head.rsplit_once('(')).and_then(|(_, n)| n.parse::<usize>().ok());
-        if let Some(src) = line_no.and_then(|n| n.checked_sub(1)).and_then(|i| lines.get(i)) {
+        let line_no = l
+            .split_once("): ")
+            .and_then(|(head, _)| head.rsplit_once('('))
+            .and_then(|(_, n)| n.parse::<usize>().ok());
+        if let Some(src) = line_no
+            .and_then(|n| n.checked_sub(1))
+            .and_then(|i| lines.get(i))
+        {
             out.push_str(&format!("    | {}\n", src.trim_end()));
         }
     }

@@ -87,7 +87,12 @@ mod tests {
 
     #[test]
     fn byte_image_has_one_slot_per_field_in_order() {
-        let args = CkArgs { x: 0x1122, G: -3, beta: 2.5, ..CkArgs::default() };
+        let args = CkArgs {
+            x: 0x1122,
+            G: -3,
+            beta: 2.5,
+            ..CkArgs::default()
+        };
         let bytes = args.to_bytes();
         assert_eq!(bytes.len(), CkArgs::FIELDS.len() * 8);
         assert_eq!(&bytes[..8], &0x1122u64.to_le_bytes());

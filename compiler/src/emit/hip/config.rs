@@ -8,14 +8,32 @@ use serde::{Deserialize, Serialize};
 /// Why an instance has no portable kernel.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum HipError {
-    #[error("instance `{instance}`: data type {dtype} has no portable kernel (fp32, tf32, fp16, bf16 do)")]
+    #[error(
+        "instance `{instance}`: data type {dtype} has no portable kernel (fp32, tf32, fp16, bf16 do)"
+    )]
     DataType { instance: String, dtype: DataType },
-    #[error("instance `{instance}`: element-wise op {op} on the {tensor} tensor is only valid on the result")]
-    LoadOp { instance: String, tensor: &'static str, op: ElementOp },
+    #[error(
+        "instance `{instance}`: element-wise op {op} on the {tensor} tensor is only valid on the result"
+    )]
+    LoadOp {
+        instance: String,
+        tensor: &'static str,
+        op: ElementOp,
+    },
     #[error("instance `{instance}`: {what} must be positive")]
-    Zero { instance: String, what: &'static str },
-    #[error("instance `{instance}`: wavelet groups {load}+{math} do not add up to block size {block}")]
-    Wavelet { instance: String, load: u32, math: u32, block: u32 },
+    Zero {
+        instance: String,
+        what: &'static str,
+    },
+    #[error(
+        "instance `{instance}`: wavelet groups {load}+{math} do not add up to block size {block}"
+    )]
+    Wavelet {
+        instance: String,
+        load: u32,
+        math: u32,
+        block: u32,
+    },
 }
 
 /// Storage type of a tensor in the kernel.
@@ -48,7 +66,10 @@ impl Elem {
 pub enum Schedule {
     /// One workgroup per (tile, slice); `Auto` slices come from the occupancy model at launch.
     SplitK { slices: SplitK, two_stage: bool },
-    StreamK { reduction: Reduction, persistent: bool },
+    StreamK {
+        reduction: Reduction,
+        persistent: bool,
+    },
 }
 
 /// One operand's global→LDS movement.
@@ -102,14 +123,21 @@ fn elem(inst: &Instance, dtype: DataType) -> Result<Elem, HipError> {
         DataType::Fp32 | DataType::Tf32 => Ok(Elem::F32),
         DataType::Fp16 => Ok(Elem::F16),
         DataType::Bf16 => Ok(Elem::Bf16),
-        other => Err(HipError::DataType { instance: inst.name.clone(), dtype: other }),
+        other => Err(HipError::DataType {
+            instance: inst.name.clone(),
+            dtype: other,
+        }),
     }
 }
 
 fn load_op(inst: &Instance, tensor: &'static str, op: ElementOp) -> Result<ElementOp, HipError> {
     match op {
         ElementOp::PassThrough | ElementOp::Scale | ElementOp::Relu => Ok(op),
-        other => Err(HipError::LoadOp { instance: inst.name.clone(), tensor, op: other }),
+        other => Err(HipError::LoadOp {
+            instance: inst.name.clone(),
+            tensor,
+            op: other,
+        }),
     }
 }
 
@@ -119,11 +147,9 @@ fn gcd(a: u32, b: u32) -> u32 {
 
 /// Largest power of two dividing `want` and `extent`, at most 16 bytes of `elem`.
 fn vector_width(want: u32, extent: u32, elem: Elem) -> u32 {
-    let mut v = gcd(want.max(1), extent).min(16 / elem.bytes());
-    while v & (v - 1) != 0 {
-        v &= v - 1;
-    }
-    v.max(1)
+    let g = gcd(want.max(1), extent.max(1));
+    // The lowest set bit of the gcd is the largest power of two dividing both.
+    (g & g.wrapping_neg()).min(16 / elem.bytes())
 }
 
 /// Math-thread grid: `tn` divides the thread count, rows and columns per thread as even as the
@@ -154,7 +180,10 @@ impl KernelConfig {
     }
 
     pub fn new(inst: &Instance) -> Result<KernelConfig, HipError> {
-        let zero = |what| HipError::Zero { instance: inst.name.clone(), what };
+        let zero = |what| HipError::Zero {
+            instance: inst.name.clone(),
+            what,
+        };
         let [m, n, k] = [inst.tile.m, inst.tile.n, inst.tile.k];
         if inst.block == 0 {
             return Err(zero("block size"));
@@ -162,14 +191,45 @@ impl KernelConfig {
         if m == 0 || n == 0 || k == 0 {
             return Err(zero("block tile"));
         }
-        let (x, w, y) = (elem(inst, inst.types.input)?, elem(inst, inst.types.weight)?, elem(inst, inst.types.output)?);
+        let (x, w, y) = (
+            elem(inst, inst.types.input)?,
+            elem(inst, inst.types.weight)?,
+            elem(inst, inst.types.output)?,
+        );
         let ops = inst.elementwise;
         // A, B and the result by conv role; the contiguous dimension of each operand follows from
         // the op (channels are innermost in the NHWGC/GKYXC/NHWGK family).
         let (a, a_op, a_rows, b, b_op, b_rows, out, out_op) = match inst.op {
-            Op::Fwd => (x, ("input", ops.input), false, w, ("weight", ops.weight), false, y, ops.output),
-            Op::BwdData => (y, ("output", ops.output), false, w, ("weight", ops.weight), true, x, ops.input),
-            Op::BwdWeight => (y, ("output", ops.output), true, x, ("input", ops.input), true, w, ops.weight),
+            Op::Fwd => (
+                x,
+                ("input", ops.input),
+                false,
+                w,
+                ("weight", ops.weight),
+                false,
+                y,
+                ops.output,
+            ),
+            Op::BwdData => (
+                y,
+                ("output", ops.output),
+                false,
+                w,
+                ("weight", ops.weight),
+                true,
+                x,
+                ops.input,
+            ),
+            Op::BwdWeight => (
+                y,
+                ("output", ops.output),
+                true,
+                x,
+                ("input", ops.input),
+                true,
+                w,
+                ops.weight,
+            ),
         };
         let (load_begin, load_threads, math_begin, math_threads, stages) = match inst.wavelet {
             Some(wv) => {
@@ -184,9 +244,20 @@ impl KernelConfig {
                 // Producer/consumer roles need two LDS stages.
                 (0, wv.load, wv.load, wv.math, 2)
             }
-            None => (0, inst.block, 0, inst.block, if inst.pipeline.double_buffer { 2 } else { 1 }),
+            None => (
+                0,
+                inst.block,
+                0,
+                inst.block,
+                if inst.pipeline.double_buffer { 2 } else { 1 },
+            ),
         };
-        let operand = |e: Elem, (tensor, op): (&'static str, ElementOp), rows: u32, along: bool, k1: u32, pad: bool,
+        let operand = |e: Elem,
+                       (tensor, op): (&'static str, ElementOp),
+                       rows: u32,
+                       along: bool,
+                       k1: u32,
+                       pad: bool,
                        want: u32| {
             let k1 = gcd(k1.max(1), k);
             let lds_row = rows * k1 + if pad { k1 } else { 0 };
@@ -200,15 +271,37 @@ impl KernelConfig {
                 op: load_op(inst, tensor, op)?,
             })
         };
-        let a = operand(a, a_op, m, a_rows, inst.k1[0], inst.a.lds_pad, inst.a.src_vector)?;
-        let b = operand(b, b_op, n, b_rows, inst.k1[1], inst.b.lds_pad, inst.b.src_vector)?;
+        let a = operand(
+            a,
+            a_op,
+            m,
+            a_rows,
+            inst.k1[0],
+            inst.a.lds_pad,
+            inst.a.src_vector,
+        )?;
+        let b = operand(
+            b,
+            b_op,
+            n,
+            b_rows,
+            inst.k1[1],
+            inst.b.lds_pad,
+            inst.b.src_vector,
+        )?;
         let a_bytes = stages * a.lds_stage * a.elem.bytes();
         let lds_b_offset = a_bytes.div_ceil(16) * 16;
         let lds_bytes = lds_b_offset + stages * b.lds_stage * b.elem.bytes();
         let (thread_grid, per_thread) = thread_grid(math_threads, m, n);
         let schedule = match inst.work.streamk {
-            Some(sk) => Schedule::StreamK { reduction: sk.reduction, persistent: sk.persistent },
-            None => Schedule::SplitK { slices: inst.work.split_k, two_stage: inst.work.two_stage },
+            Some(sk) => Schedule::StreamK {
+                reduction: sk.reduction,
+                persistent: sk.persistent,
+            },
+            None => Schedule::SplitK {
+                slices: inst.work.split_k,
+                two_stage: inst.work.two_stage,
+            },
         };
         Ok(KernelConfig {
             op: inst.op,

@@ -43,11 +43,19 @@ pub enum PlanError {
     #[error("{what} must be positive")]
     Zero { what: &'static str },
     #[error("layout {layout} cannot hold the {role} of a {ndim}-D convolution")]
-    Layout { layout: Layout, role: &'static str, ndim: u32 },
+    Layout {
+        layout: Layout,
+        role: &'static str,
+        ndim: u32,
+    },
     #[error("kernel needs {need} bytes of LDS, the device allows {max}")]
     Lds { need: u32, max: u32 },
     #[error("{what} ({value}) exceeds the launch limit {limit}")]
-    TooLarge { what: &'static str, value: u64, limit: u64 },
+    TooLarge {
+        what: &'static str,
+        value: u64,
+        limit: u64,
+    },
 }
 
 /// Entry points of a portable kernel.
@@ -70,8 +78,17 @@ pub enum ZeroTarget {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Step {
     /// Fill `bytes` bytes at `offset` of the buffer with zeros.
-    Zero { target: ZeroTarget, offset: u64, bytes: u64 },
-    Launch { entry: EntryKind, grid: [u32; 3], block: [u32; 3], lds_bytes: u32 },
+    Zero {
+        target: ZeroTarget,
+        offset: u64,
+        bytes: u64,
+    },
+    Launch {
+        entry: EntryKind,
+        grid: [u32; 3],
+        block: [u32; 3],
+        lds_bytes: u32,
+    },
 }
 
 /// Everything needed to run one kernel on one problem, in order.
@@ -111,13 +128,22 @@ impl LaunchPlan {
         a.y = y;
         a.d = bufs.d;
         a.ws = bufs.workspace;
-        a.flags = if self.workspace_bytes > 0 { bufs.workspace + self.flags_offset } else { 0 };
+        a.flags = if self.workspace_bytes > 0 {
+            bufs.workspace + self.flags_offset
+        } else {
+            0
+        };
         a
     }
 }
 
 /// Element strides `[n/g, g/k, c, d, h, w]`-style for one tensor, by dimension letter.
-fn strides(layout: Layout, role: &'static str, ndim: u32, sizes: &[(char, u64)]) -> Result<Vec<(char, u64)>, PlanError> {
+fn strides(
+    layout: Layout,
+    role: &'static str,
+    ndim: u32,
+    sizes: &[(char, u64)],
+) -> Result<Vec<(char, u64)>, PlanError> {
     use Layout::*;
     let (order, lay_ndim): (&str, u32) = match layout {
         Nwgc => ("NWGC", 1),
@@ -147,7 +173,10 @@ fn strides(layout: Layout, role: &'static str, ndim: u32, sizes: &[(char, u64)])
         Gc => ("", 0),
     };
     let letters: Vec<char> = order.chars().collect();
-    let fits = lay_ndim == ndim && sizes.iter().all(|(l, _)| matches!(l, 'D' | 'H') || letters.contains(l));
+    let fits = lay_ndim == ndim
+        && sizes
+            .iter()
+            .all(|(l, _)| matches!(l, 'D' | 'H') || letters.contains(l));
     if !fits {
         return Err(PlanError::Layout { layout, role, ndim });
     }
@@ -179,7 +208,10 @@ impl KernelConfig {
     /// Plans one run of this kernel on `dims`.
     pub fn plan(&self, dims: &ConvDims, dev: &DeviceInfo) -> Result<LaunchPlan, PlanError> {
         if dims.op != self.op {
-            return Err(PlanError::Op { problem: dims.op, kernel: self.op });
+            return Err(PlanError::Op {
+                problem: dims.op,
+                kernel: self.op,
+            });
         }
         let positive = [
             ("G", dims.g),
@@ -193,12 +225,23 @@ impl KernelConfig {
                 return Err(PlanError::Zero { what });
             }
         }
-        let spatial = dims.input.iter().chain(&dims.filter).chain(&dims.output).chain(&dims.stride).chain(&dims.dilation);
+        let spatial = dims
+            .input
+            .iter()
+            .chain(&dims.filter)
+            .chain(&dims.output)
+            .chain(&dims.stride)
+            .chain(&dims.dilation);
         if spatial.into_iter().any(|&v| v == 0) {
-            return Err(PlanError::Zero { what: "spatial size, filter, output, stride or dilation" });
+            return Err(PlanError::Zero {
+                what: "spatial size, filter, output, stride or dilation",
+            });
         }
         if self.lds_bytes > dev.max_lds_bytes {
-            return Err(PlanError::Lds { need: self.lds_bytes, max: dev.max_lds_bytes });
+            return Err(PlanError::Lds {
+                need: self.lds_bytes,
+                max: dev.max_lds_bytes,
+            });
         }
         let [di, hi, wi] = dims.input;
         let [z, y, x] = dims.filter;
@@ -207,19 +250,40 @@ impl KernelConfig {
             dims.layouts[0],
             "input",
             dims.ndim,
-            &[('N', dims.n), ('G', dims.g), ('C', dims.c), ('D', di), ('H', hi), ('W', wi)],
+            &[
+                ('N', dims.n),
+                ('G', dims.g),
+                ('C', dims.c),
+                ('D', di),
+                ('H', hi),
+                ('W', wi),
+            ],
         )?;
         let ws = strides(
             dims.layouts[1],
             "weight",
             dims.ndim,
-            &[('G', dims.g), ('K', dims.k), ('C', dims.c), ('D', z), ('H', y), ('W', x)],
+            &[
+                ('G', dims.g),
+                ('K', dims.k),
+                ('C', dims.c),
+                ('D', z),
+                ('H', y),
+                ('W', x),
+            ],
         )?;
         let ys = strides(
             dims.layouts[2],
             "output",
             dims.ndim,
-            &[('N', dims.n), ('G', dims.g), ('K', dims.k), ('D', do_), ('H', ho), ('W', wo)],
+            &[
+                ('N', dims.n),
+                ('G', dims.g),
+                ('K', dims.k),
+                ('D', do_),
+                ('H', ho),
+                ('W', wo),
+            ],
         )?;
         let (in_px, filt, out_px) = (di * hi * wi, z * y * x, do_ * ho * wo);
         let (m, n, k) = match dims.op {
@@ -230,12 +294,20 @@ impl KernelConfig {
         // The kernel decomposes GEMM indices in 32-bit arithmetic.
         for (what, v) in [("GEMM M", m), ("GEMM N", n), ("GEMM K", k)] {
             if v > u64::from(u32::MAX) {
-                return Err(PlanError::TooLarge { what, value: v, limit: u64::from(u32::MAX) });
+                return Err(PlanError::TooLarge {
+                    what,
+                    value: v,
+                    limit: u64::from(u32::MAX),
+                });
             }
         }
         let [mt, nt, kt] = self.tile.map(u64::from);
         let (tiles_m, tiles_n, k_iters) = (m.div_ceil(mt), n.div_ceil(nt), k.div_ceil(kt).max(1));
-        let elems = [dims.g * dims.n * dims.c * in_px, dims.g * dims.k * dims.c * filt, dims.g * dims.n * dims.k * out_px];
+        let elems = [
+            dims.g * dims.n * dims.c * in_px,
+            dims.g * dims.k * dims.c * filt,
+            dims.g * dims.n * dims.k * out_px,
+        ];
         let out_idx = match dims.op {
             Op::Fwd => 2,
             Op::BwdData => 0,
@@ -322,19 +394,34 @@ impl KernelConfig {
                 args.store_atomic = i64::from(atomic);
                 args.atomic_to_ws = i64::from(atomic && (two_stage || !direct_fp32));
                 if group_blocks > MAX_GRID_Y {
-                    return Err(PlanError::TooLarge { what: "group blocks", value: group_blocks, limit: MAX_GRID_Y });
+                    return Err(PlanError::TooLarge {
+                        what: "group blocks",
+                        value: group_blocks,
+                        limit: MAX_GRID_Y,
+                    });
                 }
                 [tiles_m * tiles_n * slices, group_blocks]
             }
-            Schedule::StreamK { reduction, persistent } => {
+            Schedule::StreamK {
+                reduction,
+                persistent,
+            } => {
                 // DP + two-tile SK: the partial last wave plus one full wave go to StreamK so every
                 // SK block gets one to two tiles of work; the rest are data-parallel tiles.
                 let (full_waves, rem) = (tiles / cus, tiles % cus);
-                let sk_tiles = if rem == 0 { 0 } else { rem + if full_waves >= 1 { cus } else { 0 } };
+                let sk_tiles = if rem == 0 {
+                    0
+                } else {
+                    rem + if full_waves >= 1 { cus } else { 0 }
+                };
                 let sk_tiles = sk_tiles.min(tiles);
                 let dp_tiles = tiles - sk_tiles;
                 let sk_blocks = cus.min(sk_tiles * k_iters);
-                let dp_blocks = if persistent { dp_tiles.min(cus) } else { dp_tiles };
+                let dp_blocks = if persistent {
+                    dp_tiles.min(cus)
+                } else {
+                    dp_tiles
+                };
                 args.sk_blocks = sk_blocks as i64;
                 args.sk_tiles = sk_tiles as i64;
                 args.dp_tiles = dp_tiles as i64;
@@ -350,37 +437,76 @@ impl KernelConfig {
                     let partials = sk_blocks * mt * nt * 4;
                     flags_offset = partials.div_ceil(256) * 256;
                     workspace_bytes = flags_offset + sk_blocks * 4;
-                    steps.push(Step::Zero { target: ZeroTarget::Workspace, offset: flags_offset, bytes: sk_blocks * 4 });
+                    steps.push(Step::Zero {
+                        target: ZeroTarget::Workspace,
+                        offset: flags_offset,
+                        bytes: sk_blocks * 4,
+                    });
                 }
                 [sk_blocks + dp_blocks, 1]
             }
         };
         if main_grid[0] > MAX_GRID_X {
-            return Err(PlanError::TooLarge { what: "workgroups", value: main_grid[0], limit: MAX_GRID_X });
+            return Err(PlanError::TooLarge {
+                what: "workgroups",
+                value: main_grid[0],
+                limit: MAX_GRID_X,
+            });
         }
-        let launch = |entry, gx: u64, gy: u64, lds| Step::Launch { entry, grid: [gx as u32, gy as u32, 1], block, lds_bytes: lds };
+        let launch = |entry, gx: u64, gy: u64, lds| Step::Launch {
+            entry,
+            grid: [gx as u32, gy as u32, 1],
+            block,
+            lds_bytes: lds,
+        };
         if args.store_atomic == 1 {
             if args.atomic_to_ws == 1 {
                 workspace_bytes = out_elems * 4;
-                steps.push(Step::Zero { target: ZeroTarget::Workspace, offset: 0, bytes: workspace_bytes });
+                steps.push(Step::Zero {
+                    target: ZeroTarget::Workspace,
+                    offset: 0,
+                    bytes: workspace_bytes,
+                });
             } else {
-                steps.push(Step::Zero { target: ZeroTarget::Output, offset: 0, bytes: tensor_bytes[out_idx] });
+                steps.push(Step::Zero {
+                    target: ZeroTarget::Output,
+                    offset: 0,
+                    bytes: tensor_bytes[out_idx],
+                });
             }
         }
         if main_grid[0] > 0 {
-            steps.push(launch(EntryKind::Main, main_grid[0], main_grid[1], self.lds_bytes));
+            steps.push(launch(
+                EntryKind::Main,
+                main_grid[0],
+                main_grid[1],
+                self.lds_bytes,
+            ));
         }
         if args.atomic_to_ws == 1 {
             let blocks = out_elems.div_ceil(u64::from(self.block)).clamp(1, 8 * cus);
             steps.push(launch(EntryKind::Convert, blocks, 1, 0));
         }
-        Ok(LaunchPlan { steps, workspace_bytes, flags_offset, tensor_bytes, args })
+        Ok(LaunchPlan {
+            steps,
+            workspace_bytes,
+            flags_offset,
+            tensor_bytes,
+            args,
+        })
     }
 
     /// Whether an operand's vector loads are legal: its contiguous dimension has unit stride,
     /// its extent and every other stride are multiples of the vector (so groups stay inside one
     /// channel run and aligned).
-    fn vector_ok(&self, dims: &ConvDims, is_a: bool, xs: &[(char, u64)], ws: &[(char, u64)], ys: &[(char, u64)]) -> bool {
+    fn vector_ok(
+        &self,
+        dims: &ConvDims,
+        is_a: bool,
+        xs: &[(char, u64)],
+        ws: &[(char, u64)],
+        ys: &[(char, u64)],
+    ) -> bool {
         let cfg = if is_a { &self.a } else { &self.b };
         let v = u64::from(cfg.vector);
         if v == 1 {
@@ -395,6 +521,8 @@ impl KernelConfig {
             (Op::BwdWeight, true) => (ys, 'K', dims.k),
             (Op::BwdWeight, false) => (xs, 'C', dims.c),
         };
-        extent % v == 0 && s.iter().all(|&(l, st)| if l == inner { st == 1 } else { st % v == 0 })
+        extent % v == 0
+            && s.iter()
+                .all(|&(l, st)| if l == inner { st == 1 } else { st % v == 0 })
     }
 }

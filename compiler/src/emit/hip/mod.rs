@@ -4,12 +4,14 @@
 mod args;
 mod config;
 mod launch;
-mod source;
 pub mod samples;
+mod source;
 
 pub use args::CkArgs;
 pub use config::{Elem, HipError, KernelConfig, OperandCfg, Schedule};
-pub use launch::{Buffers, ConvDims, DeviceInfo, EntryKind, LaunchPlan, PlanError, Step, ZeroTarget};
+pub use launch::{
+    Buffers, ConvDims, DeviceInfo, EntryKind, LaunchPlan, PlanError, Step, ZeroTarget,
+};
 
 use crate::ir::Instance;
 use serde::Serialize;
@@ -49,7 +51,17 @@ pub fn emit_hip(inst: &Instance) -> Result<HipKernel, HipError> {
     let base = source::symbol_base(&inst.name);
     let entries = [(EntryKind::Main, "main"), (EntryKind::Convert, "convert")]
         .into_iter()
-        .map(|(kind, suffix)| Entry { kind, symbol: format!("{base}_{suffix}") })
+        .map(|(kind, suffix)| Entry {
+            kind,
+            symbol: format!("{base}_{suffix}"),
+        })
         .collect();
-    Ok(HipKernel { name: inst.name.clone(), source: source::render(inst, &config), entries, config })
+    Ok(HipKernel {
+        name: inst.name.clone(),
+        source: source::render(inst, &config),
+        entries,
+        config,
+    })
 }
+#[cfg(test)]
+mod tests;

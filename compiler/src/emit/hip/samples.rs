@@ -23,7 +23,12 @@ fn transfer(vector: u32) -> Transfer {
 
 impl SampleBuilder {
     pub fn new(name: &str, op: Op) -> Self {
-        let layout = ConvLayout { input: Layout::Nhwgc, weight: Layout::Gkyxc, output: Layout::Nhwgk, ds: vec![] };
+        let layout = ConvLayout {
+            input: Layout::Nhwgc,
+            weight: Layout::Gkyxc,
+            output: Layout::Nhwgk,
+            ds: vec![],
+        };
         let dt = DataType::Fp16;
         SampleBuilder(Instance {
             name: name.into(),
@@ -52,14 +57,23 @@ impl SampleBuilder {
             spec: ConvSpec::Default,
             gemm_spec: GemmSpec::Default,
             block: 256,
-            tile: Tile { m: 128, n: 128, k: 32 },
+            tile: Tile {
+                m: 128,
+                n: 128,
+                k: 32,
+            },
             k1: [8, 8],
             mma: [32, 32, 0],
             repeat: [2, 2],
             waves: [2, 2, 1],
             a: transfer(8),
             b: transfer(8),
-            c: CShuffle { m_per_shuffle: 1, n_per_shuffle: 1, cluster: vec![1, 32, 1, 8], vector: 8 },
+            c: CShuffle {
+                m_per_shuffle: 1,
+                n_per_shuffle: 1,
+                cluster: vec![1, 32, 1, 8],
+                vector: 8,
+            },
             pipeline: Pipeline {
                 scheduler: Scheduler::Intrawave,
                 version: PipelineVersion::V1,
@@ -70,18 +84,37 @@ impl SampleBuilder {
             },
             wavelet: None,
             tile_kernel: None,
-            work: Work { split_k: SplitK::Fixed(1), two_stage: false, streamk: None, merge_groups: 1, large_tensor: false },
+            work: Work {
+                split_k: SplitK::Fixed(1),
+                two_stage: false,
+                streamk: None,
+                merge_groups: 1,
+                large_tensor: false,
+            },
             transpose: [1, 1],
             pad_gemm: [false, false],
             dl: None,
-            targets: vec![Arch::Gfx90a, Arch::Gfx942, Arch::Gfx1100, Arch::Gfx1201, Arch::Sm90],
+            targets: vec![
+                Arch::Gfx90a,
+                Arch::Gfx942,
+                Arch::Gfx1100,
+                Arch::Gfx1201,
+                Arch::Sm90,
+            ],
             ck_format: None,
         })
     }
 
     pub fn dtype(mut self, dt: DataType) -> Self {
         let t = &mut self.0.types;
-        (t.input, t.weight, t.output, t.compute_a, t.compute_b, t.cshuffle) = (dt, dt, dt, dt, dt, dt);
+        (
+            t.input,
+            t.weight,
+            t.output,
+            t.compute_a,
+            t.compute_b,
+            t.cshuffle,
+        ) = (dt, dt, dt, dt, dt, dt);
         self
     }
 
@@ -92,19 +125,33 @@ impl SampleBuilder {
             _ => (Layout::Nhwgc, Layout::Gkyxc, Layout::Nhwgk),
         };
         self.0.ndim = ndim;
-        self.0.layout = ConvLayout { input: i, weight: w, output: o, ds: vec![] };
+        self.0.layout = ConvLayout {
+            input: i,
+            weight: w,
+            output: o,
+            ds: vec![],
+        };
         self
     }
 
     pub fn layout(mut self, input: Layout, weight: Layout, output: Layout) -> Self {
-        self.0.layout = ConvLayout { input, weight, output, ds: vec![] };
+        self.0.layout = ConvLayout {
+            input,
+            weight,
+            output,
+            ds: vec![],
+        };
         self
     }
 
     /// Block size, block tile `[M, N, K]` and K1.
     pub fn tile(mut self, block: u32, tile: [u32; 3], k1: u32) -> Self {
         self.0.block = block;
-        self.0.tile = Tile { m: tile[0], n: tile[1], k: tile[2] };
+        self.0.tile = Tile {
+            m: tile[0],
+            n: tile[1],
+            k: tile[2],
+        };
         self.0.k1 = [k1, k1];
         self
     }
@@ -143,7 +190,10 @@ impl SampleBuilder {
     }
 
     pub fn streamk(mut self, reduction: Reduction, persistent: bool) -> Self {
-        self.0.work.streamk = Some(StreamK { reduction, persistent });
+        self.0.work.streamk = Some(StreamK {
+            reduction,
+            persistent,
+        });
         self
     }
 
@@ -170,27 +220,84 @@ impl SampleBuilder {
 pub fn instances() -> Vec<Instance> {
     use SampleBuilder as B;
     let mut out = Vec::new();
-    for (op, tag) in [(Op::Fwd, "fwd"), (Op::BwdData, "bwd_data"), (Op::BwdWeight, "bwd_weight")] {
+    for (op, tag) in [
+        (Op::Fwd, "fwd"),
+        (Op::BwdData, "bwd_data"),
+        (Op::BwdWeight, "bwd_weight"),
+    ] {
         let s = |name: &str| B::new(&format!("{tag}_{name}"), op);
         out.extend([
             s("f16_128x128x32").build(),
-            s("bf16_64x64x32_db").dtype(DataType::Bf16).tile(256, [64, 64, 32], 8).pipeline(2, true).build(),
-            s("f32_64x128x16_prefetch").dtype(DataType::Fp32).tile(256, [64, 128, 16], 4).vectors(4, 4, false).pipeline(2, false).build(),
-            s("f16_32x64x32_scalar").tile(64, [32, 64, 32], 8).vectors(1, 1, false).build(),
+            s("bf16_64x64x32_db")
+                .dtype(DataType::Bf16)
+                .tile(256, [64, 64, 32], 8)
+                .pipeline(2, true)
+                .build(),
+            s("f32_64x128x16_prefetch")
+                .dtype(DataType::Fp32)
+                .tile(256, [64, 128, 16], 4)
+                .vectors(4, 4, false)
+                .pipeline(2, false)
+                .build(),
+            s("f16_32x64x32_scalar")
+                .tile(64, [32, 64, 32], 8)
+                .vectors(1, 1, false)
+                .build(),
             s("f16_1d").ndim(1).tile(128, [64, 32, 32], 8).build(),
             s("f16_3d").ndim(3).tile(128, [32, 64, 32], 8).build(),
-            s("f16_gnhwc").layout(Layout::Gnhwc, Layout::Gkyxc, Layout::Gnhwk).tile(128, [64, 64, 32], 8).build(),
-            s("f16_1x1").spec(ConvSpec::Filter1x1Stride1Pad0).tile(128, [64, 64, 32], 8).build(),
-            s("f16_merge4").merge_groups(4).tile(64, [16, 16, 32], 8).build(),
-            s("f16_splitk4").split_k(SplitK::Fixed(4), false).tile(128, [64, 64, 32], 8).build(),
-            s("f32_splitk3").dtype(DataType::Fp32).split_k(SplitK::Fixed(3), false).tile(128, [64, 64, 16], 4).build(),
-            s("bf16_two_stage").dtype(DataType::Bf16).split_k(SplitK::Auto, true).tile(128, [64, 64, 32], 8).build(),
-            s("f16_scale").output_op(ElementOp::Scale).tile(128, [64, 64, 32], 8).build(),
-            s("f16_sk_linear").streamk(Reduction::Linear, false).tile(128, [64, 64, 32], 8).build(),
-            s("bf16_sk_tree_persistent").dtype(DataType::Bf16).streamk(Reduction::Tree, true).tile(128, [64, 64, 32], 8).build(),
-            s("f32_sk_atomic").dtype(DataType::Fp32).streamk(Reduction::Atomic, true).tile(128, [64, 64, 16], 4).build(),
-            s("f16_wavelet_4w4").wavelet(256, 256).tile(512, [128, 128, 32], 8).wavelet(256, 256).build(),
-            s("bf16_wavelet_4w2").dtype(DataType::Bf16).wavelet(256, 128).build(),
+            s("f16_gnhwc")
+                .layout(Layout::Gnhwc, Layout::Gkyxc, Layout::Gnhwk)
+                .tile(128, [64, 64, 32], 8)
+                .build(),
+            s("f16_1x1")
+                .spec(ConvSpec::Filter1x1Stride1Pad0)
+                .tile(128, [64, 64, 32], 8)
+                .build(),
+            s("f16_merge4")
+                .merge_groups(4)
+                .tile(64, [16, 16, 32], 8)
+                .build(),
+            s("f16_splitk4")
+                .split_k(SplitK::Fixed(4), false)
+                .tile(128, [64, 64, 32], 8)
+                .build(),
+            s("f32_splitk3")
+                .dtype(DataType::Fp32)
+                .split_k(SplitK::Fixed(3), false)
+                .tile(128, [64, 64, 16], 4)
+                .build(),
+            s("bf16_two_stage")
+                .dtype(DataType::Bf16)
+                .split_k(SplitK::Auto, true)
+                .tile(128, [64, 64, 32], 8)
+                .build(),
+            s("f16_scale")
+                .output_op(ElementOp::Scale)
+                .tile(128, [64, 64, 32], 8)
+                .build(),
+            s("f16_sk_linear")
+                .streamk(Reduction::Linear, false)
+                .tile(128, [64, 64, 32], 8)
+                .build(),
+            s("bf16_sk_tree_persistent")
+                .dtype(DataType::Bf16)
+                .streamk(Reduction::Tree, true)
+                .tile(128, [64, 64, 32], 8)
+                .build(),
+            s("f32_sk_atomic")
+                .dtype(DataType::Fp32)
+                .streamk(Reduction::Atomic, true)
+                .tile(128, [64, 64, 16], 4)
+                .build(),
+            s("f16_wavelet_4w4")
+                .wavelet(256, 256)
+                .tile(512, [128, 128, 32], 8)
+                .wavelet(256, 256)
+                .build(),
+            s("bf16_wavelet_4w2")
+                .dtype(DataType::Bf16)
+                .wavelet(256, 128)
+                .build(),
         ]);
     }
     out

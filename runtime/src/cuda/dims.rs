@@ -56,3 +56,61 @@ pub fn conv_dims(p: &ConvProblem) -> Result<ConvDims, CudaError> {
         layouts: [p.layout.input, p.layout.weight, p.layout.output],
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::{ProblemLayout, ProblemTypes};
+    use ck_compiler::model::{DataType, Layout, Op};
+
+    fn p1d() -> ConvProblem {
+        ConvProblem {
+            op: Op::BwdWeight,
+            ndim: 1,
+            g: 2,
+            n: 3,
+            k: 4,
+            c: 5,
+            filter: vec![3],
+            input: vec![17],
+            stride: vec![2],
+            dilation: vec![2],
+            left_pad: vec![2],
+            right_pad: vec![1],
+            layout: ProblemLayout {
+                input: Layout::Nwgc,
+                weight: Layout::Gkxc,
+                output: Layout::Nwgk,
+            },
+            dtype: ProblemTypes {
+                input: DataType::Fp16,
+                weight: DataType::Fp16,
+                output: DataType::Fp16,
+            },
+        }
+    }
+
+    #[test]
+    fn one_d_problems_become_innermost_of_three_d() {
+        let d = conv_dims(&p1d()).unwrap();
+        assert_eq!(d.input, [1, 1, 17]);
+        assert_eq!(d.filter, [1, 1, 3]);
+        // (17 + 2 + 1 - (2·2 + 1)) / 2 + 1 = 8
+        assert_eq!(d.output, [1, 1, 8]);
+        assert_eq!(d.pad, [0, 0, 2]);
+        assert_eq!((d.stride, d.dilation), ([1, 1, 2], [1, 1, 2]));
+    }
+
+    #[test]
+    fn malformed_problems_are_errors() {
+        let mut p = p1d();
+        p.stride = vec![1, 1];
+        assert!(matches!(conv_dims(&p), Err(CudaError::Problem(_))));
+        let mut p = p1d();
+        p.filter = vec![40];
+        assert!(matches!(conv_dims(&p), Err(CudaError::Problem(_))));
+        let mut p = p1d();
+        p.ndim = 4;
+        assert!(matches!(conv_dims(&p), Err(CudaError::Problem(_))));
+    }
+}

@@ -287,7 +287,7 @@ impl CudaBackend {
             d: t.d.as_ref().map_or(0, ptr),
             workspace: workspace.as_deref().map_or(0, ptr),
         };
-        let mut args = plan.args_for(op, bufs);
+        let mut args = plan.args_for(bufs);
         args.alpha = alpha;
         args.beta = beta;
         let bytes = args.to_bytes();

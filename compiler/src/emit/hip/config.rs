@@ -156,7 +156,7 @@ fn vector_width(want: u32, extent: u32, elem: Elem) -> u32 {
 /// tile allows, fewest idle outputs first.
 fn thread_grid(threads: u32, m: u32, n: u32) -> ([u32; 2], [u32; 2]) {
     let mut best: Option<(u64, [u32; 2], [u32; 2])> = None;
-    for tn in (1..=threads).filter(|d| threads % d == 0) {
+    for tn in (1..=threads).filter(|d| threads.is_multiple_of(*d)) {
         let tm = threads / tn;
         let (rm, rn) = (m.div_ceil(tm), n.div_ceil(tn));
         let waste = u64::from(rm * tm) * u64::from(rn * tn) - u64::from(m) * u64::from(n);

@@ -115,17 +115,12 @@ pub struct Buffers {
 }
 
 impl LaunchPlan {
-    /// The argument block for these buffers; the output buffer is the tensor the op writes.
-    pub fn args_for(&self, op: Op, bufs: Buffers) -> CkArgs {
+    /// The argument block for these buffers (by conv role, whichever one the op writes).
+    pub fn args_for(&self, bufs: Buffers) -> CkArgs {
         let mut a = self.args;
-        let (x, w, y) = match op {
-            Op::Fwd => (bufs.input, bufs.weight, bufs.output),
-            Op::BwdData => (bufs.output, bufs.weight, bufs.input),
-            Op::BwdWeight => (bufs.input, bufs.output, bufs.weight),
-        };
-        a.x = x;
-        a.w = w;
-        a.y = y;
+        a.x = bufs.input;
+        a.w = bufs.weight;
+        a.y = bufs.output;
         a.d = bufs.d;
         a.ws = bufs.workspace;
         a.flags = if self.workspace_bytes > 0 {
@@ -155,7 +150,7 @@ fn strides(
         Ngcw => ("NGCW", 1),
         Ngchw => ("NGCHW", 2),
         Ngcdhw => ("NGCDHW", 3),
-        Gkxc => ("GKXC", 1),
+        Gkxc => ("GKWC", 1),
         Gkyxc => ("GKHWC", 2),
         Gkzyxc => ("GKDHWC", 3),
         Gkcx => ("GKCW", 1),
@@ -426,8 +421,8 @@ impl KernelConfig {
                 args.sk_tiles = sk_tiles as i64;
                 args.dp_tiles = dp_tiles as i64;
                 args.dp_blocks = dp_blocks as i64;
-                if sk_blocks > 0 {
-                    args.sk_iters = ((sk_tiles * k_iters) / sk_blocks) as i64;
+                if let Some(iters) = (sk_tiles * k_iters).checked_div(sk_blocks) {
+                    args.sk_iters = iters as i64;
                     args.sk_rem = ((sk_tiles * k_iters) % sk_blocks) as i64;
                 }
                 let atomic = reduction == Reduction::Atomic && sk_blocks > 0;

@@ -341,3 +341,37 @@ fn source_snapshot() {
         .steps
     );
 }
+
+#[test]
+fn one_d_layouts_plan() {
+    let k = emit_hip(&SampleBuilder::new("d1", Op::BwdData).ndim(1).build()).unwrap();
+    let d = ConvDims {
+        ndim: 1,
+        input: [1, 1, 17],
+        filter: [1, 1, 3],
+        output: [1, 1, 17],
+        pad: [0, 0, 1],
+        layouts: [Layout::Nwgc, Layout::Gkxc, Layout::Nwgk],
+        ..dims(Op::BwdData)
+    };
+    let a = k.plan(&d, &DEV).unwrap().args;
+    // GKXC: c innermost, then x, k, g.
+    assert_eq!(
+        (a.ws_c, a.ws_x, a.ws_k, a.ws_g),
+        (1, 72, 72 * 3, 72 * 3 * 136)
+    );
+}
+
+#[test]
+fn buffers_keep_their_conv_roles_for_every_op() {
+    let k = emit_hip(&SampleBuilder::new("b", Op::BwdWeight).build()).unwrap();
+    let plan = k.plan(&dims(Op::BwdWeight), &DEV).unwrap();
+    let a = plan.args_for(Buffers {
+        input: 1,
+        weight: 2,
+        output: 3,
+        d: 4,
+        workspace: 0,
+    });
+    assert_eq!((a.x, a.w, a.y, a.d, a.flags), (1, 2, 3, 4, 0));
+}

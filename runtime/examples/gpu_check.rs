@@ -93,9 +93,7 @@ impl Shape {
             o
         };
         let mut pad = to3(&p.left_pad);
-        for i in 0..3 - nd {
-            pad[i] = 0;
-        }
+        pad[..3 - nd].fill(0);
         Shape {
             g: p.g as usize,
             n: p.n as usize,

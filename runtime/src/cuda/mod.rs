@@ -321,3 +321,21 @@ impl CudaBackend {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_libraries_are_errors_not_panics() {
+        // SAFETY: only probes whether the shared library loads.
+        let driver = unsafe { sys::is_culib_present() };
+        match CudaBackend::new(0) {
+            Err(CudaError::NoDriver) => assert!(!driver),
+            Err(CudaError::NoNvrtc) => assert!(!nvrtc::available()),
+            // With both libraries, a machine without a device reports a driver error.
+            Err(CudaError::Driver(_)) | Ok(_) => assert!(driver && nvrtc::available()),
+            Err(other) => panic!("unexpected error: {other}"),
+        }
+    }
+}

@@ -24,3 +24,5 @@ pub use problem::{ConvProblem, ProblemError, ProblemLayout, ProblemTypes};
 pub use registry::{Candidate, NoInstance, Registry, RegistryError};
 pub use support::{Rule, Unsupported, supports, supports_on};
 pub use tensor::{Tensor, TensorData};
+#[cfg(feature = "cuda")]
+pub mod cuda;

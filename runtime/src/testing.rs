@@ -146,6 +146,7 @@ fn base(name: &str, op: Op, kind: Kind) -> Instance {
             prefetch: 1,
             double_buffer: false,
             direct_load: false,
+            thread_tile_transfer: true,
             loop_scheduler: LoopScheduler::Default,
         },
         wavelet: None,

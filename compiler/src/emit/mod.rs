@@ -1,10 +1,11 @@
 //! Back ends over validated instances: CK instance strings, CK C++, dispatcher names, the
-//! manifest and build files.
+//! manifest, build files and portable HIP kernels.
 
 pub mod access;
 pub mod ck_cpp;
 pub mod cmake;
 pub mod format;
+pub mod hip;
 pub mod manifest;
 pub mod names;
 pub mod spelling;

@@ -1,0 +1,103 @@
+//! The kernel argument block: one C struct passed by value to every entry point. The field list
+//! lives only here; the C declaration and the host byte image are both generated from it.
+
+/// Declares [`CkArgs`], its C declaration and its byte image. Every field is 8 bytes, so the
+/// struct has no padding and its layout is the same for clang HIP, NVRTC and the host.
+macro_rules! ck_args {
+    ($($(#[$doc:meta])* $field:ident: $rty:ty => $cty:literal,)*) => {
+        /// Values of the kernel argument block, in declaration order.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+        #[allow(non_snake_case)]
+        pub struct CkArgs {
+            $($(#[$doc])* pub $field: $rty,)*
+        }
+
+        impl CkArgs {
+            /// `(C type, field name)` of every field, in order.
+            pub const FIELDS: &'static [(&'static str, &'static str)] = &[$(($cty, stringify!($field)),)*];
+
+            /// Size of the byte image.
+            pub const BYTES: usize = Self::FIELDS.len() * 8;
+
+            /// The little-endian byte image the kernel receives as its single parameter.
+            pub fn to_bytes(&self) -> Vec<u8> {
+                let mut out = Vec::with_capacity(Self::BYTES);
+                $(out.extend_from_slice(&self.$field.to_le_bytes());)*
+                out
+            }
+        }
+    };
+}
+
+ck_args! {
+    /// Device addresses of the input, weight and output tensors (by conv role, whatever the op).
+    x: u64 => "void*",
+    w: u64 => "void*",
+    y: u64 => "void*",
+    /// D tensor of binary output element-wise ops (output layout).
+    d: u64 => "const void*",
+    /// fp32 workspace: split-K accumulation `[G][M][N]` or StreamK partial tiles.
+    ws: u64 => "void*",
+    /// StreamK fix-up flags, one `int` per SK block.
+    flags: u64 => "void*",
+    G: i64 => "ck_i64", N: i64 => "ck_i64", K: i64 => "ck_i64", C: i64 => "ck_i64",
+    Di: i64 => "ck_i64", Hi: i64 => "ck_i64", Wi: i64 => "ck_i64",
+    Z: i64 => "ck_i64", Y: i64 => "ck_i64", X: i64 => "ck_i64",
+    Do: i64 => "ck_i64", Ho: i64 => "ck_i64", Wo: i64 => "ck_i64",
+    sd: i64 => "ck_i64", sh: i64 => "ck_i64", sw: i64 => "ck_i64",
+    dd: i64 => "ck_i64", dh: i64 => "ck_i64", dw: i64 => "ck_i64",
+    pd: i64 => "ck_i64", ph: i64 => "ck_i64", pw: i64 => "ck_i64",
+    /// Element strides of x (N, G, C, D, H, W), w (G, K, C, Z, Y, X) and y (N, G, K, D, H, W).
+    xs_n: i64 => "ck_i64", xs_g: i64 => "ck_i64", xs_c: i64 => "ck_i64",
+    xs_d: i64 => "ck_i64", xs_h: i64 => "ck_i64", xs_w: i64 => "ck_i64",
+    ws_g: i64 => "ck_i64", ws_k: i64 => "ck_i64", ws_c: i64 => "ck_i64",
+    ws_z: i64 => "ck_i64", ws_y: i64 => "ck_i64", ws_x: i64 => "ck_i64",
+    ys_n: i64 => "ck_i64", ys_g: i64 => "ck_i64", ys_k: i64 => "ck_i64",
+    ys_d: i64 => "ck_i64", ys_h: i64 => "ck_i64", ys_w: i64 => "ck_i64",
+    /// Implicit GEMM sizes per group.
+    M: i64 => "ck_i64", Ng: i64 => "ck_i64", Kg: i64 => "ck_i64",
+    tiles_m: i64 => "ck_i64", tiles_n: i64 => "ck_i64",
+    /// K-tiles per output tile and per split-K slice.
+    k_iters: i64 => "ck_i64", split_iters: i64 => "ck_i64",
+    /// StreamK: SK blocks, base iterations per SK block and the remainder spread over the first
+    /// blocks; SK tiles come first, then the data-parallel tiles and their blocks.
+    sk_blocks: i64 => "ck_i64", sk_iters: i64 => "ck_i64", sk_rem: i64 => "ck_i64",
+    sk_tiles: i64 => "ck_i64", dp_tiles: i64 => "ck_i64", dp_blocks: i64 => "ck_i64",
+    /// 1: tiles are added atomically into a zeroed fp32 target; `atomic_to_ws` picks the workspace.
+    store_atomic: i64 => "ck_i64", atomic_to_ws: i64 => "ck_i64",
+    /// 1: the operand's vectorised global loads are legal for this problem.
+    vec_a: i64 => "ck_i64", vec_b: i64 => "ck_i64",
+    /// Scale and Bilinear factors.
+    alpha: f64 => "double", beta: f64 => "double",
+}
+
+/// The C declaration of the argument block.
+pub fn c_struct() -> String {
+    let mut s = String::from("struct CkArgs {\n");
+    for (ty, name) in CkArgs::FIELDS {
+        s.push_str(&format!("    {ty} {name};\n"));
+    }
+    s.push_str("};\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_image_has_one_slot_per_field_in_order() {
+        let args = CkArgs {
+            x: 0x1122,
+            G: -3,
+            beta: 2.5,
+            ..CkArgs::default()
+        };
+        let bytes = args.to_bytes();
+        assert_eq!(bytes.len(), CkArgs::FIELDS.len() * 8);
+        assert_eq!(&bytes[..8], &0x1122u64.to_le_bytes());
+        let g = CkArgs::FIELDS.iter().position(|f| f.1 == "G").unwrap();
+        assert_eq!(&bytes[g * 8..g * 8 + 8], &(-3i64).to_le_bytes());
+        assert_eq!(&bytes[bytes.len() - 8..], &2.5f64.to_le_bytes());
+    }
+}

@@ -1,0 +1,352 @@
+//! What an instance means for the portable kernel: the derived constants the source is
+//! specialised with and the host launch arithmetic reads. Derived once, here.
+
+use crate::ir::{Instance, SplitK};
+use crate::model::{DataType, ElementOp, Op, Reduction};
+use serde::{Deserialize, Serialize};
+
+/// Why an instance has no portable kernel.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HipError {
+    #[error(
+        "instance `{instance}`: data type {dtype} has no portable kernel (fp32, tf32, fp16, bf16 do)"
+    )]
+    DataType { instance: String, dtype: DataType },
+    #[error(
+        "instance `{instance}`: element-wise op {op} on the {tensor} tensor is only valid on the result"
+    )]
+    LoadOp {
+        instance: String,
+        tensor: &'static str,
+        op: ElementOp,
+    },
+    #[error("instance `{instance}`: {what} must be positive")]
+    Zero {
+        instance: String,
+        what: &'static str,
+    },
+    #[error(
+        "instance `{instance}`: wavelet groups {load}+{math} do not add up to block size {block}"
+    )]
+    Wavelet {
+        instance: String,
+        load: u32,
+        math: u32,
+        block: u32,
+    },
+}
+
+/// Storage type of a tensor in the kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Elem {
+    F32,
+    F16,
+    Bf16,
+}
+
+impl Elem {
+    pub fn bytes(self) -> u32 {
+        match self {
+            Elem::F32 => 4,
+            Elem::F16 | Elem::Bf16 => 2,
+        }
+    }
+
+    pub fn c_type(self) -> &'static str {
+        match self {
+            Elem::F32 => "float",
+            Elem::F16 => "ck_f16",
+            Elem::Bf16 => "ck_bf16",
+        }
+    }
+}
+
+/// How the GEMM-K loop is spread over workgroups.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Schedule {
+    /// One workgroup per (tile, slice); `Auto` slices come from the occupancy model at launch.
+    SplitK { slices: SplitK, two_stage: bool },
+    StreamK {
+        reduction: Reduction,
+        persistent: bool,
+    },
+}
+
+/// One operand's global→LDS movement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OperandCfg {
+    pub elem: Elem,
+    /// Elements loaded together along the operand's contiguous dimension.
+    pub vector: u32,
+    /// The contiguous dimension is the tile's row (M for A, N for B) rather than GEMM-K.
+    pub along_rows: bool,
+    /// K elements contiguous in LDS (`K1`).
+    pub k1: u32,
+    /// Elements of one LDS row `[rows * K1 + pad]`.
+    pub lds_row: u32,
+    /// Elements of one LDS stage.
+    pub lds_stage: u32,
+    pub op: ElementOp,
+}
+
+/// Every derived constant of one portable kernel.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KernelConfig {
+    pub op: Op,
+    pub block: u32,
+    pub tile: [u32; 3],
+    pub a: OperandCfg,
+    pub b: OperandCfg,
+    pub out: Elem,
+    pub out_op: ElementOp,
+    /// Threads `[begin, begin + count)` that load tiles, and the first math thread.
+    pub load_begin: u32,
+    pub load_threads: u32,
+    pub math_begin: u32,
+    /// Math threads form a `tm × tn` grid; each owns `rm × rn` outputs strided by the grid.
+    pub thread_grid: [u32; 2],
+    pub per_thread: [u32; 2],
+    /// LDS stages (2 = double buffer) and whether the next tile is prefetched into registers.
+    pub stages: u32,
+    pub reg_prefetch: bool,
+    pub merge_groups: u32,
+    /// Filter1x1Stride1Pad0: input and output pixels coincide, no im2col arithmetic.
+    pub fast_1x1: bool,
+    pub schedule: Schedule,
+    /// Byte offset of the B tiles in dynamic LDS and the total LDS bytes.
+    pub lds_b_offset: u32,
+    pub lds_bytes: u32,
+}
+
+fn elem(inst: &Instance, dtype: DataType) -> Result<Elem, HipError> {
+    match dtype {
+        DataType::Fp32 | DataType::Tf32 => Ok(Elem::F32),
+        DataType::Fp16 => Ok(Elem::F16),
+        DataType::Bf16 => Ok(Elem::Bf16),
+        other => Err(HipError::DataType {
+            instance: inst.name.clone(),
+            dtype: other,
+        }),
+    }
+}
+
+fn load_op(inst: &Instance, tensor: &'static str, op: ElementOp) -> Result<ElementOp, HipError> {
+    match op {
+        ElementOp::PassThrough | ElementOp::Scale | ElementOp::Relu => Ok(op),
+        other => Err(HipError::LoadOp {
+            instance: inst.name.clone(),
+            tensor,
+            op: other,
+        }),
+    }
+}
+
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// Largest power of two dividing `want` and `extent`, at most 16 bytes of `elem`.
+fn vector_width(want: u32, extent: u32, elem: Elem) -> u32 {
+    let g = gcd(want.max(1), extent.max(1));
+    // The lowest set bit of the gcd is the largest power of two dividing both.
+    (g & g.wrapping_neg()).min(16 / elem.bytes())
+}
+
+/// Math-thread grid: `tn` divides the thread count, rows and columns per thread as even as the
+/// tile allows, fewest idle outputs first.
+fn thread_grid(threads: u32, m: u32, n: u32) -> ([u32; 2], [u32; 2]) {
+    let mut best: Option<(u64, [u32; 2], [u32; 2])> = None;
+    for tn in (1..=threads).filter(|d| threads.is_multiple_of(*d)) {
+        let tm = threads / tn;
+        let (rm, rn) = (m.div_ceil(tm), n.div_ceil(tn));
+        let waste = u64::from(rm * tm) * u64::from(rn * tn) - u64::from(m) * u64::from(n);
+        let score = waste * 1024 + u64::from(rm.abs_diff(rn));
+        if best.is_none_or(|b| score < b.0) {
+            best = Some((score, [tm, tn], [rm, rn]));
+        }
+    }
+    let (_, grid, per) = best.unwrap_or((0, [1, 1], [m, n]));
+    (grid, per)
+}
+
+impl KernelConfig {
+    /// Element types of the input, weight and output tensors.
+    pub fn tensor_elems(&self) -> [Elem; 3] {
+        match self.op {
+            Op::Fwd => [self.a.elem, self.b.elem, self.out],
+            Op::BwdData => [self.out, self.b.elem, self.a.elem],
+            Op::BwdWeight => [self.b.elem, self.out, self.a.elem],
+        }
+    }
+
+    pub fn new(inst: &Instance) -> Result<KernelConfig, HipError> {
+        let zero = |what| HipError::Zero {
+            instance: inst.name.clone(),
+            what,
+        };
+        let [m, n, k] = [inst.tile.m, inst.tile.n, inst.tile.k];
+        if inst.block == 0 {
+            return Err(zero("block size"));
+        }
+        if m == 0 || n == 0 || k == 0 {
+            return Err(zero("block tile"));
+        }
+        let (x, w, y) = (
+            elem(inst, inst.types.input)?,
+            elem(inst, inst.types.weight)?,
+            elem(inst, inst.types.output)?,
+        );
+        let ops = inst.elementwise;
+        // A, B and the result by conv role; the contiguous dimension of each operand follows from
+        // the op (channels are innermost in the NHWGC/GKYXC/NHWGK family).
+        let (a, a_op, a_rows, b, b_op, b_rows, out, out_op) = match inst.op {
+            Op::Fwd => (
+                x,
+                ("input", ops.input),
+                false,
+                w,
+                ("weight", ops.weight),
+                false,
+                y,
+                ops.output,
+            ),
+            Op::BwdData => (
+                y,
+                ("output", ops.output),
+                false,
+                w,
+                ("weight", ops.weight),
+                true,
+                x,
+                ops.input,
+            ),
+            Op::BwdWeight => (
+                y,
+                ("output", ops.output),
+                true,
+                x,
+                ("input", ops.input),
+                true,
+                w,
+                ops.weight,
+            ),
+        };
+        let (load_begin, load_threads, math_begin, math_threads, stages) = match inst.wavelet {
+            Some(wv) => {
+                if wv.load == 0 || wv.math == 0 || wv.load + wv.math != inst.block {
+                    return Err(HipError::Wavelet {
+                        instance: inst.name.clone(),
+                        load: wv.load,
+                        math: wv.math,
+                        block: inst.block,
+                    });
+                }
+                // Producer/consumer roles need two LDS stages.
+                (0, wv.load, wv.load, wv.math, 2)
+            }
+            None => (
+                0,
+                inst.block,
+                0,
+                inst.block,
+                if inst.pipeline.double_buffer { 2 } else { 1 },
+            ),
+        };
+        let operand = |e: Elem,
+                       (tensor, op): (&'static str, ElementOp),
+                       rows: u32,
+                       along: bool,
+                       k1: u32,
+                       pad: bool,
+                       want: u32| {
+            let k1 = gcd(k1.max(1), k);
+            let lds_row = rows * k1 + if pad { k1 } else { 0 };
+            Ok::<_, HipError>(OperandCfg {
+                elem: e,
+                vector: vector_width(want, if along { rows } else { k }, e),
+                along_rows: along,
+                k1,
+                lds_row,
+                lds_stage: (k / k1) * lds_row,
+                op: load_op(inst, tensor, op)?,
+            })
+        };
+        let a = operand(
+            a,
+            a_op,
+            m,
+            a_rows,
+            inst.k1[0],
+            inst.a.lds_pad,
+            inst.a.src_vector,
+        )?;
+        let b = operand(
+            b,
+            b_op,
+            n,
+            b_rows,
+            inst.k1[1],
+            inst.b.lds_pad,
+            inst.b.src_vector,
+        )?;
+        let a_bytes = stages * a.lds_stage * a.elem.bytes();
+        let lds_b_offset = a_bytes.div_ceil(16) * 16;
+        let lds_bytes = lds_b_offset + stages * b.lds_stage * b.elem.bytes();
+        let (thread_grid, per_thread) = thread_grid(math_threads, m, n);
+        let schedule = match inst.work.streamk {
+            Some(sk) => Schedule::StreamK {
+                reduction: sk.reduction,
+                persistent: sk.persistent,
+            },
+            None => Schedule::SplitK {
+                slices: inst.work.split_k,
+                two_stage: inst.work.two_stage,
+            },
+        };
+        Ok(KernelConfig {
+            op: inst.op,
+            block: inst.block,
+            tile: [m, n, k],
+            a,
+            b,
+            out,
+            out_op,
+            load_begin,
+            load_threads,
+            math_begin,
+            thread_grid,
+            per_thread,
+            stages,
+            reg_prefetch: inst.pipeline.prefetch >= 2,
+            merge_groups: inst.work.merge_groups.max(1),
+            fast_1x1: inst.spec == crate::model::ConvSpec::Filter1x1Stride1Pad0,
+            schedule,
+            lds_b_offset,
+            lds_bytes,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thread_grid_covers_tile_without_waste_when_possible() {
+        let (grid, per) = thread_grid(256, 128, 128);
+        assert_eq!(grid[0] * grid[1], 256);
+        assert_eq!([grid[0] * per[0], grid[1] * per[1]], [128, 128]);
+        assert_eq!(per, [8, 8]);
+        // 48 columns over 64 threads: no divisor of 64 splits 48 evenly into columns and 16 rows.
+        let (grid, per) = thread_grid(64, 16, 48);
+        assert!(grid[0] * per[0] >= 16 && grid[1] * per[1] >= 48);
+    }
+
+    #[test]
+    fn vector_width_is_a_power_of_two_within_16_bytes() {
+        assert_eq!(vector_width(8, 32, Elem::F16), 8);
+        assert_eq!(vector_width(8, 32, Elem::F32), 4);
+        assert_eq!(vector_width(6, 24, Elem::F16), 2);
+        assert_eq!(vector_width(0, 24, Elem::F16), 1);
+    }
+}

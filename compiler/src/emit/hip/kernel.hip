@@ -1,0 +1,462 @@
+// ---- Implicit-GEMM body shared by every instance. The constants above it select the op, the
+// tile shapes, the thread roles, the pipeline and the work distribution.
+
+// A conv tensor coordinate, always 3-D spatial (1-D and 2-D problems use unit outer sizes).
+// Index decomposition runs in 32-bit unsigned arithmetic (the host checks that the GEMM sizes
+// fit); offsets are 64-bit.
+typedef unsigned ck_u32;
+struct ck_pix { ck_i64 n, d, h, w; };
+
+CK_DEV ck_pix ck_split_pix(ck_i64 m64, ck_i64 D, ck_i64 H, ck_i64 W) {
+    ck_u32 m = (ck_u32)m64;
+    ck_pix p;
+    p.w = m % (ck_u32)W; m /= (ck_u32)W;
+    p.h = m % (ck_u32)H; m /= (ck_u32)H;
+    p.d = m % (ck_u32)D;
+    p.n = m / (ck_u32)D;
+    return p;
+}
+
+// Filter tap and channel of a GEMM index ordered (z, y, x, c) with c fastest.
+struct ck_tap { ck_i64 z, y, x, c; };
+
+CK_DEV ck_tap ck_split_tap(ck_i64 k64, ck_i64 C, const CkArgs& a) {
+    ck_u32 k = (ck_u32)k64;
+    ck_tap t;
+    t.c = k % (ck_u32)C; k /= (ck_u32)C;
+    t.x = k % (ck_u32)a.X; k /= (ck_u32)a.X;
+    t.y = k % (ck_u32)a.Y;
+    t.z = k / (ck_u32)a.Y;
+    return t;
+}
+
+CK_DEV ck_i64 ck_x_off(const CkArgs& a, ck_i64 g, ck_i64 n, ck_i64 d, ck_i64 h, ck_i64 w, ck_i64 c) {
+    return n * a.xs_n + g * a.xs_g + c * a.xs_c + d * a.xs_d + h * a.xs_h + w * a.xs_w;
+}
+CK_DEV ck_i64 ck_y_off(const CkArgs& a, ck_i64 g, ck_i64 n, ck_i64 d, ck_i64 h, ck_i64 w, ck_i64 k) {
+    return n * a.ys_n + g * a.ys_g + k * a.ys_k + d * a.ys_d + h * a.ys_h + w * a.ys_w;
+}
+CK_DEV ck_i64 ck_w_off(const CkArgs& a, ck_i64 g, ck_i64 k, ck_i64 z, ck_i64 y, ck_i64 x, ck_i64 c) {
+    return g * a.ws_g + k * a.ws_k + c * a.ws_c + z * a.ws_z + y * a.ws_y + x * a.ws_x;
+}
+
+// Input pixel read by output pixel `o` through filter tap `t`; -1 when it falls in the padding.
+CK_DEV ck_i64 ck_fwd_in(const CkArgs& a, ck_i64 g, ck_pix o, ck_tap t) {
+    if (FAST_1X1) return ck_x_off(a, g, o.n, o.d, o.h, o.w, t.c);
+    ck_i64 d = o.d * a.sd + t.z * a.dd - a.pd;
+    ck_i64 h = o.h * a.sh + t.y * a.dh - a.ph;
+    ck_i64 w = o.w * a.sw + t.x * a.dw - a.pw;
+    if (d < 0 || d >= a.Di || h < 0 || h >= a.Hi || w < 0 || w >= a.Wi) return -1;
+    return ck_x_off(a, g, o.n, d, h, w, t.c);
+}
+
+// Output pixel that reads input pixel `i` through tap `t` (backward data); -1 when none does.
+CK_DEV ck_i64 ck_bwd_out(const CkArgs& a, ck_i64 g, ck_pix i, ck_tap t) {
+    if (FAST_1X1) return ck_y_off(a, g, i.n, i.d, i.h, i.w, t.c);
+    int d = (int)(i.d + a.pd - t.z * a.dd);
+    int h = (int)(i.h + a.ph - t.y * a.dh);
+    int w = (int)(i.w + a.pw - t.x * a.dw);
+    if (d < 0 || h < 0 || w < 0 || d % (int)a.sd || h % (int)a.sh || w % (int)a.sw) return -1;
+    d /= (int)a.sd; h /= (int)a.sh; w /= (int)a.sw;
+    if (d >= a.Do || h >= a.Ho || w >= a.Wo) return -1;
+    return ck_y_off(a, g, i.n, d, h, w, t.c);
+}
+
+// Element offsets of the A (M x K) and B (K x N) GEMM operands; -1 reads as zero.
+CK_DEV ck_i64 ck_a_off(const CkArgs& a, ck_i64 g, ck_i64 m, ck_i64 k) {
+    if (m >= a.M || k >= a.Kg) return -1;
+    if (CK_OP == CK_FWD) {
+        return ck_fwd_in(a, g, ck_split_pix(m, a.Do, a.Ho, a.Wo), ck_split_tap(k, a.C, a));
+    } else if (CK_OP == CK_BWD_DATA) {
+        return ck_bwd_out(a, g, ck_split_pix(m, a.Di, a.Hi, a.Wi), ck_split_tap(k, a.K, a));
+    } else {
+        ck_pix o = ck_split_pix(k, a.Do, a.Ho, a.Wo);
+        return ck_y_off(a, g, o.n, o.d, o.h, o.w, m);
+    }
+}
+CK_DEV ck_i64 ck_b_off(const CkArgs& a, ck_i64 g, ck_i64 k, ck_i64 n) {
+    if (n >= a.Ng || k >= a.Kg) return -1;
+    if (CK_OP == CK_FWD) {
+        ck_tap t = ck_split_tap(k, a.C, a);
+        return ck_w_off(a, g, n, t.z, t.y, t.x, t.c);
+    } else if (CK_OP == CK_BWD_DATA) {
+        ck_tap t = ck_split_tap(k, a.K, a);
+        return ck_w_off(a, g, t.c, t.z, t.y, t.x, n);
+    } else {
+        return ck_fwd_in(a, g, ck_split_pix(k, a.Do, a.Ho, a.Wo), ck_split_tap(n, a.C, a));
+    }
+}
+// Offset of output element (m, n) of group g in the tensor the op writes: a row part plus a
+// column part, so an epilogue decomposes RM rows and RN columns instead of RM x RN elements.
+CK_DEV ck_i64 ck_c_row(const CkArgs& a, ck_i64 g, ck_i64 m) {
+    if (CK_OP == CK_FWD) {
+        ck_pix o = ck_split_pix(m, a.Do, a.Ho, a.Wo);
+        return ck_y_off(a, g, o.n, o.d, o.h, o.w, 0);
+    } else if (CK_OP == CK_BWD_DATA) {
+        ck_pix i = ck_split_pix(m, a.Di, a.Hi, a.Wi);
+        return ck_x_off(a, g, i.n, i.d, i.h, i.w, 0);
+    } else {
+        return ck_w_off(a, g, m, 0, 0, 0, 0);
+    }
+}
+CK_DEV ck_i64 ck_c_col(const CkArgs& a, ck_i64 n) {
+    if (CK_OP == CK_FWD) return n * a.ys_k;
+    if (CK_OP == CK_BWD_DATA) return n * a.xs_c;
+    ck_tap t = ck_split_tap(n, a.C, a);
+    return ck_w_off(a, 0, 0, t.z, t.y, t.x, t.c);
+}
+
+template <int OPK> CK_DEV float ck_unary(float v, const CkArgs& a) {
+    if (OPK == CK_EOP_SCALE) return (float)a.alpha * v;
+    if (OPK == CK_EOP_RELU) return v > 0.0f ? v : 0.0f;
+    return v;
+}
+
+// Operand element type after the element-wise op on load (PassThrough keeps the raw bits).
+template <typename T, int OPK> CK_DEV T ck_load_elem(const T* p, ck_i64 off, const CkArgs& a) {
+    if (off < 0) return ck_zero<T>();
+    if (OPK == CK_EOP_PASS) return p[off];
+    return ck_from_float<T>(ck_unary<OPK>(ck_to_float(p[off]), a));
+}
+
+// Raw 16-byte-or-less vector of N elements, for vectorised global loads.
+template <typename T, int N> struct alignas(sizeof(T) * N) ck_vec { T v[N]; };
+
+// Element by element (odd channel counts, element-wise ops on load). Out of line: it is the
+// slow path and its index arithmetic would otherwise be unrolled into every load site.
+template <typename T, int VEC, bool ALONG_R, bool IS_A, int OPK>
+__device__ __noinline__ ck_vec<T, VEC> ck_load_scalar(const CkArgs& a, const T* src, ck_i64 g, ck_i64 r, ck_i64 k) {
+    ck_vec<T, VEC> w;
+#pragma unroll
+    for (int v = 0; v < VEC; ++v) {
+        ck_i64 rr = r + (ALONG_R ? v : 0), kk = k + (ALONG_R ? 0 : v);
+        ck_i64 off = IS_A ? ck_a_off(a, g, rr, kk) : ck_b_off(a, g, kk, rr);
+        w.v[v] = ck_load_elem<T, OPK>(src, off, a);
+    }
+    return w;
+}
+
+// A tile in LDS, laid out [K / K1][rows * K1 + pad] with K1 elements contiguous.
+template <int ROW, int K1> CK_DEV int ck_lds_idx(int r, int k) { return (k / K1) * ROW + r * K1 + (k % K1); }
+
+// One operand's global->register->LDS movement. VEC elements along the operand's contiguous
+// dimension move together; ALONG_R says whether that dimension is the tile's row (M or N) or K.
+template <typename T, int ROWS, int ROW, int K1, int VEC, bool ALONG_R, bool IS_A, int OPK>
+struct ck_loader {
+    static constexpr int GROUPS = (ROWS * KPB / VEC + LOAD_THREADS - 1) / LOAD_THREADS;
+    T reg[GROUPS][VEC];
+
+    CK_DEV void load(const CkArgs& a, const T* src, ck_i64 g, ck_i64 r0, ck_i64 k0, int lt, bool vec_ok) {
+#pragma unroll
+        for (int i = 0; i < GROUPS; ++i) {
+            int gi = lt + i * LOAD_THREADS;
+            int r, k;
+            if (ALONG_R) { k = gi / (ROWS / VEC); r = (gi % (ROWS / VEC)) * VEC; }
+            else { r = gi / (KPB / VEC); k = (gi % (KPB / VEC)) * VEC; }
+            if (gi >= ROWS * KPB / VEC) {
+#pragma unroll
+                for (int v = 0; v < VEC; ++v) reg[i][v] = ck_zero<T>();
+                continue;
+            }
+            ck_vec<T, VEC> w;
+            ck_i64 off = -1;
+            if (VEC > 1 && vec_ok) {
+                // The host checked that the contiguous extent is a multiple of VEC and aligned,
+                // so the whole group is in bounds (or in the padding) together.
+                off = IS_A ? ck_a_off(a, g, r0 + r, k0 + k) : ck_b_off(a, g, k0 + k, r0 + r);
+            }
+            if (off >= 0 && OPK == CK_EOP_PASS) {
+                w = *reinterpret_cast<const ck_vec<T, VEC>*>(src + off);
+            } else if (VEC > 1 && vec_ok && off < 0) {
+#pragma unroll
+                for (int v = 0; v < VEC; ++v) w.v[v] = ck_zero<T>();
+            } else {
+                w = ck_load_scalar<T, VEC, ALONG_R, IS_A, OPK>(a, src, g, r0 + r, k0 + k);
+            }
+#pragma unroll
+            for (int v = 0; v < VEC; ++v) reg[i][v] = w.v[v];
+        }
+    }
+
+    CK_DEV void store(T* lds, int lt) const {
+#pragma unroll
+        for (int i = 0; i < GROUPS; ++i) {
+            int gi = lt + i * LOAD_THREADS;
+            if (gi >= ROWS * KPB / VEC) continue;
+            int r, k;
+            if (ALONG_R) { k = gi / (ROWS / VEC); r = (gi % (ROWS / VEC)) * VEC; }
+            else { r = gi / (KPB / VEC); k = (gi % (KPB / VEC)) * VEC; }
+#pragma unroll
+            for (int v = 0; v < VEC; ++v) {
+                lds[ck_lds_idx<ROW, K1>(r + (ALONG_R ? v : 0), k + (ALONG_R ? 0 : v))] = reg[i][v];
+            }
+        }
+    }
+};
+
+typedef ck_loader<AT, MPB, LDS_A_ROW, K1A, VEC_A, A_ALONG_M, true, EOP_A> ck_a_loader;
+typedef ck_loader<BT, NPB, LDS_B_ROW, K1B, VEC_B, B_ALONG_N, false, EOP_B> ck_b_loader;
+
+// Per-thread accumulators of the math threads: rows tm + i*TM_T, columns tn + j*TN_T.
+struct ck_acc {
+    float v[RM][RN];
+};
+
+CK_DEV void ck_simt_step(ck_acc& acc, const AT* As, const BT* Bs, int tm, int tn) {
+#pragma unroll 4
+    for (int k = 0; k < KPB; ++k) {
+        float av[RM], bv[RN];
+#pragma unroll
+        for (int i = 0; i < RM; ++i) av[i] = ck_to_float(As[ck_lds_idx<LDS_A_ROW, K1A>(tm + i * TM_T, k)]);
+#pragma unroll
+        for (int j = 0; j < RN; ++j) bv[j] = ck_to_float(Bs[ck_lds_idx<LDS_B_ROW, K1B>(tn + j * TN_T, k)]);
+#pragma unroll
+        for (int i = 0; i < RM; ++i)
+#pragma unroll
+            for (int j = 0; j < RN; ++j) acc.v[i][j] += av[i] * bv[j];
+    }
+}
+
+// Block-wide context: thread roles and the LDS stages.
+struct ck_block {
+    int tid;
+    bool loader, math;
+    int lt;      // index among the loading threads
+    int tm, tn;  // math thread's position in the TM_T x TN_T grid
+    AT* As;
+    BT* Bs;
+};
+
+CK_DEV ck_block ck_make_block(unsigned char* smem) {
+    ck_block b;
+    b.tid = (int)threadIdx.x;
+    b.lt = b.tid - LOAD_BEGIN;
+    b.loader = b.lt >= 0 && b.lt < LOAD_THREADS;
+    int mt = b.tid - MATH_BEGIN;
+    b.math = mt >= 0 && mt < TM_T * TN_T;
+    b.tm = b.math ? mt / TN_T : 0;
+    b.tn = b.math ? mt % TN_T : 0;
+    b.As = reinterpret_cast<AT*>(smem);
+    b.Bs = reinterpret_cast<BT*>(smem + LDS_B_OFFSET);
+    return b;
+}
+
+// acc = sum over k-tiles [kb, ke) of A(m0.., k) * B(k, n0..). Not inlined: one copy serves
+// every schedule, which keeps compile time and code size down.
+__device__ __noinline__ void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0, ck_i64 n0,
+                                          ck_i64 kb, ck_i64 ke, ck_acc& acc) {
+#pragma unroll
+    for (int i = 0; i < RM; ++i)
+#pragma unroll
+        for (int j = 0; j < RN; ++j) acc.v[i][j] = 0.0f;
+    const AT* A = reinterpret_cast<const AT*>(CK_OP == CK_FWD ? a.x : a.y);
+    const BT* B = reinterpret_cast<const BT*>(CK_OP == CK_BWD_WEIGHT ? a.x : a.w);
+    const bool va = a.vec_a != 0, vb = a.vec_b != 0;
+    ck_a_loader la;
+    ck_b_loader lb;
+    // Iteration kb - 1 is the prologue: it only brings tile kb into LDS. With two stages the
+    // next tile goes to the other buffer while this one is used (one barrier per k-tile; also
+    // the wavelet producer/consumer split). With one stage the next tile waits for the math to
+    // finish; register prefetch still overlaps its global loads with the math.
+    constexpr bool EARLY_LOAD = STAGES == 2 || REG_PREFETCH;
+    int cur = 1;
+    for (ck_i64 kt = kb - 1; kt < ke; ++kt) {
+        const bool next = kt + 1 < ke;
+        const ck_i64 kn = (kt + 1) * KPB;
+        if (EARLY_LOAD && b.loader && next) {
+            la.load(a, A, g, m0, kn, b.lt, va);
+            lb.load(a, B, g, n0, kn, b.lt, vb);
+        }
+        if (b.math && kt >= kb) {
+            const int s = STAGES == 2 ? cur : 0;
+            ck_simt_step(acc, b.As + s * LDS_A_SIZE, b.Bs + s * LDS_B_SIZE, b.tm, b.tn);
+        }
+        if (STAGES == 1) __syncthreads();
+        if (b.loader && next) {
+            if (!EARLY_LOAD) {
+                la.load(a, A, g, m0, kn, b.lt, va);
+                lb.load(a, B, g, n0, kn, b.lt, vb);
+            }
+            const int s = STAGES == 2 ? cur ^ 1 : 0;
+            la.store(b.As + s * LDS_A_SIZE, b.lt);
+            lb.store(b.Bs + s * LDS_B_SIZE, b.lt);
+        }
+        __syncthreads();
+        cur ^= 1;
+    }
+}
+
+// Final value of the output element at `off`: element-wise op, optional D tensor, conversion.
+CK_DEV void ck_store_final(const CkArgs& a, ck_i64 off, float v) {
+    if (EOP_OUT == CK_EOP_SCALE || EOP_OUT == CK_EOP_RELU) {
+        v = ck_unary<EOP_OUT>(v, a);
+    } else if (EOP_OUT != CK_EOP_PASS) {
+        float d = ck_to_float(reinterpret_cast<const OT*>(a.d)[off]);
+        if (EOP_OUT == CK_EOP_BILINEAR) v = (float)a.alpha * v + (float)a.beta * d;
+        else v = v + d;
+        if (EOP_OUT == CK_EOP_ADD_RELU) v = v > 0.0f ? v : 0.0f;
+    }
+    reinterpret_cast<OT*>(CK_OP == CK_FWD ? a.y : CK_OP == CK_BWD_DATA ? a.x : a.w)[off] = ck_from_float<OT>(v);
+}
+
+// Writes a finished (or, with atomic accumulation, partial) tile. ATOMIC adds into the fp32
+// target chosen by the host: the zeroed output itself or the zeroed workspace.
+__device__ __noinline__ void ck_store_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0, ck_i64 n0,
+                                           const ck_acc& acc, bool atomic) {
+    if (!b.math) return;
+    ck_i64 col[RN];
+#pragma unroll
+    for (int j = 0; j < RN; ++j) {
+        ck_i64 n = n0 + b.tn + j * TN_T;
+        col[j] = n < a.Ng ? ck_c_col(a, n) : 0;
+    }
+#pragma unroll
+    for (int i = 0; i < RM; ++i) {
+        ck_i64 m = m0 + b.tm + i * TM_T;
+        if ((RM * TM_T > MPB && b.tm + i * TM_T >= MPB) || m >= a.M) continue;
+        const ck_i64 row = ck_c_row(a, g, m);
+#pragma unroll
+        for (int j = 0; j < RN; ++j) {
+            ck_i64 n = n0 + b.tn + j * TN_T;
+            if ((RN * TN_T > NPB && b.tn + j * TN_T >= NPB) || n >= a.Ng) continue;
+            if (!atomic) {
+                ck_store_final(a, row + col[j], acc.v[i][j]);
+            } else if (a.atomic_to_ws) {
+                atomicAdd(reinterpret_cast<float*>(a.ws) + (g * a.M + m) * a.Ng + n, acc.v[i][j]);
+            } else {
+                atomicAdd(reinterpret_cast<float*>(CK_OP == CK_FWD ? a.y : CK_OP == CK_BWD_DATA ? a.x : a.w) + row +
+                              col[j],
+                          acc.v[i][j]);
+            }
+        }
+    }
+}
+
+// StreamK: SK block b covers iterations [ck_sk_begin(b), ck_sk_begin(b + 1)) of the SK tiles.
+CK_DEV ck_i64 ck_sk_begin(const CkArgs& a, ck_i64 b) {
+    return b * a.sk_iters + (b < a.sk_rem ? b : a.sk_rem);
+}
+CK_DEV ck_i64 ck_sk_block_of(const CkArgs& a, ck_i64 it) {
+    ck_i64 big = a.sk_rem * (a.sk_iters + 1);
+    return it < big ? it / (a.sk_iters + 1) : a.sk_rem + (it - big) / a.sk_iters;
+}
+
+CK_DEV float* ck_partial(const CkArgs& a, ck_i64 blk) { return reinterpret_cast<float*>(a.ws) + blk * (MPB * NPB); }
+
+CK_DEV void ck_partial_store(const CkArgs& a, const ck_block& b, ck_i64 blk, const ck_acc& acc) {
+    if (b.math) {
+        volatile float* p = ck_partial(a, blk);
+#pragma unroll
+        for (int i = 0; i < RM; ++i)
+#pragma unroll
+            for (int j = 0; j < RN; ++j) p[(b.tm + i * TM_T) * NPB + b.tn + j * TN_T] = acc.v[i][j];
+    }
+    __threadfence();
+    __syncthreads();
+    if (b.tid == 0) ck_signal(reinterpret_cast<int*>(a.flags) + blk);
+}
+
+CK_DEV void ck_partial_add(const CkArgs& a, const ck_block& b, ck_i64 blk, ck_acc& acc) {
+    if (b.tid == 0) ck_wait(reinterpret_cast<int*>(a.flags) + blk);
+    __syncthreads();
+    if (b.math) {
+        const volatile float* p = ck_partial(a, blk);
+#pragma unroll
+        for (int i = 0; i < RM; ++i)
+#pragma unroll
+            for (int j = 0; j < RN; ++j) acc.v[i][j] += p[(b.tm + i * TM_T) * NPB + b.tn + j * TN_T];
+    }
+}
+
+CK_DEV void ck_tile_coords(const CkArgs& a, ck_i64 t, ck_i64& g, ck_i64& m0, ck_i64& n0) {
+    ck_i64 per_group = a.tiles_m * a.tiles_n;
+    g = t / per_group;
+    ck_i64 r = t % per_group;
+    m0 = (r / a.tiles_n) * MPB;
+    n0 = (r % a.tiles_n) * NPB;
+}
+
+CK_DEV void ck_streamk(const CkArgs& a, const ck_block& b) {
+    ck_acc acc;
+    const ck_i64 blk = blockIdx.x;
+    if (blk >= a.sk_blocks) {
+        // Data-parallel section: whole tiles after the SK tiles; persistent blocks stride over them.
+        for (ck_i64 t = a.sk_tiles + (blk - a.sk_blocks); t < a.sk_tiles + a.dp_tiles; t += a.dp_blocks) {
+            ck_i64 g, m0, n0;
+            ck_tile_coords(a, t, g, m0, n0);
+            ck_gemm_tile(a, b, g, m0, n0, 0, a.k_iters, acc);
+            ck_store_tile(a, b, g, m0, n0, acc, a.store_atomic != 0);
+            __syncthreads();
+        }
+        return;
+    }
+    ck_i64 it = ck_sk_begin(a, blk);
+    const ck_i64 end = ck_sk_begin(a, blk + 1);
+    while (it < end) {
+        const ck_i64 t = it / a.k_iters;
+        const ck_i64 tb = t * a.k_iters;
+        const ck_i64 se = end < tb + a.k_iters ? end : tb + a.k_iters;
+        ck_i64 g, m0, n0;
+        ck_tile_coords(a, t, g, m0, n0);
+        ck_gemm_tile(a, b, g, m0, n0, it - tb, se - tb, acc);
+        const ck_i64 first = ck_sk_block_of(a, tb);
+        const ck_i64 peers = ck_sk_block_of(a, tb + a.k_iters - 1) - first + 1;
+        if (SK_REDUCTION == CK_SK_ATOMIC) {
+            ck_store_tile(a, b, g, m0, n0, acc, peers > 1 || a.store_atomic != 0);
+        } else if (peers == 1) {
+            ck_store_tile(a, b, g, m0, n0, acc, a.store_atomic != 0);
+        } else {
+            const ck_i64 i = blk - first;
+            if (SK_REDUCTION == CK_SK_LINEAR) {
+                // The block that starts the tile adds every later contributor in block order.
+                if (i == 0) {
+                    for (ck_i64 p = 1; p < peers; ++p) ck_partial_add(a, b, first + p, acc);
+                }
+            } else {
+                // Tree: in round s a block with i % 2s == 0 absorbs block i + s.
+                for (ck_i64 s = 1; s < peers; s <<= 1) {
+                    if (i & s) break;
+                    if (i + s < peers) ck_partial_add(a, b, blk + s, acc);
+                }
+            }
+            if (i == 0) ck_store_tile(a, b, g, m0, n0, acc, a.store_atomic != 0);
+            else ck_partial_store(a, b, blk, acc);
+        }
+        __syncthreads();
+        it = se;
+    }
+}
+
+CK_DEV void ck_split_k(const CkArgs& a, const ck_block& b) {
+    ck_acc acc;
+    const ck_i64 per_split = a.tiles_m * a.tiles_n;
+    const ck_i64 s = blockIdx.x / per_split;
+    const ck_i64 r = blockIdx.x % per_split;
+    const ck_i64 m0 = (r / a.tiles_n) * MPB, n0 = (r % a.tiles_n) * NPB;
+    const ck_i64 kb = s * a.split_iters;
+    const ck_i64 ke = kb + a.split_iters < a.k_iters ? kb + a.split_iters : a.k_iters;
+    // Merged groups: one block runs MERGE consecutive groups of the same tile.
+    for (ck_i64 gi = 0; gi < MERGE; ++gi) {
+        const ck_i64 g = (ck_i64)blockIdx.y * MERGE + gi;
+        if (g >= a.G) break;
+        ck_gemm_tile(a, b, g, m0, n0, kb, ke, acc);
+        ck_store_tile(a, b, g, m0, n0, acc, a.store_atomic != 0);
+        __syncthreads();
+    }
+}
+
+CK_ENTRY(main)(CkArgs a) {
+    extern __shared__ __align__(16) unsigned char ck_smem[];
+    const ck_block b = ck_make_block(ck_smem);
+    if (SCHEDULE == CK_SCHEDULE_STREAMK) ck_streamk(a, b);
+    else ck_split_k(a, b);
+}
+
+// Second stage: fp32 workspace [G][M][N] -> output tensor with the element-wise op.
+CK_ENTRY(convert)(CkArgs a) {
+    const ck_i64 total = a.G * a.M * a.Ng;
+    for (ck_i64 i = (ck_i64)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (ck_i64)gridDim.x * blockDim.x) {
+        const ck_i64 n = i % a.Ng, m = (i / a.Ng) % a.M, g = i / (a.Ng * a.M);
+        ck_store_final(a, ck_c_row(a, g, m) + ck_c_col(a, n), reinterpret_cast<const float*>(a.ws)[i]);
+    }
+}

@@ -1,0 +1,523 @@
+//! Host launch arithmetic for a portable kernel and one problem: grid, block, LDS, workspace,
+//! the argument block and the ordered steps. The runtime back ends and the tests use only this.
+
+use super::args::CkArgs;
+use super::config::{Elem, KernelConfig, Schedule};
+use crate::ir::SplitK;
+use crate::model::{ElementOp, Layout, Op, Reduction};
+use serde::{Deserialize, Serialize};
+
+/// A problem in the kernel's terms: per-group sizes, spatial sizes as 3-D (outermost first;
+/// 1-D and 2-D problems put 1 in front), left pads only (right pads are in `output`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConvDims {
+    pub op: Op,
+    pub ndim: u32,
+    pub g: u64,
+    pub n: u64,
+    pub k: u64,
+    pub c: u64,
+    pub input: [u64; 3],
+    pub filter: [u64; 3],
+    pub output: [u64; 3],
+    pub stride: [u64; 3],
+    pub dilation: [u64; 3],
+    pub pad: [u64; 3],
+    /// Input, weight and output layouts.
+    pub layouts: [Layout; 3],
+}
+
+/// What the plan needs to know about the device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeviceInfo {
+    /// Compute units / SMs: the StreamK and auto split-K grids are sized from it.
+    pub compute_units: u32,
+    /// Largest dynamic LDS a workgroup may use.
+    pub max_lds_bytes: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    #[error("problem is for {problem}, the kernel computes {kernel}")]
+    Op { problem: Op, kernel: Op },
+    #[error("{what} must be positive")]
+    Zero { what: &'static str },
+    #[error("layout {layout} cannot hold the {role} of a {ndim}-D convolution")]
+    Layout {
+        layout: Layout,
+        role: &'static str,
+        ndim: u32,
+    },
+    #[error("kernel needs {need} bytes of LDS, the device allows {max}")]
+    Lds { need: u32, max: u32 },
+    #[error("{what} ({value}) exceeds the launch limit {limit}")]
+    TooLarge {
+        what: &'static str,
+        value: u64,
+        limit: u64,
+    },
+}
+
+/// Entry points of a portable kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum EntryKind {
+    /// The implicit GEMM.
+    Main,
+    /// fp32 workspace → output tensor (two-stage and atomic split-K of non-fp32 outputs).
+    Convert,
+}
+
+/// Which buffer a zero-fill step clears.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ZeroTarget {
+    /// The tensor the op writes (fp32 atomic accumulation into it).
+    Output,
+    Workspace,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Step {
+    /// Fill `bytes` bytes at `offset` of the buffer with zeros.
+    Zero {
+        target: ZeroTarget,
+        offset: u64,
+        bytes: u64,
+    },
+    Launch {
+        entry: EntryKind,
+        grid: [u32; 3],
+        block: [u32; 3],
+        lds_bytes: u32,
+    },
+}
+
+/// Everything needed to run one kernel on one problem, in order.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LaunchPlan {
+    pub steps: Vec<Step>,
+    pub workspace_bytes: u64,
+    /// Byte offset of the StreamK flags in the workspace.
+    pub flags_offset: u64,
+    /// Bytes of the input, weight and output tensors (elements × element size).
+    pub tensor_bytes: [u64; 3],
+    /// The argument block with the buffer addresses left at 0; see [`LaunchPlan::args_for`].
+    pub args: CkArgs,
+}
+
+/// Device addresses of the buffers of one launch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Buffers {
+    pub input: u64,
+    pub weight: u64,
+    pub output: u64,
+    pub d: u64,
+    pub workspace: u64,
+}
+
+impl LaunchPlan {
+    /// The argument block for these buffers (by conv role, whichever one the op writes).
+    pub fn args_for(&self, bufs: Buffers) -> CkArgs {
+        let mut a = self.args;
+        a.x = bufs.input;
+        a.w = bufs.weight;
+        a.y = bufs.output;
+        a.d = bufs.d;
+        a.ws = bufs.workspace;
+        a.flags = if self.workspace_bytes > 0 {
+            bufs.workspace + self.flags_offset
+        } else {
+            0
+        };
+        a
+    }
+}
+
+/// Element strides `[n/g, g/k, c, d, h, w]`-style for one tensor, by dimension letter.
+fn strides(
+    layout: Layout,
+    role: &'static str,
+    ndim: u32,
+    sizes: &[(char, u64)],
+) -> Result<Vec<(char, u64)>, PlanError> {
+    use Layout::*;
+    let (order, lay_ndim): (&str, u32) = match layout {
+        Nwgc => ("NWGC", 1),
+        Nhwgc => ("NHWGC", 2),
+        Ndhwgc => ("NDHWGC", 3),
+        Gnwc => ("GNWC", 1),
+        Gnhwc => ("GNHWC", 2),
+        Gndhwc => ("GNDHWC", 3),
+        Ngcw => ("NGCW", 1),
+        Ngchw => ("NGCHW", 2),
+        Ngcdhw => ("NGCDHW", 3),
+        Gkxc => ("GKWC", 1),
+        Gkyxc => ("GKHWC", 2),
+        Gkzyxc => ("GKDHWC", 3),
+        Gkcx => ("GKCW", 1),
+        Gkcyx => ("GKCHW", 2),
+        Gkczyx => ("GKCDHW", 3),
+        Nwgk => ("NWGK", 1),
+        Nhwgk => ("NHWGK", 2),
+        Ndhwgk => ("NDHWGK", 3),
+        Gnwk => ("GNWK", 1),
+        Gnhwk => ("GNHWK", 2),
+        Gndhwk => ("GNDHWK", 3),
+        Ngkw => ("NGKW", 1),
+        Ngkhw => ("NGKHW", 2),
+        Ngkdhw => ("NGKDHW", 3),
+        Gc => ("", 0),
+    };
+    let letters: Vec<char> = order.chars().collect();
+    let fits = lay_ndim == ndim
+        && sizes
+            .iter()
+            .all(|(l, _)| matches!(l, 'D' | 'H') || letters.contains(l));
+    if !fits {
+        return Err(PlanError::Layout { layout, role, ndim });
+    }
+    let mut out = Vec::new();
+    let mut stride = 1u64;
+    for l in letters.iter().rev() {
+        let size = sizes.iter().find(|s| s.0 == *l).map_or(1, |s| s.1);
+        out.push((*l, stride));
+        stride = stride.saturating_mul(size);
+    }
+    // Spatial dimensions a lower-dimensional layout lacks have size 1; any stride works.
+    for (l, _) in sizes {
+        if !letters.contains(l) {
+            out.push((*l, 0));
+        }
+    }
+    Ok(out)
+}
+
+fn get(s: &[(char, u64)], l: char) -> i64 {
+    s.iter().find(|x| x.0 == l).map_or(0, |x| x.1 as i64)
+}
+
+/// Grid dimension limits shared by HIP and CUDA.
+const MAX_GRID_X: u64 = i32::MAX as u64;
+const MAX_GRID_Y: u64 = 65535;
+
+impl KernelConfig {
+    /// Plans one run of this kernel on `dims`.
+    pub fn plan(&self, dims: &ConvDims, dev: &DeviceInfo) -> Result<LaunchPlan, PlanError> {
+        if dims.op != self.op {
+            return Err(PlanError::Op {
+                problem: dims.op,
+                kernel: self.op,
+            });
+        }
+        let positive = [
+            ("G", dims.g),
+            ("N", dims.n),
+            ("K", dims.k),
+            ("C", dims.c),
+            ("compute units", u64::from(dev.compute_units)),
+        ];
+        for (what, v) in positive {
+            if v == 0 {
+                return Err(PlanError::Zero { what });
+            }
+        }
+        let spatial = dims
+            .input
+            .iter()
+            .chain(&dims.filter)
+            .chain(&dims.output)
+            .chain(&dims.stride)
+            .chain(&dims.dilation);
+        if spatial.into_iter().any(|&v| v == 0) {
+            return Err(PlanError::Zero {
+                what: "spatial size, filter, output, stride or dilation",
+            });
+        }
+        if self.lds_bytes > dev.max_lds_bytes {
+            return Err(PlanError::Lds {
+                need: self.lds_bytes,
+                max: dev.max_lds_bytes,
+            });
+        }
+        let [di, hi, wi] = dims.input;
+        let [z, y, x] = dims.filter;
+        let [do_, ho, wo] = dims.output;
+        let xs = strides(
+            dims.layouts[0],
+            "input",
+            dims.ndim,
+            &[
+                ('N', dims.n),
+                ('G', dims.g),
+                ('C', dims.c),
+                ('D', di),
+                ('H', hi),
+                ('W', wi),
+            ],
+        )?;
+        let ws = strides(
+            dims.layouts[1],
+            "weight",
+            dims.ndim,
+            &[
+                ('G', dims.g),
+                ('K', dims.k),
+                ('C', dims.c),
+                ('D', z),
+                ('H', y),
+                ('W', x),
+            ],
+        )?;
+        let ys = strides(
+            dims.layouts[2],
+            "output",
+            dims.ndim,
+            &[
+                ('N', dims.n),
+                ('G', dims.g),
+                ('K', dims.k),
+                ('D', do_),
+                ('H', ho),
+                ('W', wo),
+            ],
+        )?;
+        let (in_px, filt, out_px) = (di * hi * wi, z * y * x, do_ * ho * wo);
+        let (m, n, k) = match dims.op {
+            Op::Fwd => (dims.n * out_px, dims.k, dims.c * filt),
+            Op::BwdData => (dims.n * in_px, dims.c, dims.k * filt),
+            Op::BwdWeight => (dims.k, dims.c * filt, dims.n * out_px),
+        };
+        // The kernel decomposes GEMM indices in 32-bit arithmetic.
+        for (what, v) in [("GEMM M", m), ("GEMM N", n), ("GEMM K", k)] {
+            if v > u64::from(u32::MAX) {
+                return Err(PlanError::TooLarge {
+                    what,
+                    value: v,
+                    limit: u64::from(u32::MAX),
+                });
+            }
+        }
+        let [mt, nt, kt] = self.tile.map(u64::from);
+        let (tiles_m, tiles_n, k_iters) = (m.div_ceil(mt), n.div_ceil(nt), k.div_ceil(kt).max(1));
+        let elems = [
+            dims.g * dims.n * dims.c * in_px,
+            dims.g * dims.k * dims.c * filt,
+            dims.g * dims.n * dims.k * out_px,
+        ];
+        let out_idx = match dims.op {
+            Op::Fwd => 2,
+            Op::BwdData => 0,
+            Op::BwdWeight => 1,
+        };
+        let te = self.tensor_elems();
+        let tensor_bytes = [0, 1, 2].map(|i| elems[i] * u64::from(te[i].bytes()));
+        let mut args = CkArgs {
+            G: dims.g as i64,
+            N: dims.n as i64,
+            K: dims.k as i64,
+            C: dims.c as i64,
+            Di: di as i64,
+            Hi: hi as i64,
+            Wi: wi as i64,
+            Z: z as i64,
+            Y: y as i64,
+            X: x as i64,
+            Do: do_ as i64,
+            Ho: ho as i64,
+            Wo: wo as i64,
+            sd: dims.stride[0] as i64,
+            sh: dims.stride[1] as i64,
+            sw: dims.stride[2] as i64,
+            dd: dims.dilation[0] as i64,
+            dh: dims.dilation[1] as i64,
+            dw: dims.dilation[2] as i64,
+            pd: dims.pad[0] as i64,
+            ph: dims.pad[1] as i64,
+            pw: dims.pad[2] as i64,
+            xs_n: get(&xs, 'N'),
+            xs_g: get(&xs, 'G'),
+            xs_c: get(&xs, 'C'),
+            xs_d: get(&xs, 'D'),
+            xs_h: get(&xs, 'H'),
+            xs_w: get(&xs, 'W'),
+            ws_g: get(&ws, 'G'),
+            ws_k: get(&ws, 'K'),
+            ws_c: get(&ws, 'C'),
+            ws_z: get(&ws, 'D'),
+            ws_y: get(&ws, 'H'),
+            ws_x: get(&ws, 'W'),
+            ys_n: get(&ys, 'N'),
+            ys_g: get(&ys, 'G'),
+            ys_k: get(&ys, 'K'),
+            ys_d: get(&ys, 'D'),
+            ys_h: get(&ys, 'H'),
+            ys_w: get(&ys, 'W'),
+            M: m as i64,
+            Ng: n as i64,
+            Kg: k as i64,
+            tiles_m: tiles_m as i64,
+            tiles_n: tiles_n as i64,
+            k_iters: k_iters as i64,
+            split_iters: k_iters as i64,
+            alpha: 1.0,
+            beta: 0.0,
+            ..CkArgs::default()
+        };
+        args.vec_a = i64::from(self.vector_ok(dims, true, &xs, &ws, &ys));
+        args.vec_b = i64::from(self.vector_ok(dims, false, &xs, &ws, &ys));
+
+        let block = [self.block, 1, 1];
+        let tiles = dims.g * tiles_m * tiles_n;
+        let cus = u64::from(dev.compute_units);
+        let out_elems = dims.g * m * n;
+        let mut steps = Vec::new();
+        let (mut workspace_bytes, mut flags_offset) = (0u64, 0u64);
+        // Atomic accumulation lands in fp32: the output itself when it is fp32 and needs no
+        // element-wise op, otherwise the workspace followed by the convert kernel.
+        let direct_fp32 = self.out == Elem::F32 && self.out_op == ElementOp::PassThrough;
+        let main_grid = match self.schedule {
+            Schedule::SplitK { slices, two_stage } => {
+                let group_blocks = dims.g.div_ceil(u64::from(self.merge_groups));
+                let wanted = match slices {
+                    SplitK::Fixed(s) => u64::from(s.max(1)),
+                    // Occupancy model: fill every compute unit twice, at most 128 slices.
+                    SplitK::Auto => ((2 * cus) / (tiles_m * tiles_n * group_blocks)).clamp(1, 128),
+                };
+                let split_iters = k_iters.div_ceil(wanted.min(k_iters));
+                let slices = k_iters.div_ceil(split_iters);
+                args.split_iters = split_iters as i64;
+                let atomic = slices > 1 || two_stage;
+                args.store_atomic = i64::from(atomic);
+                args.atomic_to_ws = i64::from(atomic && (two_stage || !direct_fp32));
+                if group_blocks > MAX_GRID_Y {
+                    return Err(PlanError::TooLarge {
+                        what: "group blocks",
+                        value: group_blocks,
+                        limit: MAX_GRID_Y,
+                    });
+                }
+                [tiles_m * tiles_n * slices, group_blocks]
+            }
+            Schedule::StreamK {
+                reduction,
+                persistent,
+            } => {
+                // DP + two-tile SK: the partial last wave plus one full wave go to StreamK so every
+                // SK block gets one to two tiles of work; the rest are data-parallel tiles.
+                let (full_waves, rem) = (tiles / cus, tiles % cus);
+                let sk_tiles = if rem == 0 {
+                    0
+                } else {
+                    rem + if full_waves >= 1 { cus } else { 0 }
+                };
+                let sk_tiles = sk_tiles.min(tiles);
+                let dp_tiles = tiles - sk_tiles;
+                let sk_blocks = cus.min(sk_tiles * k_iters);
+                let dp_blocks = if persistent {
+                    dp_tiles.min(cus)
+                } else {
+                    dp_tiles
+                };
+                args.sk_blocks = sk_blocks as i64;
+                args.sk_tiles = sk_tiles as i64;
+                args.dp_tiles = dp_tiles as i64;
+                args.dp_blocks = dp_blocks as i64;
+                if let Some(iters) = (sk_tiles * k_iters).checked_div(sk_blocks) {
+                    args.sk_iters = iters as i64;
+                    args.sk_rem = ((sk_tiles * k_iters) % sk_blocks) as i64;
+                }
+                let atomic = reduction == Reduction::Atomic && sk_blocks > 0;
+                args.store_atomic = i64::from(atomic);
+                args.atomic_to_ws = i64::from(atomic && !direct_fp32);
+                if !atomic && sk_blocks > 0 {
+                    let partials = sk_blocks * mt * nt * 4;
+                    flags_offset = partials.div_ceil(256) * 256;
+                    workspace_bytes = flags_offset + sk_blocks * 4;
+                    steps.push(Step::Zero {
+                        target: ZeroTarget::Workspace,
+                        offset: flags_offset,
+                        bytes: sk_blocks * 4,
+                    });
+                }
+                [sk_blocks + dp_blocks, 1]
+            }
+        };
+        if main_grid[0] > MAX_GRID_X {
+            return Err(PlanError::TooLarge {
+                what: "workgroups",
+                value: main_grid[0],
+                limit: MAX_GRID_X,
+            });
+        }
+        let launch = |entry, gx: u64, gy: u64, lds| Step::Launch {
+            entry,
+            grid: [gx as u32, gy as u32, 1],
+            block,
+            lds_bytes: lds,
+        };
+        if args.store_atomic == 1 {
+            if args.atomic_to_ws == 1 {
+                workspace_bytes = out_elems * 4;
+                steps.push(Step::Zero {
+                    target: ZeroTarget::Workspace,
+                    offset: 0,
+                    bytes: workspace_bytes,
+                });
+            } else {
+                steps.push(Step::Zero {
+                    target: ZeroTarget::Output,
+                    offset: 0,
+                    bytes: tensor_bytes[out_idx],
+                });
+            }
+        }
+        if main_grid[0] > 0 {
+            steps.push(launch(
+                EntryKind::Main,
+                main_grid[0],
+                main_grid[1],
+                self.lds_bytes,
+            ));
+        }
+        if args.atomic_to_ws == 1 {
+            let blocks = out_elems.div_ceil(u64::from(self.block)).clamp(1, 8 * cus);
+            steps.push(launch(EntryKind::Convert, blocks, 1, 0));
+        }
+        Ok(LaunchPlan {
+            steps,
+            workspace_bytes,
+            flags_offset,
+            tensor_bytes,
+            args,
+        })
+    }
+
+    /// Whether an operand's vector loads are legal: its contiguous dimension has unit stride,
+    /// its extent and every other stride are multiples of the vector (so groups stay inside one
+    /// channel run and aligned).
+    fn vector_ok(
+        &self,
+        dims: &ConvDims,
+        is_a: bool,
+        xs: &[(char, u64)],
+        ws: &[(char, u64)],
+        ys: &[(char, u64)],
+    ) -> bool {
+        let cfg = if is_a { &self.a } else { &self.b };
+        let v = u64::from(cfg.vector);
+        if v == 1 {
+            return false;
+        }
+        // (tensor strides, contiguous letter, its extent)
+        let (s, inner, extent) = match (dims.op, is_a) {
+            (Op::Fwd, true) => (xs, 'C', dims.c),
+            (Op::Fwd, false) => (ws, 'C', dims.c),
+            (Op::BwdData, true) => (ys, 'K', dims.k),
+            (Op::BwdData, false) => (ws, 'C', dims.c),
+            (Op::BwdWeight, true) => (ys, 'K', dims.k),
+            (Op::BwdWeight, false) => (xs, 'C', dims.c),
+        };
+        extent % v == 0
+            && s.iter()
+                .all(|&(l, st)| if l == inner { st == 1 } else { st % v == 0 })
+    }
+}

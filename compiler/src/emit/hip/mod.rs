@@ -1,0 +1,67 @@
+//! Portable HIP kernels: a self-contained implicit-GEMM source per instance that compiles under
+//! clang HIP (AMD) and NVRTC (NVIDIA), plus the host launch plan that runs it.
+
+mod args;
+mod config;
+mod launch;
+pub mod samples;
+mod source;
+
+pub use args::CkArgs;
+pub use config::{Elem, HipError, KernelConfig, OperandCfg, Schedule};
+pub use launch::{
+    Buffers, ConvDims, DeviceInfo, EntryKind, LaunchPlan, PlanError, Step, ZeroTarget,
+};
+
+use crate::ir::Instance;
+use serde::Serialize;
+
+/// One entry point of a kernel source.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Entry {
+    pub kind: EntryKind,
+    /// The `extern "C"` symbol.
+    pub symbol: String,
+}
+
+/// A portable kernel: its source, entry points and the derived configuration the launch plan
+/// is computed from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HipKernel {
+    pub name: String,
+    pub source: String,
+    pub entries: Vec<Entry>,
+    pub config: KernelConfig,
+}
+
+impl HipKernel {
+    pub fn entry(&self, kind: EntryKind) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.kind == kind)
+    }
+
+    /// Plans one run on `dims`; see [`KernelConfig::plan`].
+    pub fn plan(&self, dims: &ConvDims, dev: &DeviceInfo) -> Result<LaunchPlan, PlanError> {
+        self.config.plan(dims, dev)
+    }
+}
+
+/// Emits the portable kernel of one validated instance.
+pub fn emit_hip(inst: &Instance) -> Result<HipKernel, HipError> {
+    let config = KernelConfig::new(inst)?;
+    let base = source::symbol_base(&inst.name);
+    let entries = [(EntryKind::Main, "main"), (EntryKind::Convert, "convert")]
+        .into_iter()
+        .map(|(kind, suffix)| Entry {
+            kind,
+            symbol: format!("{base}_{suffix}"),
+        })
+        .collect();
+    Ok(HipKernel {
+        name: inst.name.clone(),
+        source: source::render(inst, &config),
+        entries,
+        config,
+    })
+}
+#[cfg(test)]
+mod tests;

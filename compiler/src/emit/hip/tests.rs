@@ -1,0 +1,377 @@
+//! Emitter and launch-plan tests over the reference instances.
+
+use super::samples::{SampleBuilder, instances};
+use super::*;
+use crate::ir::SplitK;
+use crate::model::{DataType, ElementOp, Layout, Op, Reduction};
+
+fn dims(op: Op) -> ConvDims {
+    ConvDims {
+        op,
+        ndim: 2,
+        g: 2,
+        n: 4,
+        k: 136,
+        c: 72,
+        input: [1, 14, 14],
+        filter: [1, 3, 3],
+        output: [1, 14, 14],
+        stride: [1; 3],
+        dilation: [1; 3],
+        pad: [0, 1, 1],
+        layouts: [Layout::Nhwgc, Layout::Gkyxc, Layout::Nhwgk],
+    }
+}
+
+const DEV: DeviceInfo = DeviceInfo {
+    compute_units: 132,
+    max_lds_bytes: 227 * 1024,
+};
+
+fn launches(plan: &LaunchPlan) -> Vec<EntryKind> {
+    plan.steps
+        .iter()
+        .filter_map(|s| {
+            if let Step::Launch { entry, .. } = s {
+                Some(*entry)
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn every_reference_instance_emits_with_both_entries() {
+    for inst in instances() {
+        let k = emit_hip(&inst).unwrap();
+        assert!(
+            k.source.contains("#include <hip/hip_runtime.h>"),
+            "{}",
+            k.name
+        );
+        for kind in [EntryKind::Main, EntryKind::Convert] {
+            let sym = &k.entry(kind).unwrap().symbol;
+            assert!(
+                sym.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'),
+                "{sym}"
+            );
+        }
+        assert!(
+            k.config.lds_bytes <= 64 * 1024,
+            "{}: {} bytes of LDS",
+            k.name,
+            k.config.lds_bytes
+        );
+        let [tm, tn] = k.config.thread_grid;
+        let [rm, rn] = k.config.per_thread;
+        assert!(
+            tm * rm >= k.config.tile[0] && tn * rn >= k.config.tile[1],
+            "{}",
+            k.name
+        );
+    }
+}
+
+#[test]
+fn unsupported_types_and_load_ops_are_errors() {
+    let fp8 = SampleBuilder::new("x", Op::Fwd)
+        .dtype(DataType::Fp8)
+        .build();
+    assert!(matches!(emit_hip(&fp8), Err(HipError::DataType { .. })));
+    let mut bil = SampleBuilder::new("y", Op::Fwd).build();
+    bil.elementwise.input = ElementOp::Bilinear;
+    assert!(matches!(emit_hip(&bil), Err(HipError::LoadOp { .. })));
+    let mut wv = SampleBuilder::new("z", Op::BwdWeight)
+        .wavelet(256, 128)
+        .build();
+    wv.block = 256;
+    assert!(matches!(emit_hip(&wv), Err(HipError::Wavelet { .. })));
+}
+
+#[test]
+fn plain_plan_is_one_direct_launch() {
+    let k = emit_hip(
+        &SampleBuilder::new("p", Op::Fwd)
+            .tile(128, [64, 64, 32], 8)
+            .build(),
+    )
+    .unwrap();
+    let plan = k.plan(&dims(Op::Fwd), &DEV).unwrap();
+    assert_eq!(launches(&plan), [EntryKind::Main]);
+    assert_eq!(plan.workspace_bytes, 0);
+    // M = 4·14·14 = 784 → 13 tiles; N = 136 → 3 tiles; K = 72·9 = 648 → 21 k-tiles.
+    assert_eq!((plan.args.M, plan.args.Ng, plan.args.Kg), (784, 136, 648));
+    assert_eq!(
+        (plan.args.tiles_m, plan.args.tiles_n, plan.args.k_iters),
+        (13, 3, 21)
+    );
+    assert!(matches!(
+        plan.steps[0],
+        Step::Launch {
+            grid: [39, 2, 1],
+            block: [128, 1, 1],
+            ..
+        }
+    ));
+    // Channels are multiples of 8 and innermost: vector loads are legal.
+    assert_eq!((plan.args.vec_a, plan.args.vec_b), (1, 1));
+}
+
+#[test]
+fn odd_channels_disable_vector_loads() {
+    let k = emit_hip(&SampleBuilder::new("p", Op::BwdWeight).build()).unwrap();
+    let d = ConvDims {
+        c: 7,
+        k: 13,
+        ..dims(Op::BwdWeight)
+    };
+    let plan = k.plan(&d, &DEV).unwrap();
+    assert_eq!((plan.args.vec_a, plan.args.vec_b), (0, 0));
+}
+
+#[test]
+fn split_k_accumulates_atomically_and_converts_non_fp32_outputs() {
+    let f16 = emit_hip(
+        &SampleBuilder::new("s", Op::BwdWeight)
+            .split_k(SplitK::Fixed(4), false)
+            .build(),
+    )
+    .unwrap();
+    let plan = f16.plan(&dims(Op::BwdWeight), &DEV).unwrap();
+    assert_eq!(launches(&plan), [EntryKind::Main, EntryKind::Convert]);
+    // bwd_weight: M = 136, N = 72·9 = 648, fp32 workspace of G·M·N.
+    assert_eq!(plan.workspace_bytes, 2 * 136 * 648 * 4);
+    assert!(matches!(
+        plan.steps[0],
+        Step::Zero {
+            target: ZeroTarget::Workspace,
+            offset: 0,
+            ..
+        }
+    ));
+    // K = 4·14·14 = 784 → 25 k-tiles in 4 slices of 7 (the last has 4).
+    assert_eq!((plan.args.k_iters, plan.args.split_iters), (25, 7));
+
+    let f32 = SampleBuilder::new("s32", Op::BwdWeight)
+        .dtype(DataType::Fp32)
+        .split_k(SplitK::Fixed(4), false);
+    let plan = emit_hip(&f32.build())
+        .unwrap()
+        .plan(&dims(Op::BwdWeight), &DEV)
+        .unwrap();
+    assert_eq!(launches(&plan), [EntryKind::Main]);
+    assert_eq!(
+        plan.steps[0],
+        Step::Zero {
+            target: ZeroTarget::Output,
+            offset: 0,
+            bytes: plan.tensor_bytes[1]
+        }
+    );
+    assert_eq!(plan.workspace_bytes, 0);
+}
+
+#[test]
+fn split_k_never_leaves_an_empty_slice() {
+    let k = emit_hip(
+        &SampleBuilder::new("s", Op::BwdWeight)
+            .split_k(SplitK::Fixed(100), false)
+            .build(),
+    )
+    .unwrap();
+    let plan = k.plan(&dims(Op::BwdWeight), &DEV).unwrap();
+    let slices = (plan.args.k_iters + plan.args.split_iters - 1) / plan.args.split_iters;
+    assert!((slices - 1) * plan.args.split_iters < plan.args.k_iters);
+    assert!(slices <= plan.args.k_iters);
+}
+
+#[test]
+fn two_stage_always_goes_through_the_workspace() {
+    let k = emit_hip(
+        &SampleBuilder::new("t", Op::BwdWeight)
+            .dtype(DataType::Fp32)
+            .split_k(SplitK::Fixed(1), true)
+            .build(),
+    )
+    .unwrap();
+    let plan = k.plan(&dims(Op::BwdWeight), &DEV).unwrap();
+    assert_eq!(launches(&plan), [EntryKind::Main, EntryKind::Convert]);
+    assert_eq!(plan.args.atomic_to_ws, 1);
+}
+
+#[test]
+fn streamk_partition_covers_every_iteration_once() {
+    for (cus, reduction, persistent) in [
+        (132, Reduction::Linear, false),
+        (7, Reduction::Tree, true),
+        (5, Reduction::Linear, true),
+        (3, Reduction::Atomic, false),
+    ] {
+        let k = emit_hip(
+            &SampleBuilder::new("sk", Op::BwdWeight)
+                .tile(128, [64, 64, 32], 8)
+                .streamk(reduction, persistent)
+                .build(),
+        )
+        .unwrap();
+        let dev = DeviceInfo {
+            compute_units: cus,
+            ..DEV
+        };
+        let plan = k.plan(&dims(Op::BwdWeight), &dev).unwrap();
+        let a = plan.args;
+        let tiles = a.G * a.tiles_m * a.tiles_n;
+        assert_eq!(a.sk_tiles + a.dp_tiles, tiles);
+        // SK blocks must all be resident at once: the fix-up waits on peers.
+        assert!(a.sk_blocks <= i64::from(cus));
+        assert_eq!(a.sk_blocks * a.sk_iters + a.sk_rem, a.sk_tiles * a.k_iters);
+        assert!(a.sk_blocks == 0 || a.sk_iters >= 1);
+        if persistent {
+            assert!(a.dp_blocks <= i64::from(cus));
+        } else {
+            assert_eq!(a.dp_blocks, a.dp_tiles);
+        }
+        match reduction {
+            Reduction::Atomic => assert_eq!(plan.args.store_atomic, i64::from(a.sk_blocks > 0)),
+            _ if a.sk_blocks > 0 => {
+                assert_eq!(
+                    plan.workspace_bytes,
+                    plan.flags_offset + a.sk_blocks as u64 * 4
+                );
+                assert!(plan.flags_offset >= a.sk_blocks as u64 * 64 * 64 * 4);
+                assert!(plan.steps.contains(&Step::Zero {
+                    target: ZeroTarget::Workspace,
+                    offset: plan.flags_offset,
+                    bytes: a.sk_blocks as u64 * 4
+                }));
+            }
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn bad_problems_are_errors() {
+    let k = emit_hip(&SampleBuilder::new("e", Op::Fwd).build()).unwrap();
+    assert!(matches!(
+        k.plan(&dims(Op::BwdData), &DEV),
+        Err(PlanError::Op { .. })
+    ));
+    assert!(matches!(
+        k.plan(
+            &ConvDims {
+                n: 0,
+                ..dims(Op::Fwd)
+            },
+            &DEV
+        ),
+        Err(PlanError::Zero { .. })
+    ));
+    let swapped = ConvDims {
+        layouts: [Layout::Gkyxc, Layout::Nhwgc, Layout::Nhwgk],
+        ..dims(Op::Fwd)
+    };
+    assert!(matches!(
+        k.plan(&swapped, &DEV),
+        Err(PlanError::Layout { .. })
+    ));
+    let wrong_dim = ConvDims {
+        layouts: [Layout::Ndhwgc, Layout::Gkyxc, Layout::Nhwgk],
+        ..dims(Op::Fwd)
+    };
+    assert!(matches!(
+        k.plan(&wrong_dim, &DEV),
+        Err(PlanError::Layout { .. })
+    ));
+    let tiny = DeviceInfo {
+        max_lds_bytes: 1024,
+        ..DEV
+    };
+    assert!(matches!(
+        k.plan(&dims(Op::Fwd), &tiny),
+        Err(PlanError::Lds { .. })
+    ));
+    let huge = ConvDims {
+        n: 1 << 26,
+        ..dims(Op::Fwd)
+    };
+    assert!(matches!(
+        k.plan(&huge, &DEV),
+        Err(PlanError::TooLarge { .. })
+    ));
+}
+
+#[test]
+fn g_first_layout_strides() {
+    let k = emit_hip(&SampleBuilder::new("l", Op::Fwd).build()).unwrap();
+    let d = ConvDims {
+        layouts: [Layout::Gnhwc, Layout::Gkyxc, Layout::Gnhwk],
+        ..dims(Op::Fwd)
+    };
+    let a = k.plan(&d, &DEV).unwrap().args;
+    // GNHWC: c innermost, then w, h, n, g.
+    assert_eq!(
+        (a.xs_c, a.xs_w, a.xs_h, a.xs_n, a.xs_g),
+        (1, 72, 72 * 14, 72 * 196, 72 * 196 * 4)
+    );
+    assert_eq!((a.ys_k, a.ys_w, a.ys_g), (1, 136, 136 * 196 * 4));
+}
+
+#[test]
+fn source_snapshot() {
+    let inst = SampleBuilder::new("snap_bwd_weight", Op::BwdWeight)
+        .tile(128, [64, 64, 32], 8)
+        .streamk(Reduction::Tree, true)
+        .build();
+    let k = emit_hip(&inst).unwrap();
+    // The instance-specific part: everything between the argument struct and the shared body.
+    let start = k.source.find("// ---- Instance constants.").unwrap();
+    let end = k.source.find("// ---- Implicit-GEMM body").unwrap();
+    insta::assert_snapshot!(&k.source[start..end]);
+    insta::assert_debug_snapshot!(
+        k.plan(
+            &dims(Op::BwdWeight),
+            &DeviceInfo {
+                compute_units: 7,
+                ..DEV
+            }
+        )
+        .unwrap()
+        .steps
+    );
+}
+
+#[test]
+fn one_d_layouts_plan() {
+    let k = emit_hip(&SampleBuilder::new("d1", Op::BwdData).ndim(1).build()).unwrap();
+    let d = ConvDims {
+        ndim: 1,
+        input: [1, 1, 17],
+        filter: [1, 1, 3],
+        output: [1, 1, 17],
+        pad: [0, 0, 1],
+        layouts: [Layout::Nwgc, Layout::Gkxc, Layout::Nwgk],
+        ..dims(Op::BwdData)
+    };
+    let a = k.plan(&d, &DEV).unwrap().args;
+    // GKXC: c innermost, then x, k, g.
+    assert_eq!(
+        (a.ws_c, a.ws_x, a.ws_k, a.ws_g),
+        (1, 72, 72 * 3, 72 * 3 * 136)
+    );
+}
+
+#[test]
+fn buffers_keep_their_conv_roles_for_every_op() {
+    let k = emit_hip(&SampleBuilder::new("b", Op::BwdWeight).build()).unwrap();
+    let plan = k.plan(&dims(Op::BwdWeight), &DEV).unwrap();
+    let a = plan.args_for(Buffers {
+        input: 1,
+        weight: 2,
+        output: 3,
+        d: 4,
+        workspace: 0,
+    });
+    assert_eq!((a.x, a.w, a.y, a.d, a.flags), (1, 2, 3, 4, 0));
+}

@@ -1,16 +1,12 @@
 //! The build.rs API: compile a folder of `.ck` files into `OUT_DIR`, to `include!` from a crate.
 //!
 //! ```no_run
-//! // build.rs
-//! fn main() {
-//!     ck_compiler::build_api::Config::new()
-//!         .compile(&["ck"])
-//!         .unwrap_or_else(|e| {
-//!             eprintln!("{e}");
-//!             std::process::exit(1)
-//!         });
+//! // In build.rs's `main`:
+//! if let Err(e) = ck_compiler::build_api::Config::new().compile(&["ck"]) {
+//!     eprintln!("{e}");
+//!     std::process::exit(1);
 //! }
-//! // lib.rs: include!(concat!(env!("OUT_DIR"), "/ckdsl_instances.rs"));
+//! // In lib.rs: include!(concat!(env!("OUT_DIR"), "/ckdsl_instances.rs"));
 //! ```
 
 use crate::ir::Validated;

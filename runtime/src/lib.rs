@@ -2,6 +2,7 @@
 //! selection, and back ends that run them.
 
 pub mod backend;
+pub mod declared;
 pub mod decompose;
 pub mod device;
 pub mod exec;
@@ -16,7 +17,12 @@ pub mod tensor;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 
+// The expansion names `::ck_runtime::Declared`, which must resolve inside this crate too.
+extern crate self as ck_runtime;
+
 pub use backend::{Backend, CpuBackend};
+pub use ck_macros::conv_instance;
+pub use declared::Declared;
 pub use device::DeviceModel;
 pub use exec::{Buffers, RunError, RunStats, workspace_size};
 pub use layout::{LayoutFamily, Role, TensorDesc};

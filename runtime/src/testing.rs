@@ -147,6 +147,7 @@ fn base(name: &str, op: Op, kind: Kind) -> Instance {
             double_buffer: false,
             direct_load: false,
             loop_scheduler: LoopScheduler::Default,
+            thread_tile_transfer: false,
         },
         wavelet: None,
         tile_kernel,

@@ -16,6 +16,7 @@ pub mod support;
 pub mod tensor;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
+pub mod verify;
 
 // The expansion names `::ck_runtime::Declared`, which must resolve inside this crate too.
 extern crate self as ck_runtime;
@@ -30,3 +31,4 @@ pub use problem::{ConvProblem, ProblemError, ProblemLayout, ProblemTypes};
 pub use registry::{Candidate, NoInstance, Registry, RegistryError};
 pub use support::{Rule, Unsupported, supports, supports_on};
 pub use tensor::{Tensor, TensorData};
+pub use verify::{ProblemData, Verification};

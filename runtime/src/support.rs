@@ -45,6 +45,8 @@ pub enum Rule {
     SplitK,
     Prefetch,
     Target,
+    /// The back end cannot run the instance (types, element-wise ops, D tensors).
+    Backend,
 }
 
 impl Rule {
@@ -66,6 +68,7 @@ impl Rule {
             Rule::SplitK => "split-K",
             Rule::Prefetch => "pipeline prefetch",
             Rule::Target => "target",
+            Rule::Backend => "back end",
         }
     }
 }

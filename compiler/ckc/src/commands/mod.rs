@@ -1,5 +1,8 @@
 //! One function per subcommand; each returns the process exit code.
 
+mod candidates;
+mod run;
+
 use crate::cli::{Cli, Command, Format};
 use crate::input;
 use crate::output::print_diagnostics;
@@ -38,7 +41,14 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             }
             Ok(exit(result.is_ok()))
         }
-        Command::List { input } => with_validated(&input, cli.color, |v| {
+        Command::List {
+            paths,
+            problem: Some(problem),
+        } => candidates::list(&problem, &paths, cli.color),
+        Command::List {
+            paths,
+            problem: None,
+        } => with_validated(&crate::cli::Input { paths }, cli.color, |v| {
             for inst in v.instances() {
                 let targets: Vec<_> = inst.targets.iter().map(|a| a.keyword()).collect();
                 println!(
@@ -51,6 +61,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             }
             Ok(())
         }),
+        Command::Run(args) => run::run(&args, cli.color),
         Command::Explain {
             input,
             instance,
@@ -94,7 +105,7 @@ fn with_validated(
     }
 }
 
-fn exit(ok: bool) -> ExitCode {
+pub(crate) fn exit(ok: bool) -> ExitCode {
     if ok {
         ExitCode::SUCCESS
     } else {

@@ -1,16 +1,12 @@
 //! The build.rs API: compile a folder of `.ck` files into `OUT_DIR`, to `include!` from a crate.
 //!
 //! ```no_run
-//! // build.rs
-//! fn main() {
-//!     ck_compiler::build_api::Config::new()
-//!         .compile(&["ck"])
-//!         .unwrap_or_else(|e| {
-//!             eprintln!("{e}");
-//!             std::process::exit(1)
-//!         });
+//! // In build.rs's `main`:
+//! if let Err(e) = ck_compiler::build_api::Config::new().compile(&["ck"]) {
+//!     eprintln!("{e}");
+//!     std::process::exit(1);
 //! }
-//! // lib.rs: include!(concat!(env!("OUT_DIR"), "/ckdsl_instances.rs"));
+//! // In lib.rs: include!(concat!(env!("OUT_DIR"), "/ckdsl_instances.rs"));
 //! ```
 
 // The example is a build script, so its `main` is the point.
@@ -99,6 +95,16 @@ impl Config {
                 println!("cargo:rerun-if-changed={}", f.display());
             }
         }
+        if inputs.is_empty() && !session.diagnostics().has_errors() {
+            let names: Vec<String> = paths
+                .iter()
+                .map(|p| p.as_ref().display().to_string())
+                .collect();
+            return Err(Error(format!(
+                "no .ck files under {}: a library needs at least one",
+                names.join(", ")
+            )));
+        }
         let instances = crate::compile(&session).map_err(|d| Error(d.render(session.sources())))?;
         let out_dir = match &self.out_dir {
             Some(d) => d.clone(),
@@ -138,4 +144,64 @@ fn write_if_changed(path: &Path, contents: &str) -> Result<(), Error> {
 
 fn io_error(path: &Path, e: std::io::Error) -> Error {
     Error(format!("cannot write {}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::Instance;
+
+    fn folder(test: &str, files: &[(&str, &str)]) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("ck-build-api-{}-{test}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for (path, text) in files {
+            let path = dir.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        dir
+    }
+
+    const VALID: &str = "instance a {\n op = bwd_weight; kind = xdl_v3; dims = 2; layout = nhwgc;\n dtype = fp16; targets = [gfx942]; block = 64; tile = [32, 128, 32]; k1 = 8;\n instr = [32, 32]; repeat = [1, 4];\n a { cluster = [4, 4, 1]; src_vector = 8; dst_vector = 8; }\n b { cluster = [4, 16, 1]; src_vector = 8; dst_vector = 8; }\n c { shuffle = [1, 1]; cluster = [1, 8, 1, 8]; vector = 2; }\n}\n";
+
+    #[test]
+    fn writes_the_ir_and_a_rust_file_that_includes_it() {
+        let dir = folder("ok", &[("lib/x.ck", VALID)]);
+        let out = Config::new()
+            .cargo_directives(false)
+            .out_dir(dir.join("out"))
+            .compile(&[dir.join("lib")])
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out.inputs, [dir.join("lib/x.ck")]);
+        let json = std::fs::read_to_string(dir.join("out").join(IR_FILE)).unwrap();
+        let back: Vec<Instance> = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, out.instances.instances());
+        let rust = std::fs::read_to_string(&out.rust_file).unwrap();
+        assert!(
+            rust.contains("pub const INSTANCES_JSON: &str = include_str!("),
+            "{rust}"
+        );
+        assert!(rust.contains(IR_FILE), "{rust}");
+    }
+
+    #[test]
+    fn errors_are_rendered_and_empty_libraries_rejected() {
+        let dir = folder(
+            "bad",
+            &[
+                ("lib/x.ck", "instance a { tile = ; }\n"),
+                ("empty/notes.txt", ""),
+            ],
+        );
+        let config = Config::new()
+            .cargo_directives(false)
+            .out_dir(dir.join("out"));
+        let err = config.compile(&[dir.join("lib")]).unwrap_err();
+        assert!(err.0.contains("CK0"), "{err}");
+        assert!(err.0.contains("x.ck"), "{err}");
+        let err = config.compile(&[dir.join("empty")]).unwrap_err();
+        assert!(err.0.contains("no .ck files"), "{err}");
+        let err = config.compile(&[dir.join("missing")]).unwrap_err();
+        assert!(err.0.contains("not found"), "{err}");
+    }
 }

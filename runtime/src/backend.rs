@@ -10,6 +10,9 @@ pub trait Backend {
     /// A short name (`cpu`, `cuda`, `hip`).
     fn name(&self) -> &str;
 
+    /// Whether this back end can run the instance at all (for any problem it supports).
+    fn accepts(&self, inst: &Instance) -> Result<(), RunError>;
+
     /// Workspace bytes `run` needs for this instance and problem.
     fn workspace_size(&self, inst: &Instance, p: &ConvProblem) -> u64;
 
@@ -31,6 +34,10 @@ pub struct CpuBackend {
 impl Backend for CpuBackend {
     fn name(&self) -> &str {
         "cpu"
+    }
+
+    fn accepts(&self, inst: &Instance) -> Result<(), RunError> {
+        exec::cpu_types(inst)
     }
 
     fn workspace_size(&self, inst: &Instance, p: &ConvProblem) -> u64 {

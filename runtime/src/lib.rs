@@ -2,6 +2,7 @@
 //! selection, and back ends that run them.
 
 pub mod backend;
+pub mod declared;
 pub mod decompose;
 pub mod device;
 pub mod exec;
@@ -15,8 +16,14 @@ pub mod support;
 pub mod tensor;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
+pub mod verify;
+
+// The expansion names `::ck_runtime::Declared`, which must resolve inside this crate too.
+extern crate self as ck_runtime;
 
 pub use backend::{Backend, CpuBackend};
+pub use ck_macros::conv_instance;
+pub use declared::Declared;
 pub use device::DeviceModel;
 pub use exec::{Buffers, RunError, RunStats, workspace_size};
 pub use layout::{LayoutFamily, Role, TensorDesc};
@@ -24,5 +31,6 @@ pub use problem::{ConvProblem, ProblemError, ProblemLayout, ProblemTypes};
 pub use registry::{Candidate, NoInstance, Registry, RegistryError};
 pub use support::{Rule, Unsupported, supports, supports_on};
 pub use tensor::{Tensor, TensorData};
+pub use verify::{ProblemData, Verification};
 #[cfg(feature = "cuda")]
 pub mod cuda;

@@ -58,19 +58,27 @@ pub fn reference(
         Op::BwdWeight => w.len(),
     };
     let mut dst = vec![0f64; dst_len];
-    let index = |a: u64, b: u64, c: u64, sp: &[u64]| {
-        let mut v = vec![a, b, c];
-        v.extend_from_slice(sp);
-        v
+    // Offsets are linear in the index, so each tap's spatial part is computed once.
+    let spatial = |d: &TensorDesc, sp: &[u64]| -> usize {
+        sp.iter()
+            .zip(&d.strides[3..])
+            .map(|(i, s)| i * s)
+            .sum::<u64>() as usize
+    };
+    let taps: Vec<(usize, usize, usize)> = taps
+        .iter()
+        .map(|(o, f, i)| (spatial(xd, i), spatial(wd, f), spatial(yd, o)))
+        .collect();
+    let base = |d: &TensorDesc, a: u64, b: u64, c: u64| {
+        (a * d.strides[0] + b * d.strides[1] + c * d.strides[2]) as usize
     };
     for g in 0..p.g {
         for n in 0..p.n {
             for k in 0..p.k {
                 for c in 0..p.c {
-                    for (o, f, i) in &taps {
-                        let xo = off(xd, &index(g, n, c, i));
-                        let wo = off(wd, &index(g, k, c, f));
-                        let yo = off(yd, &index(g, n, k, o));
+                    let (bx, bw, by) = (base(xd, g, n, c), base(wd, g, k, c), base(yd, g, n, k));
+                    for &(tx, tw, ty) in &taps {
+                        let (xo, wo, yo) = (bx + tx, bw + tw, by + ty);
                         match p.op {
                             Op::Fwd => dst[yo] += x[xo] * w[wo],
                             Op::BwdData => dst[xo] += y[yo] * w[wo],
@@ -82,10 +90,6 @@ pub fn reference(
         }
     }
     Ok(dst)
-}
-
-fn off(desc: &TensorDesc, idx: &[u64]) -> usize {
-    desc.offset(idx) as usize
 }
 
 fn unravel(mut idx: u64, dims: &[u64]) -> Vec<u64> {

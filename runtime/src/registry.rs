@@ -5,10 +5,11 @@
 //! verdict: its estimated cost ([`crate::select::cost`]) or the rule that rules it out.
 //! Supported instances rank by priority (higher first), then cost (lower first), then name.
 
+use crate::backend::Backend;
 use crate::device::DeviceModel;
 use crate::problem::{ConvProblem, ProblemError};
 use crate::select::cost;
-use crate::support::{Unsupported, supports_on};
+use crate::support::{Rule, Unsupported, supports_on};
 use ck_compiler::ir::Instance;
 use std::fmt;
 
@@ -120,6 +121,23 @@ impl Registry {
     /// Every instance's verdict, best first: supported ones ranked (priority, cost, name), then
     /// unsupported ones by name.
     pub fn candidates(&self, p: &ConvProblem) -> Vec<Candidate<'_>> {
+        self.rank(p, None)
+    }
+
+    /// Like [`Registry::candidates`], also ruling out instances `backend` cannot run
+    /// ([`Rule::Backend`]).
+    pub fn candidates_for(&self, p: &ConvProblem, backend: &dyn Backend) -> Vec<Candidate<'_>> {
+        self.rank(p, Some(backend))
+    }
+
+    fn rank(&self, p: &ConvProblem, backend: Option<&dyn Backend>) -> Vec<Candidate<'_>> {
+        let runs = |inst: &Instance| match backend.map(|b| (b.name(), b.accepts(inst))) {
+            Some((name, Err(e))) => Err(Unsupported {
+                rule: Rule::Backend,
+                reason: format!("the {name} back end: {e}"),
+            }),
+            _ => Ok(()),
+        };
         let mut out: Vec<Candidate<'_>> = self
             .entries
             .iter()
@@ -127,6 +145,7 @@ impl Registry {
                 instance: &e.instance,
                 priority: e.priority,
                 verdict: supports_on(&e.instance, p, &self.device)
+                    .and_then(|()| runs(&e.instance))
                     .map(|()| cost(&e.instance, p, &self.device)),
             })
             .collect();
@@ -145,13 +164,30 @@ impl Registry {
 
     /// The best supported instance.
     pub fn select(&self, p: &ConvProblem) -> Result<&Instance, NoInstance> {
+        self.pick(p, None)
+    }
+
+    /// The best supported instance that `backend` can run.
+    pub fn select_for(
+        &self,
+        p: &ConvProblem,
+        backend: &dyn Backend,
+    ) -> Result<&Instance, NoInstance> {
+        self.pick(p, Some(backend))
+    }
+
+    fn pick(
+        &self,
+        p: &ConvProblem,
+        backend: Option<&dyn Backend>,
+    ) -> Result<&Instance, NoInstance> {
         if let Err(e) = p.validate() {
             return Err(NoInstance {
                 problem: Some(e),
                 reasons: Vec::new(),
             });
         }
-        let candidates = self.candidates(p);
+        let candidates = self.rank(p, backend);
         if let Some(best) = candidates.iter().find(|c| c.verdict.is_ok()) {
             return Ok(best.instance);
         }
@@ -163,5 +199,34 @@ impl Registry {
             problem: None,
             reasons,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::CpuBackend;
+    use crate::testing::{Variant, instance};
+    use ck_compiler::model::ElementOp;
+
+    #[test]
+    fn selection_for_a_back_end_skips_what_it_cannot_run() {
+        let p = ConvProblem::parse("bwd_weight 2d N=2 K=16 C=16 filter=3 input=8 pad=1").unwrap();
+        let mut scaled = instance(Variant::XdlV3);
+        scaled.name = "scaled".into();
+        scaled.elementwise.output = ElementOp::Scale;
+        let mut reg = Registry::default();
+        reg.register(scaled, 1).unwrap();
+        reg.register(instance(Variant::XdlV1), 0).unwrap();
+        assert_eq!(reg.select(&p).unwrap().name, "scaled");
+        let cpu = CpuBackend::default();
+        assert_eq!(reg.select_for(&p, &cpu).unwrap().name, "test_xdl_v1");
+        let rejected = &reg.candidates_for(&p, &cpu)[1];
+        let why = rejected.verdict.as_ref().unwrap_err();
+        assert_eq!(why.rule, Rule::Backend);
+        assert!(
+            why.reason.contains("cpu back end") && why.reason.contains("scale"),
+            "{why}"
+        );
     }
 }

@@ -6,7 +6,8 @@
 //! B=in, C=wei; fwd A=in, B=wei, C=out; bwd_data A=out, B=wei, C=in):
 //!
 //! - op, spatial rank, layouts and data types equal the instance's;
-//! - vector widths divide the channel count their tensor is read or written along;
+//! - vector widths divide the channel count their tensor is read or written along (two-stage
+//!   XDL: A and B need not when K = C = 1 with unit group strides);
 //! - ConvSpec conditions (Filter1x1Stride1Pad0, Filter1x1Pad0, Filter3x3), explicit GEMM ⇒ 1x1 s1 p0;
 //! - `G % merge_groups == 0`; two-stage with merged groups needs GemmM ≤ MPB, GemmN ≤ NPB, C = K = 1;
 //! - NGCHW transposes of the v1 op divide the channel and spatial products;
@@ -45,6 +46,8 @@ pub enum Rule {
     SplitK,
     Prefetch,
     Target,
+    /// The back end cannot run the instance (types, element-wise ops, D tensors).
+    Backend,
 }
 
 impl Rule {
@@ -66,6 +69,7 @@ impl Rule {
             Rule::SplitK => "split-K",
             Rule::Prefetch => "pipeline prefetch",
             Rule::Target => "target",
+            Rule::Backend => "back end",
         }
     }
 }
@@ -171,11 +175,15 @@ fn vectors(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
         Op::Fwd => (("C", p.c), ("C", p.c), ("K", p.k)),
         Op::BwdData => (("K", p.k), ("C", p.c), ("C", p.c)),
     };
+    let single = single_channel_groups(inst, p);
     for (rule, tensor, v, (name, size)) in [
         (Rule::VectorA, "A", va, a),
         (Rule::VectorB, "B", vb, b),
         (Rule::VectorC, "C", vc, c),
     ] {
+        if rule != Rule::VectorC && single {
+            continue;
+        }
         if v == 0 || !size.is_multiple_of(v as u64) {
             return fail(
                 rule,
@@ -184,6 +192,17 @@ fn vectors(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
         }
     }
     Ok(())
+}
+
+/// CK's two-stage XDL op reads A and B with any vector width when K = C = 1 and both tensors'
+/// group stride is 1 (channels-last: one element per group, as merged groups need).
+fn single_channel_groups(inst: &Instance, p: &ConvProblem) -> bool {
+    let unit_group_stride = |role| p.desc(role).is_ok_and(|d| d.strides[0] == 1);
+    inst.kind == Kind::XdlTwoStage
+        && p.k == 1
+        && p.c == 1
+        && unit_group_stride(Role::Output)
+        && unit_group_stride(Role::Input)
 }
 
 fn all(v: &[u64], x: u64) -> bool {

@@ -165,6 +165,22 @@ fn groups_sizes_and_split_k_rules() {
         Rule::TwoStageMerge,
         &["C=2", "K=2"],
     );
+    // One channel per group: A and B vectors need not divide, C's must.
+    let mut wide = two.clone();
+    wide.a.src_vector = 8;
+    wide.b.src_vector = 8;
+    wide.c.vector = 1;
+    let depthwise = p("bwd_weight 2d G=8 N=2 K=1 C=1 filter=1 input=6");
+    assert_eq!(supports(&wide, &depthwise), Ok(()));
+    let gnhwc = p("bwd_weight 2d G=8 N=2 K=1 C=1 filter=1 input=6 layout=gnhwc");
+    rejects(
+        &for_problem(wide.clone(), &gnhwc),
+        &gnhwc,
+        Rule::VectorA,
+        &["K=1", "width 8"],
+    );
+    wide.c.vector = 2;
+    rejects(&wide, &depthwise, Rule::VectorC, &["C=1", "width 2"]);
     let ngchw = p("bwd_weight 2d G=1 N=2 K=4 C=6 filter=3 input=6 layout=ngchw");
     let mut v1 = for_problem(instance(Variant::XdlV1), &ngchw);
     v1.transpose = [4, 4];

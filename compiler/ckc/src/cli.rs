@@ -27,11 +27,20 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
-    /// One line per expanded instance: name, op, kind, targets.
+    /// One line per expanded instance: name, op, kind, targets. With `--problem`: every
+    /// instance's verdict for the problem, best first (the library when no paths are given).
     List {
-        #[command(flatten)]
-        input: Input,
+        /// `.ck` files or folders (`-` for standard input).
+        #[arg(required_unless_present = "problem")]
+        paths: Vec<PathBuf>,
+        /// A problem string, e.g. "bwd_weight 2d N=4 K=64 C=64 filter=3 input=14 pad=1".
+        #[arg(long)]
+        problem: Option<String>,
     },
+    /// Selects an instance for a problem (or takes the named one), runs it on fresh random data
+    /// and prints the instance, its instance string and the time; exit 1 when no instance
+    /// supports the problem or verification fails.
+    Run(RunArgs),
     /// Every parameter of an instance after defaults and derivation, LDS use and occupancy.
     Explain {
         #[command(flatten)]
@@ -129,4 +138,32 @@ pub enum Color {
 pub enum Format {
     Text,
     Json,
+}
+
+#[derive(Args)]
+pub struct RunArgs {
+    /// The problem, e.g. "bwd_weight 2d G=1 N=4 K=64 C=64 filter=3x3 input=14x14 pad=1 dtype=fp16".
+    #[arg(long)]
+    pub problem: String,
+    /// `.ck` files or folders to choose from (default: the instance library).
+    #[arg(long, num_args = 1..)]
+    pub instances: Vec<PathBuf>,
+    /// Run this instance instead of selecting one.
+    #[arg(long)]
+    pub instance: Option<String>,
+    #[arg(long, value_enum, default_value_t = BackendKind::Cpu)]
+    pub backend: BackendKind,
+    /// Compare the result with the fp64 reference.
+    #[arg(long)]
+    pub verify: bool,
+    /// Seed of the random data (default: a fresh one per run).
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+/// Where instances run.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BackendKind {
+    /// The CPU back end: the instance's exact work decomposition, on the host.
+    Cpu,
 }

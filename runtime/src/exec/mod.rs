@@ -120,7 +120,8 @@ pub fn workspace_size(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> u6
     0
 }
 
-fn cpu_types(inst: &Instance) -> Result<(), RunError> {
+/// Whether the CPU back end computes this instance's types, element-wise ops and tensors.
+pub fn cpu_types(inst: &Instance) -> Result<(), RunError> {
     for dt in [inst.types.input, inst.types.weight, inst.types.output] {
         if !matches!(dt, DataType::Fp16 | DataType::Bf16 | DataType::Fp32) {
             return Err(RunError::NotSupportedOnCpu(format!("{dt} tensors")));

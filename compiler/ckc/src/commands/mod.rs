@@ -1,7 +1,9 @@
 //! One function per subcommand; each returns the process exit code.
 
+mod candidates;
 mod emit;
 mod import;
+mod run;
 
 use crate::cli::{Cli, Command, Format};
 use crate::input;
@@ -41,7 +43,14 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             }
             Ok(exit(result.is_ok()))
         }
-        Command::List { input } => with_validated(&input, cli.color, |v| {
+        Command::List {
+            paths,
+            problem: Some(problem),
+        } => candidates::list(&problem, &paths, cli.color),
+        Command::List {
+            paths,
+            problem: None,
+        } => with_validated(&crate::cli::Input { paths }, cli.color, |v| {
             for inst in v.instances() {
                 let targets: Vec<_> = inst.targets.iter().map(|a| a.keyword()).collect();
                 println!(
@@ -54,6 +63,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             }
             Ok(Outcome::Ok)
         }),
+        Command::Run(args) => run::run(&args, cli.color),
         Command::Explain {
             input,
             instance,
@@ -120,7 +130,7 @@ fn with_validated(
     }
 }
 
-fn exit(ok: bool) -> ExitCode {
+pub(crate) fn exit(ok: bool) -> ExitCode {
     if ok {
         ExitCode::SUCCESS
     } else {

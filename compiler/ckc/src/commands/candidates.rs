@@ -1,0 +1,62 @@
+//! The instances a problem is chosen from (the library or `.ck` paths) and their verdicts.
+
+use crate::cli::{Color, Input};
+use crate::input;
+use crate::output::print_diagnostics;
+use ck_runtime::{Candidate, ConvProblem, DeviceModel, Registry};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The instances of `paths` compiled now, or the instance library when there are none. `None`
+/// when the paths have errors (already printed).
+pub fn registry(
+    paths: &[PathBuf],
+    color: Color,
+    device: DeviceModel,
+) -> Result<Option<Registry>, String> {
+    let mut registry = Registry::new(device);
+    let instances = if paths.is_empty() {
+        ck_instances::all().to_vec()
+    } else {
+        let session = input::load(&Input {
+            paths: paths.to_vec(),
+        })?;
+        match ck_compiler::compile(&session) {
+            Ok(v) => v.into_instances(),
+            Err(d) => {
+                print_diagnostics(&d, session.sources(), color);
+                return Ok(None);
+            }
+        }
+    };
+    registry.extend(instances, 0).map_err(|e| e.to_string())?;
+    Ok(Some(registry))
+}
+
+pub fn parse_problem(text: &str) -> Result<ConvProblem, String> {
+    ConvProblem::parse(text).map_err(|e| format!("bad problem `{text}`: {e}"))
+}
+
+/// One line per candidate, best first: `name  ok  cost=…` or `name  rejected  rule: reason`.
+pub fn lines(candidates: &[Candidate<'_>]) -> Vec<String> {
+    candidates
+        .iter()
+        .map(|c| match &c.verdict {
+            Ok(cost) => format!("{}\tok\tcost={cost:.3e}", c.instance.name),
+            Err(why) => format!("{}\trejected\t{why}", c.instance.name),
+        })
+        .collect()
+}
+
+/// `ckc list --problem`: every instance's verdict; exit 1 when none supports the problem.
+pub fn list(problem: &str, paths: &[PathBuf], color: Color) -> Result<ExitCode, String> {
+    let p = parse_problem(problem)?;
+    let Some(registry) = registry(paths, color, DeviceModel::default())? else {
+        return Ok(super::exit(false));
+    };
+    let candidates = registry.candidates(&p);
+    for line in lines(&candidates) {
+        println!("{line}");
+    }
+    Ok(super::exit(candidates.iter().any(|c| c.verdict.is_ok())))
+}

@@ -1,0 +1,87 @@
+//! `ckc run`: select (or take) an instance for a problem, run it on fresh random data on a back
+//! end, and optionally verify it against the fp64 reference.
+
+use super::candidates::{lines, parse_problem, registry};
+use crate::cli::{BackendKind, Color, RunArgs};
+use ck_runtime::reference::fresh_seed;
+use ck_runtime::support::Rule;
+use ck_runtime::{Backend, CpuBackend, DeviceModel, ProblemData, Unsupported, supports_on};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// A back end and the device model selection assumes for it.
+fn backend(kind: BackendKind) -> (Box<dyn Backend>, DeviceModel) {
+    match kind {
+        BackendKind::Cpu => {
+            let cpu = CpuBackend::default();
+            let device = cpu.device.clone();
+            (Box::new(cpu), device)
+        }
+    }
+}
+
+pub fn run(args: &RunArgs, color: Color) -> Result<ExitCode, String> {
+    let p = parse_problem(&args.problem)?;
+    let (backend, device) = backend(args.backend);
+    let Some(registry) = registry(&args.instances, color, device.clone())? else {
+        return Ok(super::exit(false));
+    };
+    let inst = match &args.instance {
+        Some(name) => {
+            let inst = registry.get(name).ok_or_else(|| {
+                format!(
+                    "no instance named `{name}` among the {} loaded",
+                    registry.len()
+                )
+            })?;
+            let runs = backend.accepts(inst).map_err(|e| Unsupported {
+                rule: Rule::Backend,
+                reason: format!("the {} back end: {e}", backend.name()),
+            });
+            if let Err(why) = supports_on(inst, &p, &device).and(runs) {
+                eprintln!("instance {name} does not support `{p}`: {why}");
+                return Ok(super::exit(false));
+            }
+            inst
+        }
+        None => match registry.select_for(&p, backend.as_ref()) {
+            Ok(inst) => inst,
+            Err(none) => {
+                match &none.problem {
+                    Some(e) => eprintln!("invalid problem `{p}`: {e}"),
+                    None => {
+                        eprintln!("no instance supports `{p}`; the candidates:");
+                        for line in lines(&registry.candidates_for(&p, backend.as_ref())) {
+                            eprintln!("  {line}");
+                        }
+                    }
+                }
+                return Ok(super::exit(false));
+            }
+        },
+    };
+    let instance_string = ck_compiler::emit::instance_string(inst)?;
+    let seed = args.seed.unwrap_or_else(fresh_seed);
+    let mut data = ProblemData::random(&p, seed).map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    let stats = data
+        .run(backend.as_ref(), inst, &p)
+        .map_err(|e| format!("{} failed: {e}", inst.name))?;
+    let elapsed = start.elapsed();
+    println!("problem:         {p}");
+    println!("instance:        {} ({})", inst.name, inst.source);
+    println!("instance string: {instance_string}");
+    println!(
+        "run:             {} back end, {:.3} ms, k_batch {}, {} workgroups, seed {seed}",
+        backend.name(),
+        elapsed.as_secs_f64() * 1e3,
+        stats.k_batch,
+        stats.workgroups
+    );
+    if !args.verify {
+        return Ok(super::exit(true));
+    }
+    let v = data.verify(&p).map_err(|e| e.to_string())?;
+    println!("verify:          {v}");
+    Ok(super::exit(v.passed()))
+}

@@ -1,0 +1,123 @@
+//! `ckc run` and `ckc list --problem` as a user runs them: output, exit codes, reasons.
+
+use std::process::{Command, Output};
+
+fn ckc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ckc"))
+        .args(args)
+        .output()
+        .expect("ckc runs")
+}
+
+fn text(out: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const SMALL: &str = "bwd_weight 2d N=2 K=64 C=64 filter=3 input=6 pad=1 dtype=fp16";
+
+#[test]
+fn run_selects_runs_and_verifies_on_the_library() {
+    let out = ckc(&["run", "--problem", SMALL, "--verify", "--seed", "7"]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    for field in [
+        "problem:",
+        "instance:",
+        "instance string:",
+        "cpu back end",
+        "seed 7",
+    ] {
+        assert!(stdout.contains(field), "{field}: {stdout}");
+    }
+    assert!(stdout.contains("DeviceGroupedConvBwdWeight"), "{stdout}");
+    assert!(stdout.trim_end().ends_with(": pass"), "{stdout}");
+}
+
+#[test]
+fn no_supporting_instance_lists_every_reason() {
+    let odd = "bwd_weight 2d N=2 K=63 C=64 filter=3 input=6 pad=1 dtype=fp16";
+    let out = ckc(&["run", "--problem", odd]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("no instance supports"), "{stderr}");
+    assert!(
+        stderr.contains("K=63 is not divisible by the A vector width"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("op: instance computes fwd"), "{stderr}");
+}
+
+#[test]
+fn a_named_instance_must_exist_and_support_the_problem() {
+    let out = ckc(&["run", "--problem", SMALL, "--instance", "no_such_instance"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out)
+            .1
+            .contains("no instance named `no_such_instance`")
+    );
+    let fwd = ck_instances_fwd();
+    let out = ckc(&["run", "--problem", SMALL, "--instance", &fwd]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out).1.contains("op: instance computes fwd"),
+        "{:?}",
+        text(&out)
+    );
+}
+
+/// A forward instance of the library, found through `ckc list`.
+fn ck_instances_fwd() -> String {
+    let out = ckc(&["list", "--problem", "fwd 2d N=1 K=64 C=64 filter=1 input=4"]);
+    let (stdout, _) = text(&out);
+    stdout
+        .lines()
+        .find(|l| l.contains("\tok\t"))
+        .and_then(|l| l.split('\t').next())
+        .expect("the library has a forward instance")
+        .to_string()
+}
+
+#[test]
+fn list_with_a_problem_gives_verdicts_best_first() {
+    let out = ckc(&["list", "--problem", SMALL]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    let verdicts: Vec<&str> = stdout
+        .lines()
+        .map(|l| l.split('\t').nth(1).unwrap())
+        .collect();
+    assert!(verdicts.first() == Some(&"ok"), "{stdout}");
+    let first_rejected = verdicts.iter().position(|v| *v == "rejected").unwrap();
+    assert!(
+        verdicts[first_rejected..].iter().all(|v| *v == "rejected"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn instances_from_paths_and_their_errors() {
+    let dir = std::env::temp_dir().join(format!("ckc-run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.ck");
+    std::fs::write(&bad, "instance a { tiel = 1; }\n").unwrap();
+    let out = ckc(&[
+        "run",
+        "--problem",
+        SMALL,
+        "--instances",
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).1.contains("CK0110"), "{:?}", text(&out));
+    let out = ckc(&["run", "--problem", "fwd 2d N=1 K=0 C=1 filter=1 input=1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out).1.contains("K must be at least 1"),
+        "{:?}",
+        text(&out)
+    );
+}

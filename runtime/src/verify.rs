@@ -1,0 +1,128 @@
+//! One run of an instance on fresh random data, checked against the fp64 reference: what
+//! `ckc run --verify`, the examples and the library tests share.
+
+use crate::backend::Backend;
+use crate::exec::{Buffers, RunError, RunStats};
+use crate::layout::Role;
+use crate::problem::ConvProblem;
+use crate::reference::{random_tensor, reference, relative_error, tolerance};
+use crate::tensor::Tensor;
+use ck_compiler::ir::Instance;
+use serde::Serialize;
+use std::fmt;
+
+/// The three tensors of a problem, filled with uniform values in `[-1, 1)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProblemData {
+    pub input: Tensor,
+    pub weight: Tensor,
+    pub output: Tensor,
+    /// The seed the tensors came from (input `seed`, weight `seed ^ 1`, output `seed ^ 2`), to
+    /// reproduce a failure.
+    pub seed: u64,
+}
+
+/// A result against the reference.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Verification {
+    /// `‖out − ref‖₂ / ‖ref‖₂`.
+    pub relative_error: f64,
+    /// The bound for the destination's data type.
+    pub bound: f64,
+}
+
+impl Verification {
+    pub fn passed(&self) -> bool {
+        self.relative_error <= self.bound
+    }
+}
+
+impl fmt::Display for Verification {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (op, verdict) = if self.passed() {
+            ("<=", "pass")
+        } else {
+            (">", "FAIL")
+        };
+        write!(
+            f,
+            "relative error {:.2e} {op} {:.1e}: {verdict}",
+            self.relative_error, self.bound
+        )
+    }
+}
+
+impl ProblemData {
+    /// Random tensors for `p` (fp16, bf16 or fp32).
+    pub fn random(p: &ConvProblem, seed: u64) -> Result<ProblemData, RunError> {
+        let t = |role: Role, s: u64| random_tensor(p.dtype_of(role), p.desc(role)?, s);
+        Ok(ProblemData {
+            input: t(Role::Input, seed)?,
+            weight: t(Role::Weight, seed ^ 1)?,
+            output: t(Role::Output, seed ^ 2)?,
+            seed,
+        })
+    }
+
+    /// Runs `inst` on these tensors with a workspace of the size the back end asks for.
+    pub fn run(
+        &mut self,
+        backend: &dyn Backend,
+        inst: &Instance,
+        p: &ConvProblem,
+    ) -> Result<RunStats, RunError> {
+        let needed = backend.workspace_size(inst, p);
+        let bytes = usize::try_from(needed).map_err(|_| RunError::Workspace {
+            needed,
+            got: usize::MAX,
+        })?;
+        let mut workspace = vec![0u8; bytes];
+        let mut bufs = Buffers {
+            input: &mut self.input,
+            weight: &mut self.weight,
+            output: &mut self.output,
+            workspace: &mut workspace,
+        };
+        backend.run(inst, p, &mut bufs)
+    }
+
+    /// The tensor `p`'s op writes.
+    pub fn destination(&self, p: &ConvProblem) -> &Tensor {
+        match p.destination() {
+            Role::Input => &self.input,
+            Role::Weight => &self.weight,
+            Role::Output => &self.output,
+        }
+    }
+
+    /// The destination against the fp64 reference computed from the two sources.
+    pub fn verify(&self, p: &ConvProblem) -> Result<Verification, RunError> {
+        let r = reference(p, &self.input, &self.weight, &self.output)?;
+        Ok(Verification {
+            relative_error: relative_error(self.destination(p), &r),
+            bound: tolerance(p.dtype_of(p.destination())),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::CpuBackend;
+    use crate::testing::{Variant, for_problem, instance};
+
+    #[test]
+    fn a_run_verifies_and_a_corrupted_result_fails() {
+        let p = ConvProblem::parse("fwd 2d N=2 K=8 C=4 filter=3 input=6 pad=1").unwrap();
+        let inst = for_problem(instance(Variant::FwdXdl), &p);
+        let mut data = ProblemData::random(&p, 5).unwrap();
+        data.run(&CpuBackend::default(), &inst, &p).unwrap();
+        let v = data.verify(&p).unwrap();
+        assert!(v.passed(), "{v}");
+        assert!(v.to_string().ends_with("pass"), "{v}");
+        // The output's initial random contents, not the result: far off.
+        let fresh = ProblemData::random(&p, 5).unwrap();
+        let v = fresh.verify(&p).unwrap();
+        assert!(!v.passed() && v.to_string().ends_with("FAIL"), "{v}");
+    }
+}

@@ -273,13 +273,11 @@ pub fn format_for(inst: &Instance) -> Result<CkFormat, String> {
     let Some(feature) = unprintable(inst, format) else {
         return Ok(format);
     };
-    if named.is_none() {
-        if let Some(other) = variants(inst.op, inst.kind)
-            .into_iter()
-            .find(|&f| unprintable(inst, f).is_none())
-        {
-            return Ok(other);
-        }
+    let fallback = variants(inst.op, inst.kind)
+        .into_iter()
+        .find(|&f| unprintable(inst, f).is_none());
+    if let (None, Some(other)) = (named, fallback) {
+        return Ok(other);
     }
     Err(format!(
         "the \"{}\" form of `{}` cannot print {feature}",
@@ -292,7 +290,8 @@ pub fn format_for(inst: &Instance) -> Result<CkFormat, String> {
 pub fn unprintable(inst: &Instance, format: CkFormat) -> Option<&'static str> {
     let fields = format.fields();
     let has = |carries: &dyn Fn(Value) -> bool| fields.iter().any(|f| carries(f.value));
-    let used: [(bool, &dyn Fn(Value) -> bool, &'static str); 5] = [
+    type Carries<'a> = &'a dyn Fn(Value) -> bool;
+    let used: [(bool, Carries, &'static str); 5] = [
         (
             inst.pipeline.direct_load,
             &|v| matches!(v, Value::Flag(FlagField::DirectLoad, _)),

@@ -106,8 +106,8 @@ fn ck_format(r: &mut Report, inst: &crate::ir::Instance) {
             codes::CK_FORMAT,
             r.spec.ck_format.as_ref().map(|v| v.span),
             why,
-            "no instance-string variant of this op prints this instance",
-            "remove `ck_format` to use the default, or pick a variant from docs/instance-strings.md that has the feature",
+            "cannot print this instance",
+            "remove `ck_format` to use the default, or pick a variant from docs/instance-strings.md",
         );
     }
 }

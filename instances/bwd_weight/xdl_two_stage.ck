@@ -4,7 +4,8 @@
 // NumGroupsToMerge; Intrawave v1 as in CK's tests/nhwgc_fp16.conf.
 import "common.ck";
 
-/// Two-stage XDL f16, 2-D NHWGC and GNHWC.
+/// Two-stage XDL f16, 2-D NHWGC. Merged groups read one channel per group, which only the
+/// channels-last grouped layout keeps contiguous, so GNHWC gets the generic row alone (below).
 family bwd_weight_two_stage_xdl_2d : bwd_weight_cdna {
     kind = xdl_two_stage;
     dims = 2;
@@ -12,7 +13,7 @@ family bwd_weight_two_stage_xdl_2d : bwd_weight_cdna {
     block = 64;
     k1 = 8;
     c.vector = 1;
-    over layout = [nhwgc, gnhwc];
+    over layout = [nhwgc];
     over spec = [default, filter1x1_stride1_pad0];
     rows (tile, instr, repeat, a.cluster, a.src_vector, a.dst_vector, b.cluster, b.src_vector, b.dst_vector, c.cluster, merge_groups) {
         /// `64,16,16,32,8,16,16,1,1`, scalar loads: the generic row.
@@ -23,6 +24,22 @@ family bwd_weight_two_stage_xdl_2d : bwd_weight_cdna {
         m32n64_merge4 = ([32, 64, 32], [32, 32], [1, 2], [4, 8, 1], 4, 4, [4, 16, 1], 4, 4, [1, 8, 1, 8], 4);
         /// `64,32,128,32,8,32,32,1,4`, eight groups per block (the .conf line).
         m32n128_merge8 = ([32, 128, 32], [32, 32], [1, 4], [4, 4, 1], 8, 8, [4, 16, 1], 8, 8, [1, 8, 1, 8], 8);
+    }
+}
+
+/// Two-stage XDL f16, 2-D GNHWC: the generic row.
+family bwd_weight_two_stage_xdl_2d_gnhwc : bwd_weight_cdna {
+    kind = xdl_two_stage;
+    dims = 2;
+    dtype = fp16;
+    layout = gnhwc;
+    block = 64;
+    k1 = 8;
+    c.vector = 1;
+    over spec = [default, filter1x1_stride1_pad0];
+    rows (tile, instr, repeat, a.cluster, a.src_vector, a.dst_vector, b.cluster, b.src_vector, b.dst_vector, c.cluster) {
+        /// `64,16,16,32,8,16,16,1,1`, scalar loads: the generic row.
+        m16n16 = ([16, 16, 32], [16, 16], [1, 1], [4, 8, 1], 1, 4, [4, 8, 1], 1, 4, [1, 8, 1, 8]);
     }
 }
 

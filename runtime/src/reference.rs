@@ -8,7 +8,8 @@
 //! Error bounds ([`tolerance`]) on `‖out − ref‖ / ‖ref‖` are about four units of roundoff of the
 //! least precise type involved: the result is rounded once to its storage type (fp16 u = 2^-11
 //! ≈ 4.9e-4, bf16 u = 2^-8 ≈ 3.9e-3), split-K atomic adds round a few more times, and fp32
-//! accumulation over GEMM-K adds ~√K·2^-24, so fp32 gets 1e-5, fp16 2e-3, bf16 and tf32 1.6e-2.
+//! accumulation over GEMM-K adds ~√K·2^-24, so fp32 gets 1e-5 (or 4·√K·2^-24 for long
+//! reductions), fp16 2e-3, bf16 and tf32 1.6e-2.
 
 use crate::exec::{RunError, check_tensor};
 use crate::layout::{Role, TensorDesc};
@@ -127,13 +128,17 @@ pub fn relative_error(out: &Tensor, reference: &[f64]) -> f64 {
     }
 }
 
-/// The relative-error bound for a result stored or computed in `dtype` (see the module docs).
-pub fn tolerance(dtype: DataType) -> f64 {
-    match dtype {
+/// The relative-error bound for a result stored in `dtype` after fp32 accumulation over
+/// `reduction` products (the GEMM-K length; see the module docs).
+pub fn tolerance(dtype: DataType, reduction: u64) -> f64 {
+    // fp32 accumulation error grows like sqrt(K) units of 2^-24; four of them, as for storage.
+    let accumulation = 4.0 * f64::from(f32::EPSILON) / 2.0 * (reduction.max(1) as f64).sqrt();
+    let storage: f64 = match dtype {
         DataType::Fp32 | DataType::Fp64 => 1e-5,
         DataType::Fp16 => 2e-3,
         _ => 1.6e-2,
-    }
+    };
+    storage.max(accumulation)
 }
 
 /// SplitMix64: a small, well-mixed generator, enough for test data.

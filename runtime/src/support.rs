@@ -194,11 +194,12 @@ fn vectors(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
     Ok(())
 }
 
-/// CK's two-stage XDL op reads A and B with any vector width when K = C = 1 and both tensors'
-/// group stride is 1 (channels-last: one element per group, as merged groups need).
+/// CK's two-stage ops read A and B with any vector width when K = C = 1 and both tensors'
+/// group stride is 1 (channels-last: one element per group, as merged groups need). The WMMA
+/// two-stage op shares the XDL one's transfer rules.
 fn single_channel_groups(inst: &Instance, p: &ConvProblem) -> bool {
     let unit_group_stride = |role| p.desc(role).is_ok_and(|d| d.strides[0] == 1);
-    inst.kind == Kind::XdlTwoStage
+    matches!(inst.kind, Kind::XdlTwoStage | Kind::WmmaTwoStage)
         && p.k == 1
         && p.c == 1
         && unit_group_stride(Role::Output)

@@ -100,7 +100,7 @@ impl ProblemData {
         let r = reference(p, &self.input, &self.weight, &self.output)?;
         Ok(Verification {
             relative_error: relative_error(self.destination(p), &r),
-            bound: tolerance(p.dtype_of(p.destination())),
+            bound: tolerance(p.dtype_of(p.destination()), p.gemm().2),
         })
     }
 }

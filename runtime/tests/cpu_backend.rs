@@ -66,7 +66,7 @@ fn check(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> RunStats {
     let (dst, stats) =
         run(inst, p, &mut d, dev).unwrap_or_else(|e| panic!("{} on `{p}`: {e}", inst.name));
     let err = relative_error(&dst, &r);
-    let bound = tolerance(p.dtype_of(p.destination()));
+    let bound = tolerance(p.dtype_of(p.destination()), p.gemm().2);
     assert!(
         err <= bound,
         "{} on `{p}` (seed {}): relative error {err:e} > {bound:e}",

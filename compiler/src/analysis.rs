@@ -123,6 +123,19 @@ impl std::fmt::Display for Explanation {
             Ok(format) => f.write_str(&crate::import::instance_source(i, format, &doc))?,
             Err(why) => writeln!(f, "instance {} ({why})", i.name)?,
         }
+        // Split-K and StreamK are launch settings, not template parameters: no variant prints them.
+        let split_k = match i.work.split_k {
+            crate::ir::SplitK::Fixed(k) => k.to_string(),
+            crate::ir::SplitK::Auto => "auto".to_string(),
+        };
+        let streamk = i.work.streamk.map_or("none".to_string(), |s| {
+            format!("{} reduction, persistent {}", s.reduction, s.persistent)
+        });
+        writeln!(
+            f,
+            "// work: split_k = {split_k}; two_stage = {}; streamk: {streamk}; merge_groups = {}",
+            i.work.two_stage, i.work.merge_groups
+        )?;
         writeln!(
             f,
             "// waves [M, N, K] = {:?}; LDS {} bytes; about {} registers per thread",

@@ -138,6 +138,10 @@ pub const ALL: &[(&str, &str)] = &[
         COMPV6,
         "a compv6 tile too small for the block and vector size",
     ),
+    (
+        MERGED_LAYOUT,
+        "merged two-stage groups read with vectors outside the channels-last grouped layout",
+    ),
 ];
 
 pub const MISSING_KEY: &str = "CK0201";
@@ -198,3 +202,4 @@ pub const TWO_STAGE: &str = "CK0513";
 pub const LARGE_TENSOR: &str = "CK0514";
 pub const EXPLICIT_GEMM: &str = "CK0515";
 pub const COMPV6: &str = "CK0516";
+pub const MERGED_LAYOUT: &str = "CK0517";

@@ -848,6 +848,20 @@ fn ck0516_compv6() {
 }
 
 #[test]
+fn ck0517_merged_layout() {
+    let mut s = xdl_two_stage();
+    s.layout = Some(sp(Layout::Gnhwc));
+    let at = span_of(&s.merge_groups);
+    fails(s, c::MERGED_LAYOUT, at);
+    // Scalar loads read merged groups from any layout.
+    let mut scalar = xdl_two_stage();
+    scalar.layout = Some(sp(Layout::Gnhwc));
+    scalar.a.src_vector = int(1);
+    scalar.b.src_vector = int(1);
+    super::validate(std::slice::from_ref(&scalar)).expect("scalar loads are fine");
+}
+
+#[test]
 fn every_code_has_a_test_fixture_and_docs() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let fixtures: Vec<String> = std::fs::read_dir(root.join("tests/fixtures/fail"))

@@ -7,7 +7,7 @@ use super::report::{Report, SpanOf};
 use crate::arch::{self, Vendor};
 use crate::ir::{Instance, SplitK};
 use crate::model::{ConvSpec, DataType};
-use crate::ops::{SplitKSupport, Support};
+use crate::ops::{LayoutFamily, SplitKSupport, Support, layout_info};
 
 pub(super) fn check(r: &mut Report, b: &Basics, i: &Instance) {
     let s = r.spec;
@@ -76,6 +76,27 @@ pub(super) fn check(r: &mut Report, b: &Basics, i: &Instance) {
             format!("`{}` `{}` cannot merge groups", b.op, b.kind),
             "no NumGroupsToMerge",
             "remove `merge_groups`, or use xdl_v3, xdl_two_stage, wmma_two_stage, wavelet or tile",
+        );
+    }
+    // Merged two-stage groups hold one channel each (the runtime requires C = K = 1); vector
+    // loads across groups need G next to C in memory, i.e. the channels-last grouped layout.
+    let vectors = i.a.src_vector.max(i.b.src_vector);
+    if m > 1
+        && b.dev.two_stage == Support::Always
+        && vectors > 1
+        && layout_info(b.layout.input).family != LayoutFamily::NSpatialGC
+    {
+        r.error(
+            c::MERGED_LAYOUT,
+            mspan,
+            format!(
+                "merging {m} single-channel groups with {vectors}-wide loads needs G next to C, \
+                 which `{}` does not have",
+                b.layout.input
+            ),
+            "merged groups cannot be read with vectors in this layout",
+            "use the channels-last grouped layout (`layout = nhwgc;`), or scalar loads \
+             (`a.src_vector = 1; b.src_vector = 1;`)",
         );
     }
     let flag = |support: Support, v: bool| match support {

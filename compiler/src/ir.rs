@@ -229,3 +229,89 @@ pub struct Instance {
     /// Instance-string format variant, when not the default for the op.
     pub ck_format: Option<String>,
 }
+
+impl Instance {
+    /// An instance of `op` and `kind` with every parameter neutral (zero sizes, fp16 NHWGC,
+    /// pass-through ops, no optional parts): the starting point of importers and test builders,
+    /// which then set what they know. It is not valid until they do.
+    pub fn blank(op: Op, kind: Kind) -> Instance {
+        let transfer = Transfer {
+            cluster: Vec::new(),
+            arrange: Vec::new(),
+            access: Vec::new(),
+            vector_dim: 0,
+            src_vector: 0,
+            dst_vector: 0,
+            lds_pad: false,
+        };
+        Instance {
+            name: String::new(),
+            doc: Vec::new(),
+            source: String::new(),
+            family: None,
+            op,
+            ndim: 2,
+            kind,
+            layout: ConvLayout {
+                input: Layout::Nhwgc,
+                weight: Layout::Gkyxc,
+                output: Layout::Nhwgk,
+                ds: Vec::new(),
+            },
+            types: Types {
+                input: DataType::Fp16,
+                weight: DataType::Fp16,
+                output: DataType::Fp16,
+                acc: DataType::Fp32,
+                compute_a: DataType::Fp16,
+                compute_b: DataType::Fp16,
+                cshuffle: DataType::Fp16,
+                ds: Vec::new(),
+            },
+            elementwise: ElementOps {
+                input: ElementOp::PassThrough,
+                weight: ElementOp::PassThrough,
+                output: ElementOp::PassThrough,
+            },
+            spec: ConvSpec::Default,
+            gemm_spec: GemmSpec::Default,
+            block: 0,
+            tile: Tile { m: 0, n: 0, k: 0 },
+            k1: [0, 0],
+            mma: [0, 0, 0],
+            repeat: [0, 0],
+            waves: [0, 0, 0],
+            a: transfer.clone(),
+            b: transfer,
+            c: CShuffle {
+                m_per_shuffle: 0,
+                n_per_shuffle: 0,
+                cluster: Vec::new(),
+                vector: 0,
+            },
+            pipeline: Pipeline {
+                scheduler: Scheduler::Intrawave,
+                version: PipelineVersion::V1,
+                prefetch: 1,
+                double_buffer: false,
+                direct_load: false,
+                loop_scheduler: LoopScheduler::Default,
+                thread_tile_transfer: true,
+            },
+            wavelet: None,
+            tile_kernel: None,
+            work: Work {
+                split_k: SplitK::Fixed(1),
+                two_stage: false,
+                streamk: None,
+                merge_groups: 1,
+                large_tensor: false,
+            },
+            transpose: [1, 1],
+            pad_gemm: [false, false],
+            dl: None,
+            targets: Vec::new(),
+            ck_format: None,
+        }
+    }
+}

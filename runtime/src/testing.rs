@@ -74,96 +74,46 @@ fn transfer(cluster: Vec<u32>, vector_dim: u32, src: u32) -> Transfer {
 }
 
 fn base(name: &str, op: Op, kind: Kind) -> Instance {
-    let tile_kernel = (kind == Kind::Tile).then_some(TileKernel {
-        vector: [2, 2, 2],
-        wave_groups: 1,
-        epilogue: Epilogue::Cshuffle,
-        explicit_gemm: false,
-        split_image: false,
-        pad: [true; 3],
-    });
     let v1 = kind == Kind::Xdl && op == Op::BwdWeight;
-    Instance {
-        name: name.into(),
-        doc: Vec::new(),
-        source: "testing".into(),
-        family: None,
-        op,
-        ndim: 2,
-        kind,
-        layout: ConvLayout {
-            input: Layout::Nhwgc,
-            weight: Layout::Gkyxc,
-            output: Layout::Nhwgk,
-            ds: Vec::new(),
-        },
-        types: Types {
-            input: DataType::Fp16,
-            weight: DataType::Fp16,
-            output: DataType::Fp16,
-            acc: DataType::Fp32,
-            compute_a: DataType::Fp16,
-            compute_b: DataType::Fp16,
-            cshuffle: DataType::Fp16,
-            ds: Vec::new(),
-        },
-        elementwise: ElementOps {
-            input: ElementOp::PassThrough,
-            weight: ElementOp::PassThrough,
-            output: ElementOp::PassThrough,
-        },
-        spec: ConvSpec::Default,
-        gemm_spec: GemmSpec::MnkPadding,
-        block: 64,
-        tile: Tile { m: 16, n: 16, k: 8 },
-        k1: [4, 4],
-        mma: [16, 16, if kind == Kind::Tile { 8 } else { 0 }],
-        repeat: [1, 1],
-        waves: [1, 1, 1],
-        a: if v1 {
+    let side = || {
+        if v1 {
             transfer(vec![1, 2, 16, 2], 2, 2)
         } else {
             transfer(vec![2, 16, 2], 1, 2)
-        },
-        b: if v1 {
-            transfer(vec![1, 2, 16, 2], 2, 2)
-        } else {
-            transfer(vec![2, 16, 2], 1, 2)
-        },
-        c: CShuffle {
-            m_per_shuffle: 1,
-            n_per_shuffle: 1,
-            cluster: vec![1, 16, 1, 4],
-            vector: 2,
-        },
-        pipeline: Pipeline {
-            scheduler: Scheduler::Intrawave,
-            version: if kind == Kind::Tile {
-                PipelineVersion::CompV3
-            } else {
-                PipelineVersion::V1
-            },
-            prefetch: 1,
-            double_buffer: false,
-            direct_load: false,
-            thread_tile_transfer: true,
-            loop_scheduler: LoopScheduler::Default,
-        },
-        wavelet: None,
-        tile_kernel,
-        work: Work {
-            split_k: SplitK::Fixed(1),
-            two_stage: false,
-            streamk: None,
-            merge_groups: 1,
-            large_tensor: false,
-        },
-        transpose: [1, 1],
-        pad_gemm: [true, true],
-        dl: None,
-        targets: vec![Arch::Gfx90a, Arch::Gfx942],
-        ck_format: None,
+        }
+    };
+    let mut i = Instance::blank(op, kind);
+    i.name = name.into();
+    i.source = "testing".into();
+    i.gemm_spec = GemmSpec::MnkPadding;
+    i.block = 64;
+    i.tile = Tile { m: 16, n: 16, k: 8 };
+    i.k1 = [4, 4];
+    i.mma = [16, 16, if kind == Kind::Tile { 8 } else { 0 }];
+    i.repeat = [1, 1];
+    i.waves = [1, 1, 1];
+    i.a = side();
+    i.b = side();
+    i.c = CShuffle {
+        m_per_shuffle: 1,
+        n_per_shuffle: 1,
+        cluster: vec![1, 16, 1, 4],
+        vector: 2,
+    };
+    if kind == Kind::Tile {
+        i.pipeline.version = PipelineVersion::CompV3;
+        i.tile_kernel = Some(TileKernel {
+            vector: [2, 2, 2],
+            wave_groups: 1,
+            epilogue: Epilogue::Cshuffle,
+            explicit_gemm: false,
+            split_image: false,
+            pad: [true; 3],
+        });
     }
+    i.pad_gemm = [true, true];
+    i.targets = vec![Arch::Gfx90a, Arch::Gfx942];
+    i
 }
 
 /// A valid instance of the variant (2D, NHWGC family, fp16).

@@ -2,13 +2,15 @@
 //! header per device op (alias templates over NDimSpatial, layouts, ConvSpec and pipeline, with
 //! the tuple rows under a `//####|` column table), one `.cpp` per instantiation with its
 //! `add_device_..._instances` function, the declarations (`.inc`) and the CMake lists.
-//! CK-Tile kernels get a configuration header each (see [`tile_config`]).
+//! CK-Tile kernels get the instantiation source the CK-Tile dispatcher builds (see [`tile`]);
+//! explicit-GEMM rows wrap their inner batched GEMM (see [`explicit`]).
 
-use super::access::{element_op_slot, flag_slot, int_slot, seq_slot, tile_kernel, type_slot};
-use super::format::{CkFormat, Field, IntField, Role, TypeSlot, Value, format_for};
-use super::names::dispatcher_name;
+mod explicit;
+mod tile;
+
+use super::access::{element_op_slot, flag_slot, int_slot, seq_slot, type_slot};
+use super::format::{CkFormat, Field, IntField, Value, format_for};
 use super::spelling::*;
-use super::traits::instance_string_as;
 use crate::ir::{Instance, Validated};
 use crate::model::{ConvSpec, DataType, Kind, Layout, Op};
 use std::collections::BTreeMap;
@@ -30,9 +32,8 @@ pub fn emit_ck(set: &Validated) -> Result<Vec<OutFile>, String> {
     let mut files = Vec::new();
     for inst in set.instances() {
         let format = format_for(inst)?;
-        has_ck_cpp(inst)?;
         match inst.kind {
-            Kind::Tile => files.push(tile_config(inst, format)),
+            Kind::Tile => files.push(tile::kernel_source(inst, format)?),
             _ => {
                 let alias = AliasKey {
                     group: inst.family.as_ref().map_or(&inst.name, |f| &f.name).clone(),
@@ -53,7 +54,7 @@ pub fn emit_ck(set: &Validated) -> Result<Vec<OutFile>, String> {
     let mut declarations: BTreeMap<(Op, &'static str), Vec<String>> = BTreeMap::new();
     let mut cmake: BTreeMap<(Op, u32), Vec<(&'static str, String)>> = BTreeMap::new();
     for (key, aliases) in &groups {
-        files.push(header(key, aliases));
+        files.push(header(key, aliases)?);
         for (alias, members) in aliases {
             for source in sources(key, alias, members) {
                 declarations
@@ -89,17 +90,6 @@ pub fn emit_ck(set: &Validated) -> Result<Vec<OutFile>, String> {
     files.push(super::cmake::cmake_project(set, &files));
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)
-}
-
-/// Whether [`emit_ck`] can write the instance; the error says why not.
-pub fn has_ck_cpp(inst: &Instance) -> Result<(), String> {
-    if inst.kind == Kind::ExplicitGemm {
-        return Err(format!(
-            "instance `{}`: CK C++ for explicit_gemm needs the inner batched-GEMM op, which is not emitted",
-            inst.name
-        ));
-    }
-    Ok(())
 }
 
 /// The instances of one header, by alias template.
@@ -337,16 +327,23 @@ fn cpp_arg(
 }
 
 /// A tuple row: the template arguments and the field names they fill.
-fn row(inst: &Instance, format: CkFormat) -> Vec<(&'static str, String)> {
+fn row(inst: &Instance, format: CkFormat) -> Result<Vec<(&'static str, String)>, String> {
     let mut scratch = inst.clone();
     let mut layout_index = 0;
-    format
+    let full: Vec<(&'static str, String)> = format
         .fields()
         .iter()
         .filter_map(|f: &Field| {
             cpp_arg(&mut scratch, format, f.value, &mut layout_index).map(|a| (f.name, a))
         })
-        .collect()
+        .collect();
+    if format == CkFormat::BwdWeightExplicit {
+        let spec =
+            cpp_arg(&mut scratch, format, Value::GemmSpec, &mut layout_index).unwrap_or_default();
+        explicit::row(&full, spec).map_err(|e| format!("instance `{}`: {e}", inst.name))
+    } else {
+        Ok(full)
+    }
 }
 
 /// Splits a parameter name into at most four header lines (CK's tables stack the words).
@@ -373,11 +370,13 @@ fn header_words(name: &str) -> [String; 4] {
 }
 
 /// The alias body: the column table, then one row per distinct instance.
-fn table(format: CkFormat, members: &[(&Instance, CkFormat)]) -> String {
+fn table(format: CkFormat, members: &[(&Instance, CkFormat)]) -> Result<String, String> {
     let class = class_name(format);
+    // Explicit GEMM rows nest the inner GEMM op after the conv op's head arguments.
+    let inner = (format == CkFormat::BwdWeightExplicit).then_some(explicit::HEAD);
     let mut rows: Vec<Row> = Vec::new();
     for (inst, _) in members {
-        let r = row(inst, format);
+        let r = row(inst, format)?;
         let doc = if inst.family.is_some() {
             inst.doc.clone()
         } else {
@@ -388,7 +387,7 @@ fn table(format: CkFormat, members: &[(&Instance, CkFormat)]) -> String {
         }
     }
     let Some((_, first)) = rows.first() else {
-        return String::new();
+        return Ok(String::new());
     };
     let columns = first.len();
     let mut widths: Vec<usize> = first
@@ -430,10 +429,19 @@ fn table(format: CkFormat, members: &[(&Instance, CkFormat)]) -> String {
             .map(|((_, a), w)| format!("{a:>w$}"))
             .collect();
         let sep = if i + 1 == rows.len() { "" } else { "," };
-        out.push_str(&format!("        {class}< {}>{sep}\n", args.join(", ")));
+        let args = match inner {
+            Some(head) if head < args.len() => format!(
+                "{}, {}< {}>",
+                args[..head].join(", "),
+                explicit::INNER,
+                args[head..].join(", ")
+            ),
+            _ => args.join(", "),
+        };
+        out.push_str(&format!("        {class}< {args}>{sep}\n"));
     }
     out.push_str("        // clang-format on\n");
-    out
+    Ok(out)
 }
 
 fn alias_name(key: &HeaderKey, alias: &AliasKey) -> String {
@@ -446,7 +454,7 @@ fn alias_name(key: &HeaderKey, alias: &AliasKey) -> String {
     )
 }
 
-fn header(key: &HeaderKey, aliases: &Aliases) -> OutFile {
+fn header(key: &HeaderKey, aliases: &Aliases) -> Result<OutFile, String> {
     let (spec_ty, _) = spec_type(key.op);
     let mut out = format!(
         "{BANNER}#pragma once\n\n#include \"ck/ck.hpp\"\n#include \"ck/tensor_operation/gpu/device/tensor_layout.hpp\"\n"
@@ -456,6 +464,9 @@ fn header(key: &HeaderKey, aliases: &Aliases) -> OutFile {
         .flatten()
         .map(|(_, f)| impl_header(*f))
         .collect();
+    if key.kind == Kind::ExplicitGemm {
+        impls.push(explicit::INNER_HEADER.to_string());
+    }
     impls.sort();
     impls.dedup();
     for h in impls {
@@ -491,6 +502,9 @@ fn header(key: &HeaderKey, aliases: &Aliases) -> OutFile {
         out.push_str(line);
         out.push('\n');
     }
+    if key.kind == Kind::ExplicitGemm {
+        out.push_str("using Row = ck::tensor_layout::gemm::RowMajor;\nusing Col = ck::tensor_layout::gemm::ColumnMajor;\n\n");
+    }
     for op in ["PassThrough", "Scale", "Bilinear", "Add", "AddRelu", "Relu"] {
         out.push_str(&format!(
             "using {op} = ck::tensor_operation::element_wise::{op};\n"
@@ -525,11 +539,11 @@ fn header(key: &HeaderKey, aliases: &Aliases) -> OutFile {
             ">\nusing {} = std::tuple<\n",
             alias_name(key, alias)
         ));
-        out.push_str(&table(format, members));
+        out.push_str(&table(format, members)?);
         out.push_str("    >;\n\n");
     }
     out.push_str(namespace_close());
-    OutFile {
+    Ok(OutFile {
         path: format!(
             "{INCLUDE_ROOT}/grouped_conv_{}/device_grouped_conv_{}_{}_instance.hpp",
             key.op.keyword(),
@@ -537,7 +551,7 @@ fn header(key: &HeaderKey, aliases: &Aliases) -> OutFile {
             kind_tag(key.kind)
         ),
         contents: out,
-    }
+    })
 }
 
 struct Source {
@@ -731,103 +745,5 @@ fn cmake_list(op: Op, ndim: u32, files: &[(&'static str, String)]) -> OutFile {
     OutFile {
         path: format!("{dir_prefix}CMakeLists.txt"),
         contents: out,
-    }
-}
-
-/// A CK-Tile kernel's configuration header: the `GroupedConvTraits` instantiation and the tile,
-/// warp and pipeline constants from which the dispatcher's codegen builds the kernel, named as
-/// the dispatcher names it.
-fn tile_config(inst: &Instance, format: CkFormat) -> OutFile {
-    let name = dispatcher_name(inst).unwrap_or_else(|| inst.name.clone());
-    let tk = *tile_kernel(&mut inst.clone());
-    let ds: Vec<String> = inst
-        .layout
-        .ds
-        .iter()
-        .map(|&l| format!("ck_tile::tensor_layout::convolution::{}", layout_text(l)))
-        .collect();
-    let lay = |l: Layout| format!("ck_tile::tensor_layout::convolution::{}", layout_text(l));
-    let mut out = format!("{BANNER}// {}\n", instance_string_as(inst, format));
-    for d in &inst.doc {
-        out.push_str(&format!("//{d}\n"));
-    }
-    out.push_str("#pragma once\n\n#include \"ck_tile/core.hpp\"\n#include \"ck_tile/ops/grouped_convolution.hpp\"\n\n");
-    out.push_str(&format!("namespace ckdsl::{} {{\n\n", inst.name));
-    out.push_str(&format!(
-        "using ConvTraits = ck_tile::GroupedConvTraits<{}, ck_tile::ConvolutionSpecialization::{}, {}, {}, ck_tile::tuple<{}>, {}, {}, {}, {}, {}, {}, {}>;\n\n",
-        inst.ndim,
-        CONV_SPEC.cpp(inst.spec).unwrap_or("Default"),
-        lay(inst.layout.input),
-        lay(inst.layout.weight),
-        ds.join(", "),
-        lay(inst.layout.output),
-        tk.vector[0],
-        tk.vector[1],
-        tk.vector[2],
-        inst.work.merge_groups,
-        tk.split_image,
-        tk.explicit_gemm,
-    ));
-    let role_type = |r: Role| {
-        let mut s = inst.clone();
-        cpp_type(*type_slot(&mut s, inst.op, TypeSlot::Tensor(r)))
-    };
-    for (k, v) in [
-        ("kMPerBlock", inst.tile.m),
-        ("kNPerBlock", inst.tile.n),
-        ("kKPerBlock", inst.tile.k),
-        ("kMWarp", inst.waves[0]),
-        ("kNWarp", inst.waves[1]),
-        ("kKWarp", inst.waves[2]),
-        ("kMWarpTile", inst.mma[0]),
-        ("kNWarpTile", inst.mma[1]),
-        ("kKWarpTile", inst.mma[2]),
-        ("kNumWaveGroups", tk.wave_groups),
-        ("kBlockSize", inst.block),
-    ] {
-        out.push_str(&format!("inline constexpr ck_tile::index_t {k} = {v};\n"));
-    }
-    out.push_str(&format!(
-        "inline constexpr bool kDoubleSmemBuffer = {};\n",
-        inst.pipeline.double_buffer
-    ));
-    out.push_str(&format!("inline constexpr bool kPadM = {};\ninline constexpr bool kPadN = {};\ninline constexpr bool kPadK = {};\n", tk.pad[0], tk.pad[1], tk.pad[2]));
-    out.push_str(&format!(
-        "inline constexpr auto kPipeline = \"{}\";\ninline constexpr auto kScheduler = ck_tile::GemmPipelineScheduler::{};\n",
-        TILE_PIPELINE.text(inst.pipeline.version).unwrap_or_default(),
-        SCHEDULER.text(inst.pipeline.scheduler).unwrap_or("Intrawave")
-    ));
-    if let Some(sk) = inst.work.streamk {
-        out.push_str(&format!(
-            "inline constexpr auto kStreamKReduction = ck_tile::StreamKReductionStrategy::{};\ninline constexpr bool kStreamKPersistent = {};\n",
-            REDUCTION.cpp(sk.reduction).unwrap_or("Atomic"),
-            sk.persistent
-        ));
-    }
-    out.push_str(&format!(
-        "\nusing ADataType = ck_tile::{};\nusing BDataType = ck_tile::{};\nusing AccDataType = ck_tile::{};\nusing EDataType = ck_tile::{};\n",
-        tile_type(role_type(Role::A)),
-        tile_type(role_type(Role::B)),
-        tile_type(cpp_type(inst.types.acc)),
-        tile_type(role_type(Role::E)),
-    ));
-    out.push_str(&format!("\n}} // namespace ckdsl::{}\n", inst.name));
-    OutFile {
-        path: format!("tile/{}/{name}.hpp", inst.op.keyword()),
-        contents: out,
-    }
-}
-
-/// CK-Tile's type names for the instance-library aliases.
-fn tile_type(alias: &str) -> &'static str {
-    match alias {
-        "F16" => "half_t",
-        "BF16" => "bf16_t",
-        "F8" => "fp8_t",
-        "BF8" => "bf8_t",
-        "I8" => "int8_t",
-        "I32" => "int32_t",
-        "F64" => "double",
-        _ => "float",
     }
 }

@@ -136,6 +136,16 @@ fn kind_tag(kind: Kind) -> &'static str {
     }
 }
 
+/// CK's tag in `.cpp` and `add_..._instances` names: the V3 ops share the V1 names (only their
+/// headers say `v3_`), e.g. `device_grouped_conv2d_bwd_weight_xdl_nhwgc_gkyxc_nhwgk_f16_default_pipev5`.
+fn source_tag(kind: Kind) -> &'static str {
+    match kind {
+        Kind::XdlV3 => "xdl",
+        Kind::WmmaV3 => "wmma",
+        k => kind_tag(k),
+    }
+}
+
 /// The library subdirectory (and `.inc` suffix) of a device op.
 fn dir(kind: Kind) -> &'static str {
     match kind {
@@ -665,7 +675,7 @@ fn sources(key: &HeaderKey, alias: &AliasKey, members: &[(&Instance, CkFormat)])
             "device_grouped_conv{}d_{}_{}_{layout_tag}_{}_{spec_tag}{pipe_tag}_{}",
             inst.ndim,
             key.op.keyword(),
-            kind_tag(key.kind),
+            source_tag(key.kind),
             alias.dtype,
             alias.group
         );

@@ -2,7 +2,7 @@
 //! CK C++ files (one snapshot per file), dispatcher names, the manifest and the CMake project.
 
 use ck_compiler::emit::{
-    cmake::cmake_project, dispatcher_name, emit_ck, has_ck_cpp, instance_string, manifest_json,
+    cmake::cmake_project, dispatcher_name, emit_ck, instance_string, manifest_json,
 };
 use ck_compiler::ir::Validated;
 use ck_compiler::load::Session;
@@ -25,19 +25,6 @@ fn library() -> Validated {
             d.render(session.sources())
         )
     })
-}
-
-/// The part of the library with a CK C++ form (explicit GEMM has none).
-fn ck_cpp_set() -> Validated {
-    let set = library();
-    let left_out: Vec<&str> = set
-        .instances()
-        .iter()
-        .filter(|i| has_ck_cpp(i).is_err())
-        .map(|i| i.name.as_str())
-        .collect();
-    assert_eq!(left_out, ["bwd_weight_explicit_gemm_1x1"]);
-    set.subset(|i| has_ck_cpp(i).is_ok())
 }
 
 #[test]
@@ -67,7 +54,7 @@ fn manifest() {
 
 #[test]
 fn ck_cpp_files() {
-    let files = emit_ck(&ck_cpp_set()).expect("CK C++");
+    let files = emit_ck(&library()).expect("CK C++");
     let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
     insta::assert_snapshot!("ck_cpp_paths", paths.join("\n"));
     let mut names = BTreeSet::new();
@@ -84,7 +71,7 @@ fn ck_cpp_files() {
 /// `emit_ck` writes the top-level project among its files; it is the CMake emitter's output.
 #[test]
 fn cmake_project_is_the_root_list_of_the_ck_files() {
-    let set = ck_cpp_set();
+    let set = library();
     let files = emit_ck(&set).expect("CK C++");
     let project = cmake_project(&set, &files);
     let root = files

@@ -11,7 +11,7 @@ pub mod names;
 pub mod spelling;
 pub mod traits;
 
-pub use ck_cpp::{OutFile, emit_ck, has_ck_cpp};
+pub use ck_cpp::{OutFile, emit_ck};
 pub use format::{CkFormat, check_format, format_for, unprintable};
 pub use manifest::{manifest, manifest_json};
 pub use names::dispatcher_name;

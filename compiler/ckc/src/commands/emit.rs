@@ -4,7 +4,7 @@
 use super::{Outcome, with_validated};
 use crate::cli::{Color, EmitTarget};
 use ck_compiler::emit::{
-    self, CkFormat, OutFile, check_format, dispatcher_name, emit_ck, has_ck_cpp, instance_string,
+    self, CkFormat, OutFile, check_format, dispatcher_name, emit_ck, instance_string,
     instance_string_as, manifest_json, unprintable,
 };
 use ck_compiler::ir::Validated;
@@ -34,16 +34,15 @@ fn render(target: &EmitTarget, set: &Validated) -> Result<Vec<OutFile>, Vec<Stri
         EmitTarget::Traits { ck_format, .. } => {
             Ok(vec![one("traits.txt", traits(set, ck_format.as_deref())?)])
         }
-        EmitTarget::Ck { .. } => emit_ck(&with_ck_cpp(set)).map_err(|e| vec![e]),
+        EmitTarget::Ck { .. } => emit_ck(set).map_err(|e| vec![e]),
         EmitTarget::Names { .. } => Ok(vec![one("names.txt", names(set))]),
         EmitTarget::Manifest { .. } => {
             let json = manifest_json(set).map_err(|e| vec![e])?;
             Ok(vec![one("manifest.json", json + "\n")])
         }
         EmitTarget::Cmake { .. } => {
-            let set = with_ck_cpp(set);
-            let files = emit_ck(&set).map_err(|e| vec![e])?;
-            Ok(vec![emit::cmake::cmake_project(&set, &files)])
+            let files = emit_ck(set).map_err(|e| vec![e])?;
+            Ok(vec![emit::cmake::cmake_project(set, &files)])
         }
     }
 }
@@ -92,16 +91,6 @@ fn names(set: &Validated) -> String {
             format!("{}\t{name}\n", inst.name)
         })
         .collect()
-}
-
-/// The instances that have a CK C++ form; the others are named on standard error.
-fn with_ck_cpp(set: &Validated) -> Validated {
-    for inst in set.instances() {
-        if let Err(why) = has_ck_cpp(inst) {
-            eprintln!("warning: left out {why}");
-        }
-    }
-    set.subset(|inst| has_ck_cpp(inst).is_ok())
 }
 
 /// Prints the one file to standard output, or writes every file under `out`.

@@ -1,0 +1,552 @@
+//! CK-Tile kernel sources as the CK-Tile dispatcher's codegen
+//! (`dispatcher/codegen/unified_grouped_conv_codegen.py`) writes them: a `{name}_Config` struct,
+//! then, in `namespace ns_{name}`, a `{name}_Launcher` whose `launch(host_args, stream_config)`
+//! builds the GEMM shape, `GroupedConvTraits`, the tile partitioner, the universal GEMM
+//! pipeline, the CShuffle epilogue and the kernel type, and runs the kernel. StreamK kernels take
+//! `StreamKTilePartitioner<Shape, Strategy, Persistent>` and the workspace handling of CK's
+//! bwd-weight invoker (`example/ck_tile/20_grouped_convolution`).
+
+use super::super::access::tile_kernel;
+use super::super::format::CkFormat;
+use super::super::names::dispatcher_name;
+use super::super::spelling::*;
+use super::super::traits::instance_string_as;
+use super::{BANNER, OutFile, cpp_type};
+use crate::ir::{Instance, StreamK, TileKernel};
+use crate::model::{DataType, Epilogue, Layout, Op, PipelineVersion};
+
+/// The pipeline class, its base (for the hot-loop and tail queries) and whether it takes the
+/// conv LDS policy as a second argument (`PipelineTypeTraits` in CK's conv_configs.hpp).
+pub(super) struct PipelineClasses {
+    class: &'static str,
+    base: &'static str,
+    conv_policy: bool,
+    /// The base's `TailHandler` runs a one-argument lambda (no tail number).
+    one_arg_tail: bool,
+}
+
+/// The classes of the instance's CK-Tile pipeline; an error for a pipeline the dispatcher does
+/// not generate.
+pub(super) fn pipeline_classes(inst: &Instance) -> Result<PipelineClasses, String> {
+    let (class, base, conv_policy, one_arg_tail) = match inst.pipeline.version {
+        PipelineVersion::BasicV1 => (
+            "GemmPipelineAGmemBGmemCRegV1",
+            "BaseGemmPipelineAGmemBGmemCRegV1",
+            true,
+            true,
+        ),
+        PipelineVersion::Mem => (
+            "GemmPipelineAgBgCrMem",
+            "BaseGemmPipelineAgBgCrMem",
+            true,
+            false,
+        ),
+        PipelineVersion::CompV3 => (
+            "GemmPipelineAgBgCrCompV3",
+            "BaseGemmPipelineAgBgCrCompV3",
+            true,
+            false,
+        ),
+        PipelineVersion::CompV4 => (
+            "GemmPipelineAgBgCrCompV4",
+            "BaseGemmPipelineAgBgCrCompV4",
+            false,
+            false,
+        ),
+        PipelineVersion::CompV5 => (
+            "GemmPipelineAgBgCrCompV5",
+            "BaseGemmPipelineAgBgCrCompV5",
+            false,
+            false,
+        ),
+        PipelineVersion::CompV6 => (
+            "GemmPipelineAgBgCrCompV6",
+            "BaseGemmPipelineAgBgCrCompV6",
+            false,
+            false,
+        ),
+        PipelineVersion::CompAsync => (
+            "GemmPipelineAgBgCrCompAsync",
+            "BaseGemmPipelineAgBgCrCompAsync",
+            false,
+            false,
+        ),
+        // The async basic pipeline derives from the V1 base; there is no async base.
+        PipelineVersion::BasicAsyncV1 => (
+            "GemmPipelineAGmemBGmemCRegAsyncV1",
+            "BaseGemmPipelineAGmemBGmemCRegV1",
+            false,
+            true,
+        ),
+        other => {
+            return Err(format!(
+                "instance `{}`: the CK-Tile dispatcher generates no kernel for pipeline `{}`",
+                inst.name,
+                other.keyword()
+            ));
+        }
+    };
+    Ok(PipelineClasses {
+        class,
+        base,
+        conv_policy,
+        one_arg_tail,
+    })
+}
+
+/// What changes with the conv direction in the launcher.
+struct Direction {
+    host_args: &'static str,
+    kernel: &'static str,
+    kernel_header: &'static str,
+    gemm_traits: &'static str,
+    layout_suffix: &'static str,
+    /// The config types that play GEMM A, B and C.
+    abc: [&'static str; 3],
+    /// The host-argument factors of GemmK: the first length and the spatial list multiplied in.
+    gemm_k: (&'static str, &'static str),
+    prefix: &'static str,
+    launcher_alias: &'static str,
+}
+
+fn direction(op: Op) -> Direction {
+    match op {
+        Op::Fwd => Direction {
+            host_args: "GroupedConvFwdHostArgs<>",
+            kernel: "GroupedConvolutionForwardKernel",
+            kernel_header: "grouped_convolution_forward_kernel.hpp",
+            gemm_traits: "GroupedConvImplicitGemmTraitsFwd",
+            layout_suffix: "Fwd",
+            abc: ["InDataType", "WeiDataType", "OutDataType"],
+            gemm_k: ("C_", "filter_spatial_lengths_"),
+            prefix: "FWD",
+            launcher_alias: "SelectedConvKernelLauncher",
+        },
+        Op::BwdData => Direction {
+            host_args: "GroupedConvBwdDataHostArgs",
+            kernel: "GroupedConvolutionBackwardDataKernel",
+            kernel_header: "grouped_convolution_backward_data_kernel.hpp",
+            gemm_traits: "GroupedConvImplicitGemmTraitsBwdData",
+            layout_suffix: "BwdData",
+            abc: ["OutDataType", "WeiDataType", "InDataType"],
+            gemm_k: ("K_", "filter_spatial_lengths_"),
+            prefix: "BWD_DATA",
+            launcher_alias: "SelectedConvBwdDataLauncher",
+        },
+        Op::BwdWeight => Direction {
+            host_args: "GroupedConvBwdWeightHostArgs",
+            kernel: "GroupedConvolutionBackwardWeightKernel",
+            kernel_header: "grouped_convolution_backward_weight_kernel.hpp",
+            gemm_traits: "GroupedConvImplicitGemmTraitsBwdWeight",
+            layout_suffix: "BwdWeight",
+            abc: ["OutDataType", "InDataType", "WeiDataType"],
+            gemm_k: ("N_", "output_spatial_lengths_"),
+            prefix: "BWD_WEIGHT",
+            launcher_alias: "SelectedConvBwdWeightLauncher",
+        },
+    }
+}
+
+/// CK-Tile's name for a data type.
+fn tile_type(t: DataType) -> &'static str {
+    match cpp_type(t) {
+        "F16" => "half_t",
+        "BF16" => "bf16_t",
+        "F8" => "fp8_t",
+        "BF8" => "bf8_t",
+        "I8" => "int8_t",
+        "I32" => "int32_t",
+        "F64" => "double",
+        _ => "float",
+    }
+}
+
+fn layout(l: Layout) -> String {
+    format!("tensor_layout::convolution::{}", layout_text(l))
+}
+
+/// Python's `str.title()` of the direction prefix, as the codegen spells the kernel alias.
+fn title(prefix: &str) -> String {
+    prefix
+        .split('_')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next().map_or(String::new(), |f| {
+                f.to_ascii_uppercase().to_string() + &c.as_str().to_ascii_lowercase()
+            })
+        })
+        .collect::<Vec<_>>()
+        .join("_")
+}
+
+/// The kernel's instantiation source, `tile/{op}/{dispatcher name}.hpp`.
+pub(super) fn kernel_source(inst: &Instance, format: CkFormat) -> Result<OutFile, String> {
+    let pipe = pipeline_classes(inst)?;
+    let name = dispatcher_name(inst)
+        .ok_or_else(|| format!("instance `{}`: no dispatcher name", inst.name))?;
+    if inst.work.streamk.is_some() && inst.op != Op::BwdWeight {
+        return Err(format!(
+            "instance `{}`: CK-Tile has StreamK only for bwd_weight",
+            inst.name
+        ));
+    }
+    let mut scratch = inst.clone();
+    let tk = *tile_kernel(&mut scratch);
+    let dir = direction(inst.op);
+    let mut out = format!(
+        "{BANNER}// {}\n// Variant: {}\n",
+        instance_string_as(inst, format),
+        inst.op.keyword()
+    );
+    for d in &inst.doc {
+        out.push_str(&format!("//{d}\n"));
+    }
+    out.push_str(&includes(&dir, inst.work.streamk.is_some()));
+    out.push_str(&config_struct(inst, &name, &tk_fields(inst, &tk)));
+    out.push_str(&launcher(inst, &name, &dir, &pipe));
+    Ok(OutFile {
+        path: format!("tile/{}/{name}.hpp", inst.op.keyword()),
+        contents: out,
+    })
+}
+
+fn includes(dir: &Direction, streamk: bool) -> String {
+    let mut out = String::from(
+        "#pragma once\n\n\
+         #include <cstdint>\n\
+         #include <functional>\n\
+         #include <numeric>\n\
+         #include <stdexcept>\n\
+         #include \"ck_tile/core.hpp\"\n\
+         #include \"ck_tile/host/kernel_launch.hpp\"\n\
+         #include \"ck_tile/ops/gemm.hpp\"\n\
+         #include \"ck_tile/ops/grouped_convolution.hpp\"\n\
+         #include \"ck_tile/ops/epilogue.hpp\"\n",
+    );
+    out.push_str(&format!(
+        "#include \"ck_tile/ops/grouped_convolution/kernel/{}\"\n",
+        dir.kernel_header
+    ));
+    out.push_str("#include \"ck_tile/ops/grouped_convolution/pipeline/grouped_conv_universal_pipeline_ag_bg_cr_policy.hpp\"\n");
+    if streamk {
+        out.push_str(
+            "#include \"ck_tile/host/device_memory.hpp\"\n\
+             #include \"ck_tile/ops/gemm/kernel/streamk_gemm/streamk_gemm_tile_partitioner.hpp\"\n",
+        );
+    }
+    out.push_str("\nusing namespace ck_tile;\n");
+    out
+}
+
+/// The `(name, value)` lines of the config struct after the types and layouts.
+fn tk_fields(inst: &Instance, tk: &TileKernel) -> Vec<(&'static str, String)> {
+    let b = |v: bool| v.to_string();
+    let mut v = vec![
+        ("index_t M_Tile", inst.tile.m.to_string()),
+        ("index_t N_Tile", inst.tile.n.to_string()),
+        ("index_t K_Tile", inst.tile.k.to_string()),
+        ("index_t M_Warp", inst.waves[0].to_string()),
+        ("index_t N_Warp", inst.waves[1].to_string()),
+        ("index_t K_Warp", inst.waves[2].to_string()),
+        ("index_t M_Warp_Tile", inst.mma[0].to_string()),
+        ("index_t N_Warp_Tile", inst.mma[1].to_string()),
+        ("index_t K_Warp_Tile", inst.mma[2].to_string()),
+        ("index_t VectorSizeA", tk.vector[0].to_string()),
+        ("index_t VectorSizeB", tk.vector[1].to_string()),
+        ("index_t VectorSizeC", tk.vector[2].to_string()),
+        ("bool kPadM", b(tk.pad[0])),
+        ("bool kPadN", b(tk.pad[1])),
+        ("bool kPadK", b(tk.pad[2])),
+        (
+            "auto Pipeline",
+            format!(
+                "GemmPipeline::{}",
+                TILE_PIPELINE
+                    .text(inst.pipeline.version)
+                    .unwrap_or_default()
+            ),
+        ),
+        (
+            "auto Scheduler",
+            format!(
+                "GemmPipelineScheduler::{}",
+                SCHEDULER
+                    .text(inst.pipeline.scheduler)
+                    .unwrap_or("Intrawave")
+            ),
+        ),
+        ("bool DoubleSmemBuffer", b(inst.pipeline.double_buffer)),
+        (
+            "bool UseCShuffleEpilogue",
+            b(tk.epilogue == Epilogue::Cshuffle),
+        ),
+        ("int kBlockPerCu", "1".to_string()),
+        ("index_t NumWaveGroups", tk.wave_groups.to_string()),
+        (
+            "index_t NumGroupsToMerge",
+            inst.work.merge_groups.to_string(),
+        ),
+        ("bool EnableSplitImage", b(tk.split_image)),
+        ("bool ExplicitGemm", b(tk.explicit_gemm)),
+        ("index_t NDimSpatial", inst.ndim.to_string()),
+    ];
+    if let Some(StreamK {
+        reduction,
+        persistent,
+    }) = inst.work.streamk
+    {
+        v.push((
+            "auto ReductionStrategy",
+            format!(
+                "StreamKReductionStrategy::{}",
+                REDUCTION.cpp(reduction).unwrap_or("Atomic")
+            ),
+        ));
+        v.push(("bool Persistent", b(persistent)));
+    }
+    v
+}
+
+fn config_struct(inst: &Instance, name: &str, fields: &[(&'static str, String)]) -> String {
+    let (input, weight, output) = (
+        tile_type(inst.types.input),
+        tile_type(inst.types.weight),
+        tile_type(inst.types.output),
+    );
+    let mut out = format!("\n// Kernel configuration\nstruct {name}_Config {{\n");
+    out.push_str(&format!(
+        "    using InDataType = {input};\n    using WeiDataType = {weight};\n    using AccDataType = {};\n    using OutDataType = {output};\n\n",
+        tile_type(inst.types.acc)
+    ));
+    out.push_str(&format!(
+        "    using InLayout = {};\n    using WeiLayout = {};\n    using OutLayout = {};\n",
+        layout(inst.layout.input),
+        layout(inst.layout.weight),
+        layout(inst.layout.output)
+    ));
+    let ds_types: Vec<&str> = inst.types.ds.iter().map(|&t| tile_type(t)).collect();
+    let ds_layouts: Vec<String> = inst.layout.ds.iter().map(|&l| layout(l)).collect();
+    out.push_str(&format!(
+        "    using DsDataType = tuple<{}>;\n    using DsLayout = tuple<{}>;\n    using CDEElementWise = element_wise::{};\n\n",
+        ds_types.join(", "),
+        ds_layouts.join(", "),
+        ELEMENT_OP.cpp(inst.elementwise.output).unwrap_or("PassThrough")
+    ));
+    out.push_str(&format!(
+        "    static constexpr auto ConvSpec = ConvolutionSpecialization::{};\n",
+        CONV_SPEC.cpp(inst.spec).unwrap_or("Default")
+    ));
+    for (decl, value) in fields {
+        out.push_str(&format!("    static constexpr {decl} = {value};\n"));
+    }
+    let arch = inst.targets.first().map_or("gfx942", |a| a.keyword());
+    out.push_str(&format!(
+        "\n    // Target architecture\n    static constexpr const char* TargetArch = \"{arch}\";\n}};\n"
+    ));
+    out
+}
+
+fn launcher(inst: &Instance, name: &str, dir: &Direction, pipe: &PipelineClasses) -> String {
+    let [a, b, c] = dir.abc;
+    let suffix = dir.layout_suffix;
+    let ns = format!("ns_{}", name.replace('-', "_"));
+    let streamk = inst.work.streamk.is_some();
+    let partitioner = if streamk {
+        "StreamKTilePartitioner<GemmShape, Config::ReductionStrategy, Config::Persistent>"
+            .to_string()
+    } else {
+        "GemmSpatiallyLocalTilePartitioner<\n        GemmShape,\n        GroupedConvTraitsType::FixedGemmParams::TilePartitionerGroupNum,\n        GroupedConvTraitsType::FixedGemmParams::TilePartitionerM01>".to_string()
+    };
+    let pipeline = if pipe.conv_policy {
+        format!(
+            "{}<UniversalGemmProblem, GroupedConvUniversalPipelineAgBgCrPolicy>",
+            pipe.class
+        )
+    } else {
+        format!("{}<UniversalGemmProblem>", pipe.class)
+    };
+    let (lambda, tail_call) = if pipe.one_arg_tail {
+        (
+            "[&](const auto has_hot_loop_)",
+            "BaseGemmPipeline::TailHandler(Run, has_hot_loop);",
+        )
+    } else {
+        (
+            "[&](const auto has_hot_loop_, const auto tail_number_)",
+            "BaseGemmPipeline::TailHandler(Run, has_hot_loop, tail_num);",
+        )
+    };
+    let run_body = if streamk {
+        // StreamK partials go through a workspace whose flags start zeroed on every launch.
+        "            auto kargs = Kernel::MakeKernelArgs(args);\n\
+         \n\
+         \x20           if (!Kernel::IsSupportedArgument(kargs)) {\n\
+         \x20               throw std::runtime_error(\"Arguments not supported for grouped conv kernel\");\n\
+         \x20           }\n\
+         \n\
+         \x20           const dim3 grids = Kernel::GridSize(kargs);\n\
+         \x20           const dim3 blocks = Kernel::BlockSize();\n\
+         \n\
+         \x20           const auto ws_size = Kernel::GetWorkSpaceSize(kargs);\n\
+         \x20           DeviceMem workspace(ws_size);\n\
+         \x20           Kernel::SetWorkSpacePointer(kargs, workspace.GetDeviceBuffer());\n\
+         \x20           auto preprocess = [&]() {\n\
+         \x20               if (ws_size > 0) {\n\
+         \x20                   hip_check_error(hipMemsetAsync(\n\
+         \x20                       workspace.GetDeviceBuffer(), 0, ws_size, s.stream_id_));\n\
+         \x20               }\n\
+         \x20           };\n\
+         \n\
+         \x20           ave_time = launch_kernel_time_mask(s, preprocess, make_kernel<Config::kBlockPerCu>(\n\
+         \x20               Kernel{}, grids, blocks, 0, kargs));\n"
+    } else {
+        "            auto kargs = Kernel::MakeKernelArgs(args);\n\
+         \n\
+         \x20           if (!Kernel::IsSupportedArgument(kargs)) {\n\
+         \x20               throw std::runtime_error(\"Arguments not supported for grouped conv kernel\");\n\
+         \x20           }\n\
+         \n\
+         \x20           const dim3 grids = Kernel::GridSize(kargs);\n\
+         \x20           const dim3 blocks = Kernel::BlockSize();\n\
+         \n\
+         \x20           ave_time = launch_kernel(s, make_kernel<Config::kBlockPerCu>(\n\
+         \x20               Kernel{}, grids, blocks, 0, kargs));\n"
+    };
+    format!(
+        r#"
+// Unique namespace for this kernel to avoid conflicts when including multiple kernels
+namespace {ns} {{
+
+using Config = {name}_Config;
+
+constexpr const char* CONV_{prefix}_KERNEL_NAME = "{name}";
+
+using SelectedConv{title}Kernel = Config;
+
+struct {name}_Launcher {{
+    using KernelConfig = Config;
+    using InDataType = typename Config::InDataType;
+    using WeiDataType = typename Config::WeiDataType;
+    using OutDataType = typename Config::OutDataType;
+    using AccDataType = typename Config::AccDataType;
+    using InLayout = typename Config::InLayout;
+    using WeiLayout = typename Config::WeiLayout;
+    using OutLayout = typename Config::OutLayout;
+    using DsDataType = typename Config::DsDataType;
+    using DsLayout = typename Config::DsLayout;
+
+    static constexpr index_t NDimSpatial = Config::NDimSpatial;
+
+    using GemmShape = TileGemmShape<
+        sequence<Config::M_Tile, Config::N_Tile, Config::K_Tile>,
+        sequence<Config::M_Warp, Config::N_Warp, Config::K_Warp>,
+        sequence<Config::M_Warp_Tile, Config::N_Warp_Tile, Config::K_Warp_Tile>>;
+
+    using GroupedConvTraitsType = GroupedConvTraits<
+        NDimSpatial, Config::ConvSpec, InLayout, WeiLayout, DsLayout, OutLayout,
+        Config::VectorSizeA, Config::VectorSizeB, Config::VectorSizeC,
+        Config::NumGroupsToMerge, Config::EnableSplitImage, Config::ExplicitGemm>;
+
+    using TilePartitioner = {partitioner};
+
+    using GemmUniversalTraits = TileGemmUniversalTraits<
+        GroupedConvTraitsType::FixedGemmParams::kPadM,
+        GroupedConvTraitsType::FixedGemmParams::kPadN,
+        GroupedConvTraitsType::FixedGemmParams::kPadK,
+        Config::DoubleSmemBuffer,
+        typename GroupedConvTraitsType::AsLayout{suffix},
+        typename GroupedConvTraitsType::BsLayout{suffix},
+        typename GroupedConvTraitsType::CLayout{suffix},
+        GroupedConvTraitsType::FixedGemmParams::TransposeC,
+        GroupedConvTraitsType::FixedGemmParams::UseStructuredSparsity,
+        GroupedConvTraitsType::FixedGemmParams::Persistent,
+        Config::NumWaveGroups>;
+
+    using GemmPipelineProblem = GemmPipelineProblem<
+        {a}, {b}, AccDataType, GemmShape,
+        typename GroupedConvTraitsType::template {gemm_traits}<Config::NumWaveGroups>,
+        element_wise::PassThrough, element_wise::PassThrough, {c},
+        GroupedConvTraitsType::FixedGemmParams::FixedVectorSize,
+        GroupedConvTraitsType::VectorSizeA, GroupedConvTraitsType::VectorSizeB>;
+
+    using BaseGemmPipeline = {base}<GemmPipelineProblem>;
+
+    static float launch(const {host_args}& args, const stream_config& s) {{
+        const index_t gemm_k = args.{k_len} * std::accumulate(args.{k_list}.begin(), args.{k_list}.end(), 1, std::multiplies<index_t>());
+
+        const index_t k_grain = args.k_batch * Config::K_Tile;
+        const index_t K_split = (gemm_k + k_grain - 1) / k_grain * Config::K_Tile;
+        const index_t num_loop = {loop_num};
+        const bool has_hot_loop = BaseGemmPipeline::BlockHasHotloop(num_loop);
+        const TailNumber tail_num = BaseGemmPipeline::GetBlockLoopTailNum(num_loop);
+
+        float ave_time{{0}};
+
+        constexpr auto scheduler = Config::Scheduler;
+
+        using UniversalGemmProblem = UniversalGemmPipelineProblem<
+            {a}, {b}, AccDataType, GemmShape, GemmUniversalTraits,
+            scheduler,
+            element_wise::PassThrough, element_wise::PassThrough, {c},
+            GroupedConvTraitsType::FixedGemmParams::FixedVectorSize,
+            GroupedConvTraitsType::VectorSizeA, GroupedConvTraitsType::VectorSizeB>;
+
+        using GemmPipeline = {pipeline};
+
+        using ConvEpilogue = CShuffleEpilogue<CShuffleEpilogueProblem<
+            {a}, {b}, DsDataType, AccDataType, {c},
+            typename GroupedConvTraitsType::ImplicitGemmDsLayout,
+            typename GroupedConvTraitsType::FixedGemmParams::ELayout,
+            typename Config::CDEElementWise,
+            TilePartitioner::MPerBlock, TilePartitioner::NPerBlock,
+            Config::M_Warp, Config::N_Warp, Config::M_Warp_Tile,
+            Config::N_Warp_Tile, Config::K_Warp_Tile,
+            GroupedConvTraitsType::FixedGemmParams::TransposeC,
+            Config::NumWaveGroups,
+            GroupedConvTraitsType::FixedGemmParams::FixedVectorSize,
+            Config::VectorSizeC, 1, Config::DoubleSmemBuffer>>;
+
+        using Kernel = {kernel}<
+            GroupedConvTraitsType, TilePartitioner, GemmPipeline, ConvEpilogue>;
+
+        const auto Run = {lambda} {{
+{run_body}
+            return ave_time;
+        }};
+
+        {tail_call}
+        return ave_time;
+    }}
+}};
+
+// Launcher alias for tile_engine compatibility
+using {alias} = {name}_Launcher;
+
+}} // namespace {ns}
+
+// Export specific launcher to global namespace
+using {name}_Launcher = {ns}::{name}_Launcher;
+
+// When used with -include compiler flag, export aliases to global namespace
+#ifdef CK_TILE_SINGLE_KERNEL_INCLUDE
+using {alias} = {ns}::{alias};
+constexpr const char* CONV_{prefix}_KERNEL_NAME = {ns}::CONV_{prefix}_KERNEL_NAME;
+#endif
+"#,
+        prefix = dir.prefix,
+        // The StreamK partitioner has no static loop count; it is K_split over K_Tile.
+        loop_num = if streamk {
+            "(K_split + Config::K_Tile - 1) / Config::K_Tile"
+        } else {
+            "TilePartitioner::GetLoopNum(K_split)"
+        },
+        title = title(dir.prefix),
+        gemm_traits = dir.gemm_traits,
+        base = pipe.base,
+        host_args = dir.host_args,
+        k_len = dir.gemm_k.0,
+        k_list = dir.gemm_k.1,
+        kernel = dir.kernel,
+        alias = dir.launcher_alias,
+    )
+}

@@ -115,12 +115,17 @@ fn every_variant_round_trips_as_a_list() {
         let source = ok(&["import", "trait", s], "");
         for name in &names {
             let run = ckc(&["emit", "traits", "--ck-format", name, "-"], &source);
-            // A name applies to some kinds only; for the others the reason is given.
+            // A name applies to some kinds only, and a variant may lack a feature the instance
+            // uses; for the others the reason is given.
             if run.code == 0 {
                 lines.push(run.stdout.trim_end().to_string());
             } else {
                 assert_eq!(run.code, 1, "{}", run.stderr);
-                assert!(run.stderr.contains("unknown ck_format"), "{}", run.stderr);
+                assert!(
+                    run.stderr.contains("unknown ck_format") || run.stderr.contains("cannot print"),
+                    "{}",
+                    run.stderr
+                );
                 assert!(run.stdout.is_empty());
             }
         }

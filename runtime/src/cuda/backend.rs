@@ -31,8 +31,9 @@ fn not_on_cuda(why: String) -> RunError {
 }
 
 /// The portable kernel of `inst`, if the CUDA back end can run it through [`Backend::run`]
-/// (which carries no D tensors; Scale runs with factor 1).
-fn kernel_of(inst: &Instance) -> Result<HipKernel, RunError> {
+/// (which carries no D tensors; Scale runs with factor 1). Needs no device: kernels can be
+/// compiled ahead of time from it.
+pub fn portable_kernel(inst: &Instance) -> Result<HipKernel, RunError> {
     for dt in [inst.types.input, inst.types.weight, inst.types.output] {
         if !matches!(dt, DataType::Fp16 | DataType::Bf16 | DataType::Fp32) {
             return Err(not_on_cuda(format!("{dt} host tensors are not supported")));
@@ -141,7 +142,7 @@ impl Backend for CudaBackend {
     }
 
     fn accepts(&self, inst: &Instance) -> Result<(), RunError> {
-        kernel_of(inst).map(|_| ())
+        portable_kernel(inst).map(|_| ())
     }
 
     /// The device workspace is the back end's own; host runs need none.
@@ -160,7 +161,7 @@ impl Backend for CudaBackend {
             name: inst.name.clone(),
             why,
         })?;
-        let kernel = kernel_of(inst)?;
+        let kernel = portable_kernel(inst)?;
         check_tensor(p, Role::Input, bufs.input)?;
         check_tensor(p, Role::Weight, bufs.weight)?;
         check_tensor(p, Role::Output, bufs.output)?;

@@ -7,6 +7,7 @@ mod cache;
 mod dims;
 pub mod nvrtc;
 
+pub use backend::portable_kernel;
 pub use cache::KernelCache;
 pub use dims::conv_dims;
 

@@ -7,6 +7,7 @@ pub mod decompose;
 pub mod device;
 pub mod exec;
 pub mod layout;
+pub mod probe;
 pub mod problem;
 pub mod problem_string;
 pub mod reference;

@@ -5,13 +5,11 @@
 //! cannot run (element-wise ops, D tensors, 8-bit types) must say why.
 
 use ck_compiler::ir::{Instance, SplitK};
-use ck_compiler::model::{Kind, Op, Reduction};
+use ck_compiler::model::{Kind, Reduction};
+use ck_runtime::probe::{fit, shapes, vectors};
 use ck_runtime::reference::{fresh_seed, relative_error, tolerance};
 use ck_runtime::support::Rule;
-use ck_runtime::{
-    Backend, ConvProblem, CpuBackend, DeviceModel, ProblemData, ProblemLayout, ProblemTypes,
-    RunStats, Unsupported, supports_on,
-};
+use ck_runtime::{Backend, ConvProblem, CpuBackend, DeviceModel, ProblemData, RunStats};
 
 /// A small device, so that small problems still split K and stream.
 fn device() -> DeviceModel {
@@ -20,180 +18,6 @@ fn device() -> DeviceModel {
         compute_units: 3,
         occupancy: 1,
     }
-}
-
-/// A problem shape; per-dimension values apply to every spatial dimension.
-#[derive(Clone, Copy, Debug)]
-struct Shape {
-    what: &'static str,
-    g: u64,
-    n: u64,
-    k: u64,
-    c: u64,
-    filter: u64,
-    input: u64,
-    stride: u64,
-    dilation: u64,
-    lpad: u64,
-    rpad: u64,
-}
-
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 { a } else { gcd(b, a % b) }
-}
-
-/// The instance's A, B and C vector widths.
-fn vectors(inst: &Instance) -> [u64; 3] {
-    let v = match &inst.tile_kernel {
-        Some(tk) => tk.vector,
-        None => [inst.a.src_vector, inst.b.src_vector, inst.c.vector],
-    };
-    v.map(|w| u64::from(w.max(1)))
-}
-
-/// Shapes built from the instance: C and K multiples of every vector width, G a multiple of
-/// the merged groups, small spatial sizes. `depthwise` and `odd` break the widths when they
-/// are above 1.
-fn shapes(inst: &Instance) -> Vec<Shape> {
-    let v = vectors(inst).into_iter().fold(1, |l, w| l / gcd(l, w) * w);
-    let m = u64::from(inst.work.merge_groups.max(1));
-    let base = Shape {
-        what: "padded",
-        g: m,
-        n: 2,
-        k: v,
-        c: v,
-        filter: 3,
-        input: 5,
-        stride: 1,
-        dilation: 1,
-        lpad: 1,
-        rpad: 1,
-    };
-    vec![
-        base,
-        Shape {
-            what: "strided, dilated",
-            n: 1,
-            input: 7,
-            stride: 2,
-            dilation: 2,
-            lpad: 2,
-            rpad: 1,
-            ..base
-        },
-        Shape {
-            what: "grouped, asymmetric pads",
-            g: 2 * m,
-            n: 1,
-            k: 2 * v,
-            filter: 2,
-            input: 4,
-            lpad: 1,
-            rpad: 0,
-            ..base
-        },
-        Shape {
-            what: "1x1",
-            c: 2 * v,
-            filter: 1,
-            input: 4,
-            lpad: 0,
-            rpad: 0,
-            ..base
-        },
-        // Long GEMM-K loops, so that split-K and stream-K have iterations to share.
-        // One output tile (1x1, small K and C), so the small test device has room to split.
-        Shape {
-            what: "deep",
-            n: 16,
-            k: v.max(8),
-            c: v.max(8),
-            filter: 1,
-            input: 8,
-            lpad: 0,
-            rpad: 0,
-            ..base
-        },
-        Shape {
-            what: "depthwise",
-            g: 3 * m,
-            n: 1,
-            k: 1,
-            c: 1,
-            ..base
-        },
-        // One channel per group, 1x1: what merged two-stage kernels are for.
-        Shape {
-            what: "single-channel groups",
-            g: 2 * m,
-            n: 2,
-            k: 1,
-            c: 1,
-            filter: 1,
-            input: 4,
-            lpad: 0,
-            rpad: 0,
-            ..base
-        },
-        Shape {
-            what: "odd channels",
-            n: 1,
-            k: v + 1,
-            c: v + 1,
-            ..base
-        },
-    ]
-}
-
-fn problem(inst: &Instance, s: &Shape) -> ConvProblem {
-    let d = inst.ndim as usize;
-    let p = ConvProblem {
-        op: inst.op,
-        ndim: inst.ndim,
-        g: s.g,
-        n: s.n,
-        k: s.k,
-        c: s.c,
-        filter: vec![s.filter; d],
-        input: vec![s.input; d],
-        stride: vec![s.stride; d],
-        dilation: vec![s.dilation; d],
-        left_pad: vec![s.lpad; d],
-        right_pad: vec![s.rpad; d],
-        layout: ProblemLayout {
-            input: inst.layout.input,
-            weight: inst.layout.weight,
-            output: inst.layout.output,
-        },
-        dtype: ProblemTypes {
-            input: inst.types.input,
-            weight: inst.types.weight,
-            output: inst.types.output,
-        },
-    };
-    p.validate()
-        .unwrap_or_else(|e| panic!("{}: shape {s:?}: {e}", inst.name));
-    p
-}
-
-/// The problem, or a larger GEMM-K when a split or prefetch rule wants more K loops.
-fn fit(inst: &Instance, mut s: Shape, dev: &DeviceModel) -> (ConvProblem, Result<(), Unsupported>) {
-    for _ in 0..6 {
-        let p = problem(inst, &s);
-        match supports_on(inst, &p, dev) {
-            Err(why) if matches!(why.rule, Rule::Prefetch | Rule::SplitK) => match p.op {
-                // GemmK: bwd_weight N·Ho·Wo, fwd C·Y·X, bwd_data K·Y·X.
-                Op::BwdWeight => s.n *= 2,
-                Op::Fwd => s.c *= 2,
-                Op::BwdData => s.k *= 2,
-            },
-            verdict => return (p, verdict),
-        }
-    }
-    let p = problem(inst, &s);
-    let verdict = supports_on(inst, &p, dev);
-    (p, verdict)
 }
 
 /// The same instance without split-K or StreamK.
@@ -301,7 +125,13 @@ fn every_library_instance_matches_the_reference_on_the_cpu() {
         let mut out = Outcome::default();
         let wide = vectors(inst).iter().any(|&w| w > 1);
         for s in shapes(inst) {
-            let (p, verdict) = fit(inst, s, &dev);
+            let (p, verdict) = match fit(inst, s, &dev) {
+                Ok(found) => found,
+                Err(e) => {
+                    errors.push(format!("{}: shape {s:?}: {e}", inst.name));
+                    continue;
+                }
+            };
             match verdict {
                 Ok(()) => check_run(inst, &p, &cpu, &mut out, &mut errors),
                 Err(why) => {

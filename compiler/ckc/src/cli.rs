@@ -166,4 +166,6 @@ pub struct RunArgs {
 pub enum BackendKind {
     /// The CPU back end: the instance's exact work decomposition, on the host.
     Cpu,
+    /// The CUDA back end: the portable kernels on device 0 (cargo feature `cuda`).
+    Cuda,
 }

@@ -125,3 +125,23 @@ fn instances_from_paths_and_their_errors() {
         text(&out)
     );
 }
+
+#[test]
+fn the_cuda_back_end_says_why_it_cannot_run() {
+    let out = ckc(&["run", "--problem", SMALL, "--backend", "cuda", "--verify"]);
+    let (stdout, stderr) = text(&out);
+    if cfg!(feature = "cuda") && out.status.success() {
+        // A machine with a CUDA device: the run must have verified.
+        assert!(stdout.contains("cuda back end") && stdout.trim_end().ends_with(": pass"));
+        return;
+    }
+    assert!(!out.status.success(), "{stdout}{stderr}");
+    // Without the feature, or without a driver, NVRTC or device: a reason, never a panic.
+    let reason = if cfg!(feature = "cuda") {
+        "the CUDA back end: "
+    } else {
+        "this ckc was built without CUDA support (cargo feature `cuda`)"
+    };
+    assert!(stderr.contains(reason), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

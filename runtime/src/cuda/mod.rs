@@ -2,13 +2,16 @@
 //! parallel builds), device buffers, workspaces and launches through cudarc. libcuda and
 //! libnvrtc are loaded at run time; without them every call returns an error.
 
+mod backend;
 mod cache;
 mod dims;
 pub mod nvrtc;
 
+pub use backend::portable_kernel;
 pub use cache::KernelCache;
 pub use dims::conv_dims;
 
+use crate::device::DeviceModel;
 use crate::problem::ConvProblem;
 use ck_compiler::emit::hip::{
     Buffers, CkArgs, DeviceInfo, Elem, EntryKind, HipKernel, LaunchPlan, PlanError, Step,
@@ -20,7 +23,8 @@ use cudarc::driver::{
     DriverError, LaunchConfig, PushKernelArg, sys,
 };
 use cudarc::nvrtc::Ptx;
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 #[derive(Debug, thiserror::Error)]
 pub enum CudaError {
@@ -80,6 +84,8 @@ pub struct CudaBackend {
     arch: String,
     device: DeviceInfo,
     cache: KernelCache,
+    /// Kernels loaded by [`Backend::run`](crate::Backend::run), by cache key.
+    loaded: Mutex<HashMap<String, Arc<LoadedKernel>>>,
 }
 
 impl CudaBackend {
@@ -112,6 +118,7 @@ impl CudaBackend {
             arch: format!("sm_{major}{minor}"),
             device,
             cache,
+            loaded: Mutex::new(HashMap::new()),
         })
     }
 
@@ -122,6 +129,23 @@ impl CudaBackend {
 
     pub fn device_info(&self) -> DeviceInfo {
         self.device
+    }
+
+    /// Plans as if the device had `compute_units` SMs (at least 1): small counts make StreamK
+    /// grids mix data-parallel and stream-K tiles on small problems.
+    pub fn with_compute_units(mut self, compute_units: u32) -> Self {
+        self.device.compute_units = compute_units.max(1);
+        self
+    }
+
+    /// The device as support checks and selection see it: one SM is a compute unit, and the
+    /// auto split-K plan fills each twice.
+    pub fn device_model(&self) -> DeviceModel {
+        DeviceModel {
+            arch: None,
+            compute_units: self.device.compute_units,
+            occupancy: 2,
+        }
     }
 
     pub fn stream(&self) -> &Arc<CudaStream> {

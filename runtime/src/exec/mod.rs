@@ -77,6 +77,8 @@ pub enum RunError {
     Workspace { needed: u64, got: usize },
     #[error("the CPU back end does not run {0}")]
     NotSupportedOnCpu(String),
+    #[error("the {backend} back end: {message}")]
+    Backend { backend: String, message: String },
     #[error("internal error: {0}")]
     Internal(String),
 }

@@ -10,19 +10,30 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 /// A back end and the device model selection assumes for it.
-fn backend(kind: BackendKind) -> (Box<dyn Backend>, DeviceModel) {
+fn backend(kind: BackendKind) -> Result<(Box<dyn Backend>, DeviceModel), String> {
     match kind {
         BackendKind::Cpu => {
             let cpu = CpuBackend::default();
             let device = cpu.device.clone();
-            (Box::new(cpu), device)
+            Ok((Box::new(cpu), device))
+        }
+        #[cfg(feature = "cuda")]
+        BackendKind::Cuda => {
+            let cuda = ck_runtime::cuda::CudaBackend::new(0)
+                .map_err(|e| format!("the CUDA back end: {e}"))?;
+            let device = cuda.device_model();
+            Ok((Box::new(cuda), device))
+        }
+        #[cfg(not(feature = "cuda"))]
+        BackendKind::Cuda => {
+            Err("this ckc was built without CUDA support (cargo feature `cuda`)".into())
         }
     }
 }
 
 pub fn run(args: &RunArgs, color: Color) -> Result<ExitCode, String> {
     let p = parse_problem(&args.problem)?;
-    let (backend, device) = backend(args.backend);
+    let (backend, device) = backend(args.backend)?;
     let Some(registry) = registry(&args.instances, color, device.clone())? else {
         return Ok(super::exit(false));
     };

@@ -1,0 +1,223 @@
+//! Problems built from an instance's own parameters — padding, stride, dilation, groups,
+//! depthwise, odd channels, 1x1, long GEMM-K loops — for checking every instance of a library
+//! on any back end.
+
+use crate::device::DeviceModel;
+use crate::problem::{ConvProblem, ProblemError, ProblemLayout, ProblemTypes};
+use crate::support::{Rule, Unsupported, supports_on};
+use ck_compiler::ir::Instance;
+use ck_compiler::model::Op;
+
+/// A problem shape; per-dimension values apply to every spatial dimension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// What the shape exercises.
+    pub what: &'static str,
+    pub g: u64,
+    pub n: u64,
+    pub k: u64,
+    pub c: u64,
+    pub filter: u64,
+    pub input: u64,
+    pub stride: u64,
+    pub dilation: u64,
+    pub lpad: u64,
+    pub rpad: u64,
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// The instance's A, B and C vector widths (at least 1).
+pub fn vectors(inst: &Instance) -> [u64; 3] {
+    let v = match &inst.tile_kernel {
+        Some(tk) => tk.vector,
+        None => [inst.a.src_vector, inst.b.src_vector, inst.c.vector],
+    };
+    v.map(|w| u64::from(w.max(1)))
+}
+
+/// Shapes built from the instance: C and K multiples of every vector width, G a multiple of
+/// the merged groups, small spatial sizes. `depthwise` and `odd channels` break the widths
+/// when they are above 1.
+pub fn shapes(inst: &Instance) -> Vec<Shape> {
+    let v = vectors(inst).into_iter().fold(1, |l, w| l / gcd(l, w) * w);
+    let m = u64::from(inst.work.merge_groups.max(1));
+    let base = Shape {
+        what: "padded",
+        g: m,
+        n: 2,
+        k: v,
+        c: v,
+        filter: 3,
+        input: 5,
+        stride: 1,
+        dilation: 1,
+        lpad: 1,
+        rpad: 1,
+    };
+    vec![
+        base,
+        Shape {
+            what: "strided, dilated",
+            n: 1,
+            input: 7,
+            stride: 2,
+            dilation: 2,
+            lpad: 2,
+            rpad: 1,
+            ..base
+        },
+        Shape {
+            what: "grouped, asymmetric pads",
+            g: 2 * m,
+            n: 1,
+            k: 2 * v,
+            filter: 2,
+            input: 4,
+            lpad: 1,
+            rpad: 0,
+            ..base
+        },
+        Shape {
+            what: "1x1",
+            c: 2 * v,
+            filter: 1,
+            input: 4,
+            lpad: 0,
+            rpad: 0,
+            ..base
+        },
+        // Long GEMM-K loops, so that split-K and stream-K have iterations to share.
+        // One output tile (1x1, small K and C), so a small device has room to split.
+        Shape {
+            what: "deep",
+            n: 16,
+            k: v.max(8),
+            c: v.max(8),
+            filter: 1,
+            input: 8,
+            lpad: 0,
+            rpad: 0,
+            ..base
+        },
+        Shape {
+            what: "depthwise",
+            g: 3 * m,
+            n: 1,
+            k: 1,
+            c: 1,
+            ..base
+        },
+        // One channel per group, 1x1: what merged two-stage kernels are for.
+        Shape {
+            what: "single-channel groups",
+            g: 2 * m,
+            n: 2,
+            k: 1,
+            c: 1,
+            filter: 1,
+            input: 4,
+            lpad: 0,
+            rpad: 0,
+            ..base
+        },
+        Shape {
+            what: "odd channels",
+            n: 1,
+            k: v + 1,
+            c: v + 1,
+            ..base
+        },
+    ]
+}
+
+/// The shape as a problem of the instance's op, dimensionality, layouts and types.
+pub fn problem(inst: &Instance, s: &Shape) -> Result<ConvProblem, ProblemError> {
+    let d = inst.ndim as usize;
+    let p = ConvProblem {
+        op: inst.op,
+        ndim: inst.ndim,
+        g: s.g,
+        n: s.n,
+        k: s.k,
+        c: s.c,
+        filter: vec![s.filter; d],
+        input: vec![s.input; d],
+        stride: vec![s.stride; d],
+        dilation: vec![s.dilation; d],
+        left_pad: vec![s.lpad; d],
+        right_pad: vec![s.rpad; d],
+        layout: ProblemLayout {
+            input: inst.layout.input,
+            weight: inst.layout.weight,
+            output: inst.layout.output,
+        },
+        dtype: ProblemTypes {
+            input: inst.types.input,
+            weight: inst.types.weight,
+            output: inst.types.output,
+        },
+    };
+    p.validate()?;
+    Ok(p)
+}
+
+/// The shape's problem, or one with a larger GEMM-K when a split or prefetch rule wants more
+/// K loops, with the instance's verdict on it for `dev`.
+pub fn fit(
+    inst: &Instance,
+    mut s: Shape,
+    dev: &DeviceModel,
+) -> Result<(ConvProblem, Result<(), Unsupported>), ProblemError> {
+    for _ in 0..6 {
+        let p = problem(inst, &s)?;
+        match supports_on(inst, &p, dev) {
+            Err(why) if matches!(why.rule, Rule::Prefetch | Rule::SplitK) => match p.op {
+                // GemmK: bwd_weight N·Ho·Wo, fwd C·Y·X, bwd_data K·Y·X.
+                Op::BwdWeight => s.n *= 2,
+                Op::Fwd => s.c *= 2,
+                Op::BwdData => s.k *= 2,
+            },
+            verdict => return Ok((p, verdict)),
+        }
+    }
+    let p = problem(inst, &s)?;
+    let verdict = supports_on(inst, &p, dev);
+    Ok((p, verdict))
+}
+
+/// The problems of [`shapes`] the instance supports on `dev` (after [`fit`]), each with what
+/// its shape exercises.
+pub fn problems_for(inst: &Instance, dev: &DeviceModel) -> Vec<(String, ConvProblem)> {
+    shapes(inst)
+        .into_iter()
+        .filter_map(|s| match fit(inst, s, dev) {
+            Ok((p, Ok(()))) => Some((s.what.to_string(), p)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{Variant, instance};
+
+    #[test]
+    fn shapes_respect_vector_widths_and_merged_groups() {
+        let inst = instance(Variant::FwdXdl);
+        let v = vectors(&inst).into_iter().max().unwrap();
+        let dev = DeviceModel::default();
+        let found = problems_for(&inst, &dev);
+        assert!(!found.is_empty());
+        for (what, p) in &found {
+            assert!(supports_on(&inst, p, &dev).is_ok(), "{what}");
+            assert_eq!(p.g % u64::from(inst.work.merge_groups.max(1)), 0);
+        }
+        if v > 1 {
+            assert!(found.iter().all(|(what, _)| what != "odd channels"));
+        }
+    }
+}

@@ -1,8 +1,10 @@
-//! `scripts/compile-check.sh` on a small input: the portable kernels of a few fixtures compile
-//! for every AMD target (clang-19 HIP) and through NVRTC to sm_90. CI runs the script over the
-//! whole library. Without the toolchains (`scripts/setup.sh` installs them) the test reports
-//! itself skipped, unless `CK_REQUIRE_TOOLCHAINS=1`, which makes a missing toolchain a failure.
+//! `scripts/compile-check.sh` on a small input: the portable kernels of two fixtures compile for
+//! every AMD target with clang-19 HIP, and a broken kernel fails the check. CI runs the script
+//! over the whole library, NVRTC included. Without clang-19 (`scripts/setup.sh` installs it) the
+//! tests report themselves skipped, unless `CK_REQUIRE_TOOLCHAINS=1` makes that a failure.
 
+use ck_compiler::emit::hip::{KernelConfig, kernel_text};
+use ck_compiler::load::Session;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -10,46 +12,89 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// What is missing to run the compile check, if anything.
-fn missing_toolchain(root: &Path) -> Option<String> {
-    let clang = Command::new("clang++-19").arg("--version").output();
-    if !clang.is_ok_and(|o| o.status.success()) {
-        return Some("clang++-19".to_string());
+/// Whether clang-19 is there; panics when it is not but CI requires it.
+fn have_clang() -> bool {
+    let ok = Command::new("clang++-19")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        let required = std::env::var("CK_REQUIRE_TOOLCHAINS").is_ok_and(|v| v == "1");
+        assert!(
+            !required,
+            "CK_REQUIRE_TOOLCHAINS=1 but clang++-19 is missing"
+        );
+        eprintln!("skipped: clang++-19 is missing (scripts/setup.sh installs it)");
     }
-    let nvrtc = root.join("target/nvrtc/site/nvidia/cu13/lib/libnvrtc.so.13");
-    if !nvrtc.exists() {
-        return Some(nvrtc.display().to_string());
-    }
-    None
+    ok
 }
 
-#[test]
-fn fixture_kernels_compile_for_every_target() {
-    let root = root();
-    if let Some(what) = missing_toolchain(&root) {
-        let required = std::env::var("CK_REQUIRE_TOOLCHAINS").is_ok_and(|v| v == "1");
-        assert!(!required, "CK_REQUIRE_TOOLCHAINS=1 but {what} is missing");
-        eprintln!("skipped: {what} is missing (scripts/setup.sh installs it)");
-        return;
+/// The distinct kernel texts of the fixtures, each as `(symbol base, text)`.
+fn kernels(fixtures: &[&str]) -> Vec<(String, String)> {
+    let mut session = Session::new();
+    for f in fixtures {
+        session.add_path(&root().join("tests/fixtures/pass").join(f));
     }
-    let work = std::env::temp_dir().join(format!("ck-hip-compile-{}", std::process::id()));
+    let set = ck_compiler::compile(&session).expect("the fixtures compile");
+    let mut out: Vec<(String, String)> = set
+        .instances()
+        .iter()
+        .map(|inst| {
+            let k = kernel_text(&KernelConfig::new(inst).expect("a portable kernel"));
+            (k.symbol_base, k.text)
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Runs the AMD half of the compile check on `sources`; returns success and the log.
+fn compile_check(tag: &str, sources: &[(String, String)]) -> (bool, String) {
+    let work = std::env::temp_dir().join(format!("ck-hip-{tag}-{}", std::process::id()));
+    let src = work.join("src");
+    std::fs::create_dir_all(&src).expect("temp dir");
+    for (symbol, text) in sources {
+        std::fs::write(src.join(format!("{symbol}.hip")), text).expect("write kernel");
+    }
     let out = Command::new("bash")
-        .arg(root.join("scripts/compile-check.sh"))
-        .args([
-            "tests/fixtures/pass/fwd_tile.ck",
-            "tests/fixtures/pass/bwd_weight_tile_streamk.ck",
-        ])
+        .arg(root().join("scripts/compile-check.sh"))
         .env("CK_WORK", &work)
-        .current_dir(&root)
+        .env("CK_SRC", &src)
+        .env("CK_SKIP_NVRTC", "1")
         .output()
         .expect("bash runs");
     let _ = std::fs::remove_dir_all(&work);
-    let log = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
+    let log =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), log)
+}
+
+#[test]
+fn fixture_kernels_compile_for_every_amd_target() {
+    if !have_clang() {
+        return;
+    }
+    let sources = kernels(&["fwd_tile.ck", "bwd_weight_tile_streamk.ck"]);
+    assert!(sources.len() >= 2, "{} kernels", sources.len());
+    let (ok, log) = compile_check("ok", &sources);
+    assert!(ok, "{log}");
+    assert!(
+        log.contains(&format!("AMD: {} kernels x 4 targets OK", sources.len())),
+        "{log}"
     );
-    assert!(out.status.success(), "{log}");
-    assert!(log.contains("AMD: "), "{log}");
-    assert!(log.contains("kernels compiled to sm_90 cubins"), "{log}");
+}
+
+#[test]
+fn a_broken_kernel_fails_the_check() {
+    if !have_clang() {
+        return;
+    }
+    let mut sources = kernels(&["fwd_tile.ck"]);
+    sources[0]
+        .1
+        .push_str("\nCK_DEV int ck_broken() { return undeclared_name; }\n");
+    let (ok, log) = compile_check("broken", &sources);
+    assert!(!ok, "{log}");
+    assert!(log.contains("AMD compile FAILED"), "{log}");
 }

@@ -1,60 +1,87 @@
 #!/usr/bin/env bash
-# Compiles the portable kernel of every reference instance for AMD (clang-19 HIP: gfx90a, gfx942,
-# gfx1100, gfx1201) and NVIDIA (NVRTC 13.0 to an sm_90 cubin). Any compile error fails.
+# Compiles every distinct portable kernel of the given `.ck` inputs (default: the instance
+# library and tests/fixtures/kernels) for AMD (clang-19 HIP: gfx90a, gfx942, gfx1100, gfx1201)
+# and NVIDIA (NVRTC 13.0 to sm_90 cubins). Any compile error fails.
 #
-# Setup, once per machine (Debian bookworm; what CI repeats):
-#   apt-get install -y --no-install-recommends clang-19 lld-19 libamdhip64-dev rocm-device-libs
-#   pip download --no-deps -d target/nvrtc/wheels "nvidia-cuda-nvrtc==13.0.*"
-#   pip install --no-deps --target target/nvrtc/site target/nvrtc/wheels/nvidia_cuda_nvrtc-13.0.*.whl
-# CK_SETUP=1 runs these steps. CK_SKIP_AMD=1 / CK_SKIP_NVRTC=1 skip one side.
+#   scripts/compile-check.sh [PATH...]
+#
+# CK_SRC=DIR compiles the `.hip` files of DIR instead (no cargo: tests run it while cargo holds
+# its build lock).
+# scripts/setup.sh installs the toolchains. CK_SKIP_AMD=1 / CK_SKIP_NVRTC=1 skip one side;
+# CK_JOBS sets the parallelism (default: the core count); CK_BATCH the kernels per AMD
+# translation unit. Instances that derive the same constants share one kernel, so each distinct
+# kernel is compiled once per target; AMD compiles them in batches (one namespace per kernel)
+# so that <hip/hip_runtime.h> is parsed once per batch, and the first kernel also on its own.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 WORK=${CK_WORK:-$ROOT/target/compile-check}
 NVRTC_SITE=${CK_NVRTC_SITE:-$ROOT/target/nvrtc/site}
+JOBS=${CK_JOBS:-$(nproc)}
+BATCH=${CK_BATCH:-12}
 AMD_ARCHS=(gfx90a gfx942 gfx1100 gfx1201)
 
-if [[ ${CK_SETUP:-0} == 1 ]]; then
-    apt-get install -y --no-install-recommends clang-19 lld-19 libamdhip64-dev rocm-device-libs
-    pip download --no-deps -d target/nvrtc/wheels "nvidia-cuda-nvrtc==13.0.*"
-    pip install --no-deps --upgrade --target "$NVRTC_SITE" target/nvrtc/wheels/nvidia_cuda_nvrtc-13.0.*.whl
+inputs=("$@")
+if ((${#inputs[@]} == 0)); then
+    inputs=(instances)
+    [[ -d tests/fixtures/kernels ]] && inputs+=(tests/fixtures/kernels)
 fi
 
-rm -rf "$WORK/src" && mkdir -p "$WORK/src" "$WORK/amd"
-cargo run -q -p ck-compiler --example emit_hip_samples -- "$WORK/src"
-count=$(ls "$WORK/src" | wc -l)
-echo "emitted $count kernels"
+rm -rf "$WORK/batch" "$WORK/amd"
+mkdir -p "$WORK/batch" "$WORK/amd"
+if [[ -n ${CK_SRC:-} ]]; then
+    srcs=("$CK_SRC"/*.hip)
+else
+    rm -rf "$WORK/src"
+    cargo run -q -p ckc -- emit hip "${inputs[@]}" --out "$WORK/src"
+    srcs=("$WORK"/src/*.hip)
+    echo "$(wc -l <"$WORK/src/kernels.txt") instances, ${#srcs[@]} distinct kernels"
+fi
 
-if [[ ${CK_SKIP_AMD:-0} != 1 ]]; then
+amd() {
     # Debian ships oclc_isa_version bitcode only up to gfx940 / gfx1036: synthesise the missing ones
     # (each defines one constant) next to symlinks of the shipped files.
-    DEVLIBS=$WORK/devlibs
-    mkdir -p "$DEVLIBS"
-    ln -sf /usr/lib/x86_64-linux-gnu/amdgcn/bitcode/*.bc "$DEVLIBS/"
+    local devlibs=$WORK/devlibs
+    mkdir -p "$devlibs"
+    ln -sf /usr/lib/x86_64-linux-gnu/amdgcn/bitcode/*.bc "$devlibs/"
     for v in 9402:942 11000:1100 12001:1201; do
-        isa=${v%%:*} name=${v##*:}
-        [[ -e $DEVLIBS/oclc_isa_version_$name.bc ]] && continue
+        local isa=${v%%:*} name=${v##*:}
+        [[ -e $devlibs/oclc_isa_version_$name.bc ]] && continue
         printf 'target triple = "amdgcn-amd-amdhsa"\n@__oclc_ISA_version = linkonce_odr protected local_unnamed_addr addrspace(4) constant i32 %s, align 4\n' "$isa" >"$WORK/isa$name.ll"
-        clang-19 -target amdgcn-amd-amdhsa -nogpulib -c -emit-llvm "$WORK/isa$name.ll" -o "$DEVLIBS/oclc_isa_version_$name.bc"
+        clang-19 -target amdgcn-amd-amdhsa -nogpulib -c -emit-llvm "$WORK/isa$name.ll" -o "$devlibs/oclc_isa_version_$name.bc"
     done
-    # One raw code object per (kernel, target); Debian's clang-19 has no offload bundler.
-    export WORK DEVLIBS
-    jobs=()
-    for src in "$WORK"/src/*.hip; do
-        for a in "${AMD_ARCHS[@]}"; do jobs+=("$src $a"); done
+    # Batches: the runtime header first (its include guard makes each kernel's own include a no-op),
+    # then every kernel in its own namespace; its extern "C" entry points keep their names.
+    local i=0 b
+    for src in "${srcs[@]}"; do
+        b=$WORK/batch/b$(printf %03d $((i / BATCH))).hip
+        [[ -e $b ]] || echo '#include <hip/hip_runtime.h>' >"$b"
+        printf 'namespace k%d {\n#include "%s"\n}\n#undef CK_ENTRY\n' "$i" "$src" >>"$b"
+        i=$((i + 1))
     done
-    printf '%s\n' "${jobs[@]}" | xargs -P "$(nproc)" -L 1 bash -c '
-        out=$WORK/amd/$(basename "${0%.hip}")-$1.o
-        clang++-19 -x hip -std=c++17 --rocm-path=/usr --hip-device-lib-path="$DEVLIBS" --cuda-device-only \
-            -O3 --offload-arch="$1" --no-gpu-bundle-output -c "$0" -o "$out" \
-            || { echo "AMD compile FAILED: $0 for $1" >&2; exit 255; }' \
-        || exit 1
-    echo "AMD: $count kernels x ${#AMD_ARCHS[@]} targets OK"
-fi
+    export WORK devlibs
+    # The first kernel alone too: the namespaces would hide a clash with a global name.
+    for unit in "${srcs[0]}" "$WORK"/batch/*.hip; do
+        for a in "${AMD_ARCHS[@]}"; do echo "$unit $a"; done
+    done | xargs -P "$JOBS" -L 1 bash -c '
+        clang++-19 -x hip -std=c++17 --rocm-path=/usr --hip-device-lib-path="$devlibs" --cuda-device-only \
+            -O3 --offload-arch="$1" --no-gpu-bundle-output -c "$0" \
+            -o "$WORK/amd/$(basename "${0%.hip}")-$1.o" \
+            || { echo "AMD compile FAILED: $0 for $1" >&2; exit 255; }'
+    echo "AMD: ${#srcs[@]} kernels x ${#AMD_ARCHS[@]} targets OK"
+}
 
-if [[ ${CK_SKIP_NVRTC:-0} != 1 ]]; then
-    LIB=$NVRTC_SITE/nvidia/cu13/lib
-    [[ -e $LIB/libnvrtc.so.13 ]] || { echo "NVRTC 13 not found under $LIB (run with CK_SETUP=1)" >&2; exit 1; }
-    LD_LIBRARY_PATH=$LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
-        cargo run -q -p ck-runtime --features cuda --example nvrtc_check -- sm_90 "$WORK"/src/*.hip
-fi
+nvrtc() {
+    local lib=$NVRTC_SITE/nvidia/cu13/lib
+    [[ -e $lib/libnvrtc.so.13 ]] || { echo "NVRTC 13 not found under $lib (run scripts/setup.sh)" >&2; return 1; }
+    LD_LIBRARY_PATH=$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} RAYON_NUM_THREADS=$JOBS \
+        cargo run -q -p ck-runtime --features cuda --example nvrtc_check -- sm_90 "${srcs[@]}"
+}
+
+# Both sides at once: each keeps the cores busy while the other finishes its last jobs.
+pids=()
+[[ ${CK_SKIP_AMD:-0} == 1 ]] || { amd & pids+=($!); }
+[[ ${CK_SKIP_NVRTC:-0} == 1 ]] || { nvrtc & pids+=($!); }
+status=0
+for p in "${pids[@]}"; do wait "$p" || status=1; done
+exit $status

@@ -82,6 +82,16 @@ pub enum EmitTarget {
         #[arg(long, value_name = "DIR", required = true)]
         out: PathBuf,
     },
+    /// Portable HIP kernels: one `<symbol>.hip` per distinct kernel (instances that derive the
+    /// same constants share one) and `kernels.txt` (`instance<TAB>symbol`); instances without a
+    /// portable kernel are named on standard error and left out.
+    Hip {
+        #[command(flatten)]
+        input: Input,
+        /// Folder to write the files under (created if missing).
+        #[arg(long, value_name = "DIR", required = true)]
+        out: PathBuf,
+    },
     /// CK-Tile dispatcher kernel names: `instance<TAB>name`, `-` where an instance has none
     /// (`names.txt` under --out).
     Names {

@@ -328,3 +328,27 @@ fn emit_ck_writes_the_whole_library() {
     assert!(text.contains("DeviceGroupedConvBwdWeight_Xdl_CShuffleV3<"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn emit_hip_writes_each_distinct_kernel_once() {
+    let dir = temp_dir("hip");
+    let d = dir.to_str().expect("UTF-8 temp path");
+    let run = ckc(&["emit", "hip", "--out", d, "instances"], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let index = std::fs::read_to_string(dir.join("kernels.txt")).expect("index");
+    let instances = ok(&["list", "instances"], "").lines().count();
+    assert_eq!(index.lines().count(), instances);
+    let mut symbols = BTreeSet::new();
+    for line in index.lines() {
+        let (name, symbol) = line.split_once('\t').expect("instance<TAB>symbol");
+        let source = std::fs::read_to_string(dir.join(format!("{symbol}.hip"))).expect("kernel");
+        assert!(source.contains(&format!("//   {name}\n")), "{name}");
+        assert!(source.contains(&format!(" {symbol}_##e")), "{symbol}");
+        symbols.insert(symbol);
+    }
+    let files = std::fs::read_dir(&dir).expect("out dir").count();
+    assert_eq!(files, symbols.len() + 1);
+    // The library has instances that differ only in what the portable kernel ignores.
+    assert!(symbols.len() < instances, "{} kernels", symbols.len());
+    let _ = std::fs::remove_dir_all(&dir);
+}

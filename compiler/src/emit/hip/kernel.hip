@@ -123,9 +123,10 @@ template <typename T, int OPK> CK_DEV T ck_load_elem(const T* p, ck_i64 off, con
 template <typename T, int N> struct alignas(sizeof(T) * N) ck_vec { T v[N]; };
 
 // Element by element (odd channel counts, element-wise ops on load). Out of line: it is the
-// slow path and its index arithmetic would otherwise be unrolled into every load site.
+// slow path and its index arithmetic would otherwise be unrolled into every load site (on AMD
+// that inlined copy was a quarter of a scalar-load kernel's compile time).
 template <typename T, int VEC, bool ALONG_R, bool IS_A, int OPK>
-__device__ __noinline__ ck_vec<T, VEC> ck_load_scalar(const CkArgs& a, const T* src, ck_i64 g, ck_i64 r, ck_i64 k) {
+CK_NOINLINE ck_vec<T, VEC> ck_load_scalar(const CkArgs& a, const T* src, ck_i64 g, ck_i64 r, ck_i64 k) {
     ck_vec<T, VEC> w;
 #pragma unroll
     for (int v = 0; v < VEC; ++v) {
@@ -241,8 +242,9 @@ CK_DEV ck_block ck_make_block(unsigned char* smem) {
     return b;
 }
 
-// acc = sum over k-tiles [kb, ke) of A(m0.., k) * B(k, n0..). Not inlined: one copy serves
-// every schedule, which keeps compile time and code size down.
+// acc = sum over k-tiles [kb, ke) of A(m0.., k) * B(k, n0..). Not inlined under NVRTC: one
+// copy serves every schedule, which keeps compile time and code size down. clang HIP inlines it
+// (HIP's `__noinline__` is empty), which keeps `acc` in registers rather than scratch.
 __device__ __noinline__ void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0, ck_i64 n0,
                                           ck_i64 kb, ck_i64 ke, ck_acc& acc) {
 #pragma unroll

@@ -12,6 +12,7 @@ pub use config::{Elem, HipError, KernelConfig, OperandCfg, Schedule};
 pub use launch::{
     Buffers, ConvDims, DeviceInfo, EntryKind, LaunchPlan, PlanError, Step, ZeroTarget,
 };
+pub use source::{KernelText, kernel_text};
 
 use crate::ir::Instance;
 use serde::Serialize;
@@ -48,7 +49,8 @@ impl HipKernel {
 /// Emits the portable kernel of one validated instance.
 pub fn emit_hip(inst: &Instance) -> Result<HipKernel, HipError> {
     let config = KernelConfig::new(inst)?;
-    let base = source::symbol_base(&inst.name);
+    let kernel = source::kernel_text(&config);
+    let base = &kernel.symbol_base;
     let entries = [(EntryKind::Main, "main"), (EntryKind::Convert, "convert")]
         .into_iter()
         .map(|(kind, suffix)| Entry {
@@ -58,7 +60,7 @@ pub fn emit_hip(inst: &Instance) -> Result<HipKernel, HipError> {
         .collect();
     Ok(HipKernel {
         name: inst.name.clone(),
-        source: source::render(inst, &config),
+        source: source::render(inst, &kernel),
         entries,
         config,
     })

@@ -30,6 +30,9 @@
 #endif
 
 #define CK_DEV __device__ __forceinline__
+// Out of line on every compiler: HIP's own `__noinline__` expands to nothing (ROCm 5 headers),
+// so clang would inline the function anyway.
+#define CK_NOINLINE __device__ __attribute__((noinline))
 
 typedef long long ck_i64;
 typedef unsigned short ck_u16;

@@ -4,7 +4,8 @@
 mod args;
 mod config;
 mod launch;
-pub mod samples;
+#[cfg(test)]
+mod samples;
 mod source;
 
 pub use args::CkArgs;

@@ -1,6 +1,7 @@
-//! Reference instances that together exercise every feature of the portable kernel (ops,
-//! types, tiles, pipelines, wavelet, split-K, two-stage, StreamK). The compile checks and the
-//! GPU checks run over these until the instance library provides its own.
+//! Test support: instances built directly in the IR that exercise corners of the portable
+//! kernel's launch plan (ops, types, tiles, split-K, two-stage, StreamK) without going through
+//! validation, so a test can set exactly the parameter it is about. The compile and GPU checks
+//! run over the instance library instead.
 
 use crate::ir::*;
 use crate::model::*;
@@ -23,87 +24,35 @@ fn transfer(vector: u32) -> Transfer {
 
 impl SampleBuilder {
     pub fn new(name: &str, op: Op) -> Self {
-        let layout = ConvLayout {
-            input: Layout::Nhwgc,
-            weight: Layout::Gkyxc,
-            output: Layout::Nhwgk,
-            ds: vec![],
+        let mut i = Instance::blank(op, Kind::XdlV3);
+        i.name = name.into();
+        i.source = "samples".into();
+        i.block = 256;
+        i.tile = Tile {
+            m: 128,
+            n: 128,
+            k: 32,
         };
-        let dt = DataType::Fp16;
-        SampleBuilder(Instance {
-            name: name.into(),
-            doc: vec![],
-            source: "samples".into(),
-            family: None,
-            op,
-            ndim: 2,
-            kind: Kind::XdlV3,
-            layout,
-            types: Types {
-                input: dt,
-                weight: dt,
-                output: dt,
-                acc: DataType::Fp32,
-                compute_a: dt,
-                compute_b: dt,
-                cshuffle: dt,
-                ds: vec![],
-            },
-            elementwise: ElementOps {
-                input: ElementOp::PassThrough,
-                weight: ElementOp::PassThrough,
-                output: ElementOp::PassThrough,
-            },
-            spec: ConvSpec::Default,
-            gemm_spec: GemmSpec::Default,
-            block: 256,
-            tile: Tile {
-                m: 128,
-                n: 128,
-                k: 32,
-            },
-            k1: [8, 8],
-            mma: [32, 32, 0],
-            repeat: [2, 2],
-            waves: [2, 2, 1],
-            a: transfer(8),
-            b: transfer(8),
-            c: CShuffle {
-                m_per_shuffle: 1,
-                n_per_shuffle: 1,
-                cluster: vec![1, 32, 1, 8],
-                vector: 8,
-            },
-            pipeline: Pipeline {
-                scheduler: Scheduler::Intrawave,
-                version: PipelineVersion::V1,
-                prefetch: 1,
-                double_buffer: false,
-                direct_load: false,
-                thread_tile_transfer: true,
-                loop_scheduler: LoopScheduler::Default,
-            },
-            wavelet: None,
-            tile_kernel: None,
-            work: Work {
-                split_k: SplitK::Fixed(1),
-                two_stage: false,
-                streamk: None,
-                merge_groups: 1,
-                large_tensor: false,
-            },
-            transpose: [1, 1],
-            pad_gemm: [false, false],
-            dl: None,
-            targets: vec![
-                Arch::Gfx90a,
-                Arch::Gfx942,
-                Arch::Gfx1100,
-                Arch::Gfx1201,
-                Arch::Sm90,
-            ],
-            ck_format: None,
-        })
+        i.k1 = [8, 8];
+        i.mma = [32, 32, 0];
+        i.repeat = [2, 2];
+        i.waves = [2, 2, 1];
+        i.a = transfer(8);
+        i.b = transfer(8);
+        i.c = CShuffle {
+            m_per_shuffle: 1,
+            n_per_shuffle: 1,
+            cluster: vec![1, 32, 1, 8],
+            vector: 8,
+        };
+        i.targets = vec![
+            Arch::Gfx90a,
+            Arch::Gfx942,
+            Arch::Gfx1100,
+            Arch::Gfx1201,
+            Arch::Sm90,
+        ];
+        SampleBuilder(i)
     }
 
     pub fn dtype(mut self, dt: DataType) -> Self {

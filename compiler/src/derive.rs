@@ -232,14 +232,7 @@ struct Core {
 
 fn required<T>(r: &mut Report, v: Option<T>, given: bool, key: &str, example: &str) -> Option<T> {
     if v.is_none() && !given {
-        let name = r.spec.name.value.clone();
-        r.error(
-            c::MISSING_KEY,
-            None,
-            format!("instance `{name}` has no `{key}`"),
-            format!("`{key}` is required"),
-            format!("add `{example};`"),
-        );
+        crate::validate::missing(r, key, example);
     }
     v
 }

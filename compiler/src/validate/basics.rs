@@ -36,7 +36,8 @@ impl Basics {
     }
 }
 
-fn missing(r: &mut Report, key: &str, example: &str) {
+/// A required key the instance does not set (reported at the instance's name).
+pub(crate) fn missing(r: &mut Report, key: &str, example: &str) {
     let name = r.spec.name.value.clone();
     r.error(
         c::MISSING_KEY,

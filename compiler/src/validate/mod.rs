@@ -18,7 +18,7 @@ mod shape;
 mod transfer;
 mod work;
 
-pub(crate) use basics::Basics;
+pub(crate) use basics::{Basics, missing};
 
 use crate::ir::Validated;
 use crate::spec::InstanceSpec;

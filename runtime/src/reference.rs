@@ -206,6 +206,8 @@ pub fn random_tensor(dtype: DataType, desc: TensorDesc, seed: u64) -> Result<Ten
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::elementwise::ElementArgs;
+    use ck_compiler::ir::ElementOps;
 
     #[test]
     fn reference_by_hand() {
@@ -240,6 +242,36 @@ mod tests {
         };
         // dw[f] = Σ_o dy[o]·x[o+f−1]: dw0 = 2·1 + 3·2 = 8, dw1 = 1+4+9 = 14.
         assert_eq!(reference(&pw, &x, &w, &dy, &Elementwise::NONE).unwrap(), vec![8.0, 14.0]);
+
+        // Element-wise ops: Scale on the input source, then Bilinear / AddRelu with a D.
+        let d = [t(Role::Weight, vec![1.0, -20.0])];
+        let ops = |result| ElementOps {
+            input: ElementOp::Scale,
+            weight: result,
+            output: ElementOp::PassThrough,
+        };
+        let args = ElementArgs {
+            scale: 2.0,
+            alpha: 0.5,
+            beta: 0.25,
+        };
+        let ew = |result| Elementwise {
+            ops: ops(result),
+            ds: &d,
+            args,
+        };
+        // dw = [16, 28]; 0.5·16 + 0.25·1, 0.5·28 − 0.25·20.
+        let r = reference(&pw, &x, &w, &dy, &ew(ElementOp::Bilinear)).unwrap();
+        assert_eq!(r, vec![8.25, 9.0]);
+        let r = reference(&pw, &x, &w, &dy, &ew(ElementOp::AddRelu)).unwrap();
+        assert_eq!(r, vec![17.0, 8.0]);
+        // A binary op without its D, or a unary one with a D, is an error.
+        let missing = Elementwise {
+            ds: &[],
+            ..ew(ElementOp::Add)
+        };
+        assert!(reference(&pw, &x, &w, &dy, &missing).is_err());
+        assert!(reference(&pw, &x, &w, &dy, &ew(ElementOp::Relu)).is_err());
     }
 
     #[test]

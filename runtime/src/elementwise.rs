@@ -54,7 +54,10 @@ impl ElementArgs {
 
 /// Whether `op` combines the result with a D tensor.
 pub fn is_binary(op: ElementOp) -> bool {
-    matches!(op, ElementOp::Bilinear | ElementOp::Add | ElementOp::AddRelu)
+    matches!(
+        op,
+        ElementOp::Bilinear | ElementOp::Add | ElementOp::AddRelu
+    )
 }
 
 /// A unary op (`PassThrough`, `Scale`, `Relu`) on `v`; binary ops take `d` as their D value.

@@ -67,9 +67,21 @@ pub fn reference(
     };
     // Sources by conv role: A and B of the GEMM order.
     let (x, w, y) = match p.op {
-        Op::Fwd => (load(input, a_op), load(weight, b_op), load(output, ElementOp::PassThrough)),
-        Op::BwdData => (load(input, ElementOp::PassThrough), load(weight, b_op), load(output, a_op)),
-        Op::BwdWeight => (load(input, b_op), load(weight, ElementOp::PassThrough), load(output, a_op)),
+        Op::Fwd => (
+            load(input, a_op),
+            load(weight, b_op),
+            load(output, ElementOp::PassThrough),
+        ),
+        Op::BwdData => (
+            load(input, ElementOp::PassThrough),
+            load(weight, b_op),
+            load(output, a_op),
+        ),
+        Op::BwdWeight => (
+            load(input, b_op),
+            load(weight, ElementOp::PassThrough),
+            load(output, a_op),
+        ),
     };
     let (xd, wd, yd) = (input.desc(), weight.desc(), output.desc());
     let dst_len = match p.op {
@@ -238,10 +250,13 @@ mod tests {
         );
         let pw = ConvProblem {
             op: Op::BwdWeight,
-            ..p
+            ..p.clone()
         };
         // dw[f] = Σ_o dy[o]·x[o+f−1]: dw0 = 2·1 + 3·2 = 8, dw1 = 1+4+9 = 14.
-        assert_eq!(reference(&pw, &x, &w, &dy, &Elementwise::NONE).unwrap(), vec![8.0, 14.0]);
+        assert_eq!(
+            reference(&pw, &x, &w, &dy, &Elementwise::NONE).unwrap(),
+            vec![8.0, 14.0]
+        );
 
         // Element-wise ops: Scale on the input source, then Bilinear / AddRelu with a D.
         let d = [t(Role::Weight, vec![1.0, -20.0])];

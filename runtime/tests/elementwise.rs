@@ -68,17 +68,23 @@ fn every_result_op_matches_the_reference() {
             data.run(&cpu, &inst, &p)
                 .unwrap_or_else(|e| panic!("{} {result} on `{p}`: {e}", inst.name));
             let v = data.verify(&p).unwrap();
-            assert!(v.passed(), "{} {load}/{result} seed {}: {v}", inst.name, data.seed);
+            assert!(
+                v.passed(),
+                "{} {load}/{result} seed {}: {v}",
+                inst.name,
+                data.seed
+            );
             // The scalars matter: the same result against other scalars fails, except where
             // the op has none to use.
             let uses_scalars = load == ElementOp::Scale
                 || matches!(result, ElementOp::Scale | ElementOp::Bilinear);
             if uses_scalars {
                 let mut other = data.clone();
+                // Not negated: Scale on both sources would cancel the sign.
                 other.args = ElementArgs {
-                    scale: -other.args.scale,
-                    alpha: -other.args.alpha,
-                    beta: -other.args.beta,
+                    scale: 1.5 * other.args.scale,
+                    alpha: 1.5 * other.args.alpha,
+                    beta: 1.5 * other.args.beta,
                 };
                 let v = other.verify(&p).unwrap();
                 assert!(!v.passed(), "{} {load}/{result}: {v}", inst.name);
@@ -93,7 +99,10 @@ fn every_result_op_matches_the_reference() {
 fn random_scalars_are_non_trivial_and_fresh() {
     let a = ElementArgs::random(fresh_seed());
     for v in [a.scale, a.alpha, a.beta] {
-        assert!(v != 0.0 && v.abs() != 1.0 && v.abs() >= 0.5 && v.abs() < 0.9, "{a:?}");
+        assert!(
+            v != 0.0 && v.abs() != 1.0 && v.abs() >= 0.5 && v.abs() < 0.9,
+            "{a:?}"
+        );
     }
     assert_ne!(ElementArgs::random(1), ElementArgs::random(2));
 }
@@ -122,7 +131,10 @@ fn wrong_d_tensors_are_errors() {
     let mut half = fresh.clone();
     half.ds[0] = random_tensor(DataType::Fp32, fresh.ds[0].desc().clone(), 1).unwrap();
     let why = elementwise(half.run(&cpu, &inst, &p).unwrap_err());
-    assert!(why.contains("D tensor 0 is fp32, the instance needs fp16"), "{why}");
+    assert!(
+        why.contains("D tensor 0 is fp32, the instance needs fp16"),
+        "{why}"
+    );
 
     let mut shape = fresh.clone();
     let other = ConvProblem { c: 4, ..p.clone() };

@@ -171,7 +171,7 @@ fn every_library_instance_matches_the_reference_on_the_cpu() {
         ran += 1;
         runs += out.runs;
     }
-    eprintln!("{ran} instances ran {runs} problems on the CPU, {with_ds} of them with D tensors");
+    eprintln!("{ran} instances ({with_ds} with D tensors) ran {runs} problems on the CPU");
     assert_eq!(ran, library.len(), "every instance runs");
     assert!(with_ds > 0, "the library has multiple-D instances");
     assert!(errors.is_empty(), "{}", errors.join("\n"));

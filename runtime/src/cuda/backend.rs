@@ -201,7 +201,11 @@ impl Backend for CudaBackend {
             input: self.upload(&to_bytes(bufs.input))?,
             weight: self.upload(&to_bytes(bufs.weight))?,
             output: self.upload(&to_bytes(bufs.output))?,
-            d: bufs.ds.first().map(|d| self.upload(&to_bytes(d))).transpose()?,
+            d: bufs
+                .ds
+                .first()
+                .map(|d| self.upload(&to_bytes(d)))
+                .transpose()?,
         };
         let mut ws = match plan.workspace_bytes {
             0 => None,

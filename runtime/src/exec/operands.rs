@@ -74,7 +74,12 @@ impl Operands {
         let load = |t: &Tensor, op: ElementOp, dt: DataType| {
             t.to_f32()
                 .into_iter()
-                .map(|v| round_to(dt, round_to(t.dtype(), apply(op, f64::from(v), 0.0, &s.args) as f32)))
+                .map(|v| {
+                    round_to(
+                        dt,
+                        round_to(t.dtype(), apply(op, f64::from(v), 0.0, &s.args) as f32),
+                    )
+                })
                 .collect()
         };
         Operands {

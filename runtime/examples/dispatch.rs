@@ -52,7 +52,7 @@ fn dispatch() -> Result<bool, Box<dyn std::error::Error>> {
     println!("problem:  {problem}");
     println!("selected: {}", inst.name);
 
-    let mut data = ProblemData::random(&problem, fresh_seed())?;
+    let mut data = ProblemData::random(inst, &problem, fresh_seed())?;
     let stats = data.run(&cpu, inst, &problem)?;
     let check = data.verify(&problem)?;
     println!(

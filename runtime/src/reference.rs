@@ -4,6 +4,8 @@
 //! output channel, input channel, output position and filter tap whose input position
 //! `o·s + f·d − lpad` lies inside the input,
 //! fwd adds `in·wei` to `out`, bwd_data adds `out·wei` to `in`, bwd_weight adds `out·in` to `wei`.
+//! Element-wise ops apply to the two sources as they are read and to the finished sum, with the
+//! D tensor for binary ops ([`crate::elementwise`]).
 //!
 //! Error bounds ([`tolerance`]) on `‖out − ref‖ / ‖ref‖` are about four units of roundoff of the
 //! least precise type involved: the result is rounded once to its storage type (fp16 u = 2^-11
@@ -11,26 +13,30 @@
 //! accumulation over GEMM-K adds ~√K·2^-24, so fp32 gets 1e-5 (or 4·√K·2^-24 for long
 //! reductions), fp16 2e-3, bf16 and tf32 1.6e-2.
 
+use crate::elementwise::{Elementwise, apply, ops_by_role};
 use crate::exec::{RunError, check_tensor};
 use crate::layout::{Role, TensorDesc};
 use crate::problem::ConvProblem;
 use crate::tensor::{Tensor, TensorData};
-use ck_compiler::model::{DataType, Op};
+use ck_compiler::model::{DataType, ElementOp, Op};
 use half::{bf16, f16};
 use std::hash::{BuildHasher, Hasher};
 
 /// The destination of `p.op` (output, input or weight), in fp64, in the destination's memory
-/// order. Reads the op's two source tensors; the destination tensor's contents are ignored.
+/// order. Reads the op's two source tensors and `ew`'s D tensor; the destination tensor's
+/// contents are ignored.
 pub fn reference(
     p: &ConvProblem,
     input: &Tensor,
     weight: &Tensor,
     output: &Tensor,
+    ew: &Elementwise<'_>,
 ) -> Result<Vec<f64>, RunError> {
     p.validate()?;
     check_tensor(p, Role::Input, input)?;
     check_tensor(p, Role::Weight, weight)?;
     check_tensor(p, Role::Output, output)?;
+    let d = ew.d_values(p.op, &p.desc(p.destination())?)?;
     let nd = p.ndim as usize;
     let out_sp = p.output();
     // Every (output position, filter tap, input position) triple inside the input.
@@ -51,7 +57,32 @@ pub fn reference(
             taps.push((o.clone(), f, i));
         }
     }
-    let (x, w, y) = (to_f64(input), to_f64(weight), to_f64(output));
+    let (sources, result) = ops_by_role(p.op, &ew.ops);
+    let (a_op, b_op) = (sources[0], sources[1]);
+    let load = |t: &Tensor, op: ElementOp| {
+        t.to_f32()
+            .into_iter()
+            .map(|v| apply(op, f64::from(v), 0.0, &ew.args))
+            .collect::<Vec<f64>>()
+    };
+    // Sources by conv role: A and B of the GEMM order.
+    let (x, w, y) = match p.op {
+        Op::Fwd => (
+            load(input, a_op),
+            load(weight, b_op),
+            load(output, ElementOp::PassThrough),
+        ),
+        Op::BwdData => (
+            load(input, ElementOp::PassThrough),
+            load(weight, b_op),
+            load(output, a_op),
+        ),
+        Op::BwdWeight => (
+            load(input, b_op),
+            load(weight, ElementOp::PassThrough),
+            load(output, a_op),
+        ),
+    };
     let (xd, wd, yd) = (input.desc(), weight.desc(), output.desc());
     let dst_len = match p.op {
         Op::Fwd => y.len(),
@@ -90,6 +121,9 @@ pub fn reference(
             }
         }
     }
+    for (v, d) in dst.iter_mut().zip(d) {
+        *v = apply(result, *v, d, &ew.args);
+    }
     Ok(dst)
 }
 
@@ -100,10 +134,6 @@ fn unravel(mut idx: u64, dims: &[u64]) -> Vec<u64> {
         idx /= d;
     }
     out
-}
-
-fn to_f64(t: &Tensor) -> Vec<f64> {
-    t.to_f32().into_iter().map(f64::from).collect()
 }
 
 /// `‖out − ref‖₂ / ‖ref‖₂` over memory order; `‖out‖₂` when the reference is all zeros.
@@ -188,6 +218,8 @@ pub fn random_tensor(dtype: DataType, desc: TensorDesc, seed: u64) -> Result<Ten
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::elementwise::ElementArgs;
+    use ck_compiler::ir::ElementOps;
 
     #[test]
     fn reference_by_hand() {
@@ -203,7 +235,7 @@ mod tests {
         let w = t(Role::Weight, vec![10.0, 100.0]);
         let y = t(Role::Output, vec![0.0; 3]);
         assert_eq!(
-            reference(&p, &x, &w, &y).unwrap(),
+            reference(&p, &x, &w, &y, &Elementwise::NONE).unwrap(),
             vec![100.0, 210.0, 320.0]
         );
         let pd = ConvProblem {
@@ -213,15 +245,48 @@ mod tests {
         let dy = t(Role::Output, vec![1.0, 2.0, 3.0]);
         // dx[i] = Σ dy[o]·w[i−o+1]: dx0 = dy0·w1 + dy1·w0 = 120, dx1 = 2·100+3·10, dx2 = 300.
         assert_eq!(
-            reference(&pd, &x, &w, &dy).unwrap(),
+            reference(&pd, &x, &w, &dy, &Elementwise::NONE).unwrap(),
             vec![120.0, 230.0, 300.0]
         );
         let pw = ConvProblem {
             op: Op::BwdWeight,
-            ..p
+            ..p.clone()
         };
         // dw[f] = Σ_o dy[o]·x[o+f−1]: dw0 = 2·1 + 3·2 = 8, dw1 = 1+4+9 = 14.
-        assert_eq!(reference(&pw, &x, &w, &dy).unwrap(), vec![8.0, 14.0]);
+        assert_eq!(
+            reference(&pw, &x, &w, &dy, &Elementwise::NONE).unwrap(),
+            vec![8.0, 14.0]
+        );
+
+        // Element-wise ops: Scale on the input source, then Bilinear / AddRelu with a D.
+        let d = [t(Role::Weight, vec![1.0, -20.0])];
+        let ops = |result| ElementOps {
+            input: ElementOp::Scale,
+            weight: result,
+            output: ElementOp::PassThrough,
+        };
+        let args = ElementArgs {
+            scale: 2.0,
+            alpha: 0.5,
+            beta: 0.25,
+        };
+        let ew = |result| Elementwise {
+            ops: ops(result),
+            ds: &d,
+            args,
+        };
+        // dw = [16, 28]; 0.5·16 + 0.25·1, 0.5·28 − 0.25·20.
+        let r = reference(&pw, &x, &w, &dy, &ew(ElementOp::Bilinear)).unwrap();
+        assert_eq!(r, vec![8.25, 9.0]);
+        let r = reference(&pw, &x, &w, &dy, &ew(ElementOp::AddRelu)).unwrap();
+        assert_eq!(r, vec![17.0, 8.0]);
+        // A binary op without its D, or a unary one with a D, is an error.
+        let missing = Elementwise {
+            ds: &[],
+            ..ew(ElementOp::Add)
+        };
+        assert!(reference(&pw, &x, &w, &dy, &missing).is_err());
+        assert!(reference(&pw, &x, &w, &dy, &ew(ElementOp::Relu)).is_err());
     }
 
     #[test]

@@ -212,20 +212,21 @@ mod tests {
     #[test]
     fn selection_for_a_back_end_skips_what_it_cannot_run() {
         let p = ConvProblem::parse("bwd_weight 2d N=2 K=16 C=16 filter=3 input=8 pad=1").unwrap();
-        let mut scaled = instance(Variant::XdlV3);
-        scaled.name = "scaled".into();
-        scaled.elementwise.output = ElementOp::Scale;
+        // A binary op on a bwd_weight source: nothing for the CPU to combine it with.
+        let mut added = instance(Variant::XdlV3);
+        added.name = "added".into();
+        added.elementwise.output = ElementOp::Add;
         let mut reg = Registry::default();
-        reg.register(scaled, 1).unwrap();
+        reg.register(added, 1).unwrap();
         reg.register(instance(Variant::XdlV1), 0).unwrap();
-        assert_eq!(reg.select(&p).unwrap().name, "scaled");
+        assert_eq!(reg.select(&p).unwrap().name, "added");
         let cpu = CpuBackend::default();
         assert_eq!(reg.select_for(&p, &cpu).unwrap().name, "test_xdl_v1");
         let rejected = &reg.candidates_for(&p, &cpu)[1];
         let why = rejected.verdict.as_ref().unwrap_err();
         assert_eq!(why.rule, Rule::Backend);
         assert!(
-            why.reason.contains("cpu back end") && why.reason.contains("scale"),
+            why.reason.contains("cpu back end") && why.reason.contains("add on a source"),
             "{why}"
         );
     }

@@ -2,23 +2,29 @@
 //! `ckc run --verify`, the examples and the library tests share.
 
 use crate::backend::Backend;
+use crate::elementwise::{ElementArgs, Elementwise, d_descs};
 use crate::exec::{Buffers, RunError, RunStats};
 use crate::layout::Role;
 use crate::problem::ConvProblem;
 use crate::reference::{random_tensor, reference, relative_error, tolerance};
 use crate::tensor::Tensor;
-use ck_compiler::ir::Instance;
+use ck_compiler::ir::{ElementOps, Instance};
 use serde::Serialize;
 use std::fmt;
 
-/// The three tensors of a problem, filled with uniform values in `[-1, 1)`.
+/// The three tensors of a problem and the D tensors of an instance, filled with uniform values
+/// in `[-1, 1)`, with the instance's element-wise ops and random non-trivial scalars for them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProblemData {
     pub input: Tensor,
     pub weight: Tensor,
     pub output: Tensor,
-    /// The seed the tensors came from (input `seed`, weight `seed ^ 1`, output `seed ^ 2`), to
-    /// reproduce a failure.
+    /// Destination-shaped, in the instance's D layouts and types.
+    pub ds: Vec<Tensor>,
+    pub ops: ElementOps,
+    pub args: ElementArgs,
+    /// The seed everything came from (input `seed`, weight `seed ^ 1`, output `seed ^ 2`, D `i`
+    /// `seed ^ (3 + i)`, scalars `seed ^ 0x5ca1e`), to reproduce a failure.
     pub seed: u64,
 }
 
@@ -53,13 +59,21 @@ impl fmt::Display for Verification {
 }
 
 impl ProblemData {
-    /// Random tensors for `p` (fp16, bf16 or fp32).
-    pub fn random(p: &ConvProblem, seed: u64) -> Result<ProblemData, RunError> {
+    /// Random data for running `inst` on `p` (fp16, bf16 or fp32 tensors).
+    pub fn random(inst: &Instance, p: &ConvProblem, seed: u64) -> Result<ProblemData, RunError> {
         let t = |role: Role, s: u64| random_tensor(p.dtype_of(role), p.desc(role)?, s);
+        let ds = d_descs(inst, p)?
+            .into_iter()
+            .zip(3u64..)
+            .map(|((desc, dt), i)| random_tensor(dt, desc, seed ^ i))
+            .collect::<Result<_, _>>()?;
         Ok(ProblemData {
             input: t(Role::Input, seed)?,
             weight: t(Role::Weight, seed ^ 1)?,
             output: t(Role::Output, seed ^ 2)?,
+            ds,
+            ops: inst.elementwise,
+            args: ElementArgs::random(seed ^ 0x5ca1e),
             seed,
         })
     }
@@ -81,6 +95,8 @@ impl ProblemData {
             input: &mut self.input,
             weight: &mut self.weight,
             output: &mut self.output,
+            ds: &self.ds,
+            args: self.args,
             workspace: &mut workspace,
         };
         backend.run(inst, p, &mut bufs)
@@ -95,9 +111,15 @@ impl ProblemData {
         }
     }
 
-    /// The destination against the fp64 reference computed from the two sources.
+    /// The destination against the fp64 reference computed from the two sources, the D tensors
+    /// and the element-wise ops.
     pub fn verify(&self, p: &ConvProblem) -> Result<Verification, RunError> {
-        let r = reference(p, &self.input, &self.weight, &self.output)?;
+        let ew = Elementwise {
+            ops: self.ops,
+            ds: &self.ds,
+            args: self.args,
+        };
+        let r = reference(p, &self.input, &self.weight, &self.output, &ew)?;
         Ok(Verification {
             relative_error: relative_error(self.destination(p), &r),
             bound: tolerance(p.dtype_of(p.destination()), p.gemm().2),
@@ -115,13 +137,13 @@ mod tests {
     fn a_run_verifies_and_a_corrupted_result_fails() {
         let p = ConvProblem::parse("fwd 2d N=2 K=8 C=4 filter=3 input=6 pad=1").unwrap();
         let inst = for_problem(instance(Variant::FwdXdl), &p);
-        let mut data = ProblemData::random(&p, 5).unwrap();
+        let mut data = ProblemData::random(&inst, &p, 5).unwrap();
         data.run(&CpuBackend::default(), &inst, &p).unwrap();
         let v = data.verify(&p).unwrap();
         assert!(v.passed(), "{v}");
         assert!(v.to_string().ends_with("pass"), "{v}");
         // The output's initial random contents, not the result: far off.
-        let fresh = ProblemData::random(&p, 5).unwrap();
+        let fresh = ProblemData::random(&inst, &p, 5).unwrap();
         let v = fresh.verify(&p).unwrap();
         assert!(!v.passed() && v.to_string().ends_with("FAIL"), "{v}");
     }

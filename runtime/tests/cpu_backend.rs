@@ -8,7 +8,7 @@ use ck_runtime::exec::{self, Buffers, RunError, RunStats};
 use ck_runtime::reference::{fresh_seed, random_tensor, reference, relative_error, tolerance};
 use ck_runtime::support::Rule;
 use ck_runtime::testing::{Variant, for_problem, instance};
-use ck_runtime::{ConvProblem, DeviceModel, Role, Tensor};
+use ck_runtime::{ConvProblem, DeviceModel, ElementArgs, Elementwise, Role, Tensor};
 
 /// A small device, so that tiny problems still split and stream.
 fn small_device() -> DeviceModel {
@@ -48,6 +48,8 @@ fn run(
         input: &mut d.input,
         weight: &mut d.weight,
         output: &mut d.output,
+        ds: &[],
+        args: ElementArgs::IDENTITY,
         workspace: &mut ws,
     };
     let stats = exec::run(inst, p, &mut bufs, dev)?;
@@ -62,7 +64,7 @@ fn run(
 /// Runs and compares with the reference; returns the stats.
 fn check(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> RunStats {
     let mut d = data(p);
-    let r = reference(p, &d.input, &d.weight, &d.output).unwrap();
+    let r = reference(p, &d.input, &d.weight, &d.output, &Elementwise::NONE).unwrap();
     let (dst, stats) =
         run(inst, p, &mut d, dev).unwrap_or_else(|e| panic!("{} on `{p}`: {e}", inst.name));
     let err = relative_error(&dst, &r);
@@ -299,6 +301,8 @@ fn bad_buffers_are_errors() {
         input: &mut d.input,
         weight: &mut d.weight,
         output: &mut d.output,
+        ds: &[],
+        args: ElementArgs::IDENTITY,
         workspace: &mut small,
     };
     let err = exec::run(&inst, &p, &mut bufs, &dev).unwrap_err();
@@ -317,6 +321,8 @@ fn bad_buffers_are_errors() {
         input: &mut wrong,
         weight: &mut d.weight,
         output: &mut d.output,
+        ds: &[],
+        args: ElementArgs::IDENTITY,
         workspace: &mut ws,
     };
     let err = exec::run(&inst, &p, &mut bufs, &dev).unwrap_err();
@@ -336,6 +342,8 @@ fn bad_buffers_are_errors() {
         input: &mut d.input,
         weight: &mut d.weight,
         output: &mut half,
+        ds: &[],
+        args: ElementArgs::IDENTITY,
         workspace: &mut ws,
     };
     let err = exec::run(&inst, &p, &mut bufs, &dev).unwrap_err();
@@ -356,6 +364,8 @@ fn bad_buffers_are_errors() {
         input: &mut d.input,
         weight: &mut d.weight,
         output: &mut d.output,
+        ds: &[],
+        args: ElementArgs::IDENTITY,
         workspace: &mut ws,
     };
     let err = exec::run(&inst, &fwd, &mut bufs, &dev).unwrap_err();

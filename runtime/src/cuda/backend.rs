@@ -3,6 +3,7 @@
 
 use super::{CudaBackend, CudaError, DeviceTensors, LoadedKernel};
 use crate::backend::Backend;
+use crate::elementwise::{ElementArgs, check_ds, is_binary, ops_by_role};
 use crate::exec::{Buffers, RunError, RunStats, check_tensor};
 use crate::layout::Role;
 use crate::problem::ConvProblem;
@@ -10,7 +11,7 @@ use crate::support::supports_on;
 use crate::tensor::{Tensor, TensorData};
 use ck_compiler::emit::hip::{EntryKind, HipKernel, LaunchPlan, Schedule, Step, emit_hip};
 use ck_compiler::ir::Instance;
-use ck_compiler::model::{DataType, ElementOp};
+use ck_compiler::model::{DataType, ElementOp, Op};
 use half::{bf16, f16};
 use std::sync::Arc;
 
@@ -30,28 +31,55 @@ fn not_on_cuda(why: String) -> RunError {
     }
 }
 
-/// The portable kernel of `inst`, if the CUDA back end can run it through [`Backend::run`]
-/// (which carries no D tensors; Scale runs with factor 1). Needs no device: kernels can be
-/// compiled ahead of time from it.
+/// The portable kernel of `inst`, if the CUDA back end can run it through [`Backend::run`].
+/// Needs no device: kernels can be compiled ahead of time from it.
+///
+/// The kernel takes one D pointer, read at the destination's offsets in the destination's type,
+/// and one `alpha` shared by Scale (`alpha` = the scale) and Bilinear.
 pub fn portable_kernel(inst: &Instance) -> Result<HipKernel, RunError> {
     for dt in [inst.types.input, inst.types.weight, inst.types.output] {
         if !matches!(dt, DataType::Fp16 | DataType::Bf16 | DataType::Fp32) {
             return Err(not_on_cuda(format!("{dt} host tensors are not supported")));
         }
     }
-    if !inst.layout.ds.is_empty() || !inst.types.ds.is_empty() {
-        return Err(not_on_cuda(
-            "D tensors are not passed through host runs".into(),
-        ));
-    }
-    let k = emit_hip(inst).map_err(|e| not_on_cuda(e.to_string()))?;
-    if !matches!(k.config.out_op, ElementOp::PassThrough | ElementOp::Scale) {
+    let (sources, result) = ops_by_role(inst.op, &inst.elementwise);
+    let (dst_layout, dst_type) = match inst.op {
+        Op::Fwd => (inst.layout.output, inst.types.output),
+        Op::BwdData => (inst.layout.input, inst.types.input),
+        Op::BwdWeight => (inst.layout.weight, inst.types.weight),
+    };
+    let ds: Vec<_> = inst.layout.ds.iter().zip(&inst.types.ds).collect();
+    let wanted = usize::from(is_binary(result));
+    if ds.len() != wanted || inst.types.ds.len() != wanted {
         return Err(not_on_cuda(format!(
-            "element-wise op {} needs a D tensor",
-            k.config.out_op
+            "{} D tensors with result op {result}: the kernel takes {wanted}",
+            inst.types.ds.len()
         )));
     }
-    Ok(k)
+    if let Some(&(&l, &t)) = ds.first()
+        && (l != dst_layout || t != dst_type)
+    {
+        return Err(not_on_cuda(format!(
+            "the kernel reads D as {dst_layout} {dst_type} (the destination's), the instance declares {l} {t}"
+        )));
+    }
+    let scales = sources.contains(&ElementOp::Scale) || result == ElementOp::Scale;
+    if scales && result == ElementOp::Bilinear {
+        return Err(not_on_cuda(
+            "Scale and Bilinear together: the kernel has one alpha for both".into(),
+        ));
+    }
+    emit_hip(inst).map_err(|e| not_on_cuda(e.to_string()))
+}
+
+/// The kernel's `alpha` and `beta` for the instance's ops (see [`portable_kernel`]).
+fn kernel_scalars(inst: &Instance, args: &ElementArgs) -> (f64, f64) {
+    let (_, result) = ops_by_role(inst.op, &inst.elementwise);
+    if result == ElementOp::Bilinear {
+        (f64::from(args.alpha), f64::from(args.beta))
+    } else {
+        (f64::from(args.scale), 0.0)
+    }
 }
 
 fn to_bytes(t: &Tensor) -> Vec<u8> {
@@ -165,6 +193,7 @@ impl Backend for CudaBackend {
         check_tensor(p, Role::Input, bufs.input)?;
         check_tensor(p, Role::Weight, bufs.weight)?;
         check_tensor(p, Role::Output, bufs.output)?;
+        check_ds(inst, p, bufs.ds)?;
         let plan = self.plan(&kernel, p)?;
         let stats = stats(&kernel, &plan, p);
         let loaded = self.loaded(kernel)?;
@@ -172,7 +201,11 @@ impl Backend for CudaBackend {
             input: self.upload(&to_bytes(bufs.input))?,
             weight: self.upload(&to_bytes(bufs.weight))?,
             output: self.upload(&to_bytes(bufs.output))?,
-            d: None,
+            d: bufs
+                .ds
+                .first()
+                .map(|d| self.upload(&to_bytes(d)))
+                .transpose()?,
         };
         let mut ws = match plan.workspace_bytes {
             0 => None,
@@ -183,7 +216,8 @@ impl Backend for CudaBackend {
                 })?)?,
             ),
         };
-        self.launch(&loaded, &plan, &mut t, ws.as_mut(), 1.0, 0.0)?;
+        let (alpha, beta) = kernel_scalars(inst, &bufs.args);
+        self.launch(&loaded, &plan, &mut t, ws.as_mut(), alpha, beta)?;
         self.synchronize()?;
         let (dst, host) = match p.destination() {
             Role::Input => (&t.input, &mut *bufs.input),

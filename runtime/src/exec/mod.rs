@@ -14,6 +14,7 @@ mod workspace;
 
 use crate::decompose::{GemmShape, StreamKPlan, is_two_stage, k_batch};
 use crate::device::DeviceModel;
+use crate::elementwise::{ElementArgs, Elementwise, apply, check_ds, is_binary, ops_by_role};
 use crate::layout::Role;
 use crate::problem::{ConvProblem, ProblemError};
 use crate::support::{Unsupported, supports_on};
@@ -29,6 +30,10 @@ pub struct Buffers<'a> {
     pub input: &'a mut Tensor,
     pub weight: &'a mut Tensor,
     pub output: &'a mut Tensor,
+    /// The D tensors the instance declares (destination-shaped, its `ds` layouts and types).
+    pub ds: &'a [Tensor],
+    /// Scalars of the instance's element-wise ops.
+    pub args: ElementArgs,
     /// At least [`workspace_size`] bytes.
     pub workspace: &'a mut [u8],
 }
@@ -73,6 +78,8 @@ pub enum RunError {
         got: Layout,
         got_lengths: Vec<u64>,
     },
+    #[error("element-wise ops: {0}")]
+    Elementwise(String),
     #[error("workspace of {got} bytes is too small: this run needs {needed}")]
     Workspace { needed: u64, got: usize },
     #[error("the CPU back end does not run {0}")]
@@ -122,7 +129,9 @@ pub fn workspace_size(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> u6
     0
 }
 
-/// Whether the CPU back end computes this instance's types, element-wise ops and tensors.
+/// Whether the CPU back end computes this instance's types, element-wise ops and tensors:
+/// fp16/bf16/fp32 data, unary ops on the sources, a result op with the one D tensor a binary op
+/// takes.
 pub fn cpu_types(inst: &Instance) -> Result<(), RunError> {
     for dt in [inst.types.input, inst.types.weight, inst.types.output] {
         if !matches!(dt, DataType::Fp16 | DataType::Bf16 | DataType::Fp32) {
@@ -141,14 +150,22 @@ pub fn cpu_types(inst: &Instance) -> Result<(), RunError> {
             return Err(RunError::NotSupportedOnCpu(format!("{dt} compute")));
         }
     }
-    let e = inst.elementwise;
-    for op in [e.input, e.weight, e.output] {
-        if op != ElementOp::PassThrough {
-            return Err(RunError::NotSupportedOnCpu(format!("element-wise op {op}")));
-        }
+    let (sources, result) = ops_by_role(inst.op, &inst.elementwise);
+    if let Some(op) = sources.into_iter().find(|&o| is_binary(o)) {
+        return Err(RunError::NotSupportedOnCpu(format!(
+            "element-wise op {op} on a source"
+        )));
     }
-    if !inst.layout.ds.is_empty() || !inst.types.ds.is_empty() {
-        return Err(RunError::NotSupportedOnCpu("D tensors".into()));
+    let ds = inst.types.ds.len();
+    if ds != usize::from(is_binary(result)) || inst.layout.ds.len() != ds {
+        return Err(RunError::NotSupportedOnCpu(format!(
+            "{ds} D tensors with result op {result}"
+        )));
+    }
+    for &dt in &inst.types.ds {
+        if !matches!(dt, DataType::Fp16 | DataType::Bf16 | DataType::Fp32) {
+            return Err(RunError::NotSupportedOnCpu(format!("{dt} D tensors")));
+        }
     }
     if inst.tile.m == 0 || inst.tile.n == 0 || inst.tile.k == 0 {
         return Err(RunError::Internal(format!(
@@ -197,6 +214,14 @@ pub fn run(
     check_tensor(p, Role::Input, bufs.input)?;
     check_tensor(p, Role::Weight, bufs.weight)?;
     check_tensor(p, Role::Output, bufs.output)?;
+    check_ds(inst, p, bufs.ds)?;
+    let ew = Elementwise {
+        ops: inst.elementwise,
+        ds: bufs.ds,
+        args: bufs.args,
+    };
+    let d = ew.d_values(p.op, &p.desc(p.destination())?)?;
+    let (source_ops, result) = ops_by_role(p.op, &inst.elementwise);
     let needed = workspace_size(inst, p, dev);
     if (bufs.workspace.len() as u64) < needed {
         return Err(RunError::Workspace {
@@ -225,24 +250,41 @@ pub fn run(
         b,
         c_desc: dst.desc().clone(),
         compute: [t.compute_a, t.compute_b],
+        load_ops: source_ops,
+        args: bufs.args,
         direct: inst.spec == ConvSpec::Filter1x1Stride1Pad0,
     });
-    let epi = Epilogue {
-        dst: dst.dtype(),
-        staging: stage,
-    };
     let mut ws = workspace::Workspace::new(bufs.workspace);
-    match inst.work.streamk {
-        Some(sk) => {
-            let plan = StreamKPlan::of(inst, p, dev);
-            streamk::run(&ops, inst.tile, sk, &plan, &epi, dst, &mut ws)
+    let mut gemm = |dst: &mut Tensor| {
+        let epi = Epilogue {
+            dst: dst.dtype(),
+            staging: stage,
+        };
+        match inst.work.streamk {
+            Some(sk) => {
+                let plan = StreamKPlan::of(inst, p, dev);
+                streamk::run(&ops, inst.tile, sk, &plan, &epi, dst, &mut ws)
+            }
+            None => {
+                let plan = split_k::SplitK {
+                    k_batch: k_batch(inst, p, dev),
+                    two_stage: is_two_stage(inst),
+                };
+                Ok(split_k::run(&ops, inst.tile, &plan, &epi, dst, &mut ws))
+            }
         }
-        None => {
-            let plan = split_k::SplitK {
-                k_batch: k_batch(inst, p, dev),
-                two_stage: is_two_stage(inst),
-            };
-            Ok(split_k::run(&ops, inst.tile, &plan, &epi, dst, &mut ws))
-        }
+    };
+    if result == ElementOp::PassThrough {
+        return gemm(dst);
     }
+    // As CK's multiple-D kernels: the GEMM (split or streamed) completes into an fp32
+    // accumulator, then one element-wise pass applies the op with the D values, so that the op
+    // sees each finished sum exactly once.
+    let mut acc = Tensor::zeros(DataType::Fp32, dst.desc().clone())
+        .map_err(|e| RunError::Internal(e.to_string()))?;
+    let stats = gemm(&mut acc)?;
+    for (i, (c, d)) in acc.to_f32().into_iter().zip(d).enumerate() {
+        dst.set(i, apply(result, f64::from(c), d, &bufs.args) as f32);
+    }
+    Ok(stats)
 }

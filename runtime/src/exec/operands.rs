@@ -9,9 +9,10 @@
 //! once into fp32, rounded to the instance's compute types.
 
 use crate::decompose::GemmShape;
+use crate::elementwise::{ElementArgs, apply};
 use crate::layout::TensorDesc;
 use crate::tensor::{Tensor, round_to};
-use ck_compiler::model::{DataType, Op};
+use ck_compiler::model::{DataType, ElementOp, Op};
 
 const MAX_DIMS: usize = 3;
 
@@ -60,14 +61,27 @@ pub(crate) struct OperandsSpec<'a> {
     pub b: &'a Tensor,
     pub c_desc: TensorDesc,
     pub compute: [DataType; 2],
+    /// Element-wise ops of A and B, applied as elements are loaded.
+    pub load_ops: [ElementOp; 2],
+    pub args: ElementArgs,
     pub direct: bool,
 }
 
 impl Operands {
     pub fn new(s: OperandsSpec<'_>) -> Operands {
         let p = s.problem;
-        let load =
-            |t: &Tensor, dt: DataType| t.to_f32().into_iter().map(|v| round_to(dt, v)).collect();
+        // The op's result is stored in the source's type, then read in the compute type.
+        let load = |t: &Tensor, op: ElementOp, dt: DataType| {
+            t.to_f32()
+                .into_iter()
+                .map(|v| {
+                    round_to(
+                        dt,
+                        round_to(t.dtype(), apply(op, f64::from(v), 0.0, &s.args) as f32),
+                    )
+                })
+                .collect()
+        };
         Operands {
             op: s.op,
             ndim: p.ndim as usize,
@@ -83,9 +97,9 @@ impl Operands {
             dilation: spatial(&p.dilation),
             left_pad: spatial(&p.left_pad),
             direct: s.direct,
-            a: load(s.a, s.compute[0]),
+            a: load(s.a, s.load_ops[0], s.compute[0]),
             a_desc: s.a.desc().clone(),
-            b: load(s.b, s.compute[1]),
+            b: load(s.b, s.load_ops[1], s.compute[1]),
             b_desc: s.b.desc().clone(),
             c_desc: s.c_desc,
         }

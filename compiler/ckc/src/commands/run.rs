@@ -73,7 +73,7 @@ pub fn run(args: &RunArgs, color: Color) -> Result<ExitCode, String> {
     };
     let instance_string = ck_compiler::emit::instance_string(inst)?;
     let seed = args.seed.unwrap_or_else(fresh_seed);
-    let mut data = ProblemData::random(&p, seed).map_err(|e| e.to_string())?;
+    let mut data = ProblemData::random(inst, &p, seed).map_err(|e| e.to_string())?;
     let start = Instant::now();
     let stats = data
         .run(backend.as_ref(), inst, &p)

@@ -1,0 +1,215 @@
+//! Element-wise ops as CK defines them (`ck::tensor_operation::element_wise`), shared by the
+//! back ends and the fp64 reference:
+//! PassThrough `y = x`, Scale `y = scale·x`, Relu `y = max(x, 0)` on loads or on the result;
+//! Bilinear `e = alpha·c + beta·d`, Add `e = c + d`, AddRelu `e = max(c + d, 0)` combine the
+//! GEMM result `c` with one D tensor `d` of the destination's shape.
+
+use crate::exec::RunError;
+use crate::layout::{Role, TensorDesc};
+use crate::problem::ConvProblem;
+use crate::reference::SplitMix64;
+use crate::tensor::Tensor;
+use ck_compiler::ir::Instance;
+use ck_compiler::model::{ElementOp, Op};
+use serde::Serialize;
+
+/// The scalars of element-wise ops: Scale's factor, Bilinear's alpha and beta.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ElementArgs {
+    pub scale: f32,
+    pub alpha: f32,
+    pub beta: f32,
+}
+
+impl Default for ElementArgs {
+    fn default() -> Self {
+        ElementArgs::IDENTITY
+    }
+}
+
+impl ElementArgs {
+    /// Every op reduces to its pass-through or plain-add form.
+    pub const IDENTITY: ElementArgs = ElementArgs {
+        scale: 1.0,
+        alpha: 1.0,
+        beta: 1.0,
+    };
+
+    /// Non-trivial scalars from `seed`: magnitudes in `[0.5, 0.9)` (never 0 or 1, exact in
+    /// fp16), `beta` negative so that it cannot be mistaken for an add.
+    pub fn random(seed: u64) -> ElementArgs {
+        let mut rng = SplitMix64::new(seed);
+        // Multiples of 2^-8: exact in every type the kernels compute in.
+        let mut draw = || {
+            let u = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
+            0.5 + (u * 102.0).floor() / 256.0
+        };
+        ElementArgs {
+            scale: draw(),
+            alpha: draw(),
+            beta: -draw(),
+        }
+    }
+}
+
+/// Whether `op` combines the result with a D tensor.
+pub fn is_binary(op: ElementOp) -> bool {
+    matches!(
+        op,
+        ElementOp::Bilinear | ElementOp::Add | ElementOp::AddRelu
+    )
+}
+
+/// A unary op (`PassThrough`, `Scale`, `Relu`) on `v`; binary ops take `d` as their D value.
+pub fn apply(op: ElementOp, v: f64, d: f64, args: &ElementArgs) -> f64 {
+    match op {
+        ElementOp::PassThrough => v,
+        ElementOp::Scale => f64::from(args.scale) * v,
+        ElementOp::Relu => v.max(0.0),
+        ElementOp::Bilinear => f64::from(args.alpha) * v + f64::from(args.beta) * d,
+        ElementOp::Add => v + d,
+        ElementOp::AddRelu => (v + d).max(0.0),
+    }
+}
+
+/// The element-wise ops of one op's two sources (A, B of the GEMM order: fwd in, wei; bwd_data
+/// out, wei; bwd_weight out, in) and of its destination, by conv role.
+pub fn ops_by_role(op: Op, ops: &ck_compiler::ir::ElementOps) -> ([ElementOp; 2], ElementOp) {
+    match op {
+        Op::Fwd => ([ops.input, ops.weight], ops.output),
+        Op::BwdData => ([ops.output, ops.weight], ops.input),
+        Op::BwdWeight => ([ops.output, ops.input], ops.weight),
+    }
+}
+
+/// The element-wise ops and D tensors of one run.
+#[derive(Clone, Copy, Debug)]
+pub struct Elementwise<'a> {
+    pub ops: ck_compiler::ir::ElementOps,
+    pub ds: &'a [Tensor],
+    pub args: ElementArgs,
+}
+
+impl Elementwise<'_> {
+    /// Pass-through everywhere, no D tensors.
+    pub const NONE: Elementwise<'static> = Elementwise {
+        ops: ck_compiler::ir::ElementOps {
+            input: ElementOp::PassThrough,
+            weight: ElementOp::PassThrough,
+            output: ElementOp::PassThrough,
+        },
+        ds: &[],
+        args: ElementArgs::IDENTITY,
+    };
+
+    /// The destination op's D values in `dst`'s memory order (zeros for a unary op), checking
+    /// that a binary op has exactly one D tensor of the destination's lengths and a unary op
+    /// none, and that source ops are unary.
+    pub fn d_values(&self, op: Op, dst: &TensorDesc) -> Result<Vec<f64>, RunError> {
+        let (sources, result) = ops_by_role(op, &self.ops);
+        if let Some(&bad) = sources.iter().find(|&&o| is_binary(o)) {
+            return Err(RunError::Elementwise(format!(
+                "{bad} combines with a D tensor and only applies to the result"
+            )));
+        }
+        let want = usize::from(is_binary(result));
+        if self.ds.len() != want {
+            return Err(RunError::Elementwise(format!(
+                "the result's {result} takes {want} D tensors, the run has {}",
+                self.ds.len()
+            )));
+        }
+        match self.ds.first() {
+            Some(d) => in_memory_order(d, dst),
+            None => Ok(vec![0.0; dst.elements() as usize]),
+        }
+    }
+}
+
+/// `t`'s values in the memory order of `like` (same logical lengths, any layout).
+fn in_memory_order(t: &Tensor, like: &TensorDesc) -> Result<Vec<f64>, RunError> {
+    if t.desc().lengths != like.lengths {
+        return Err(RunError::Elementwise(format!(
+            "the D tensor has lengths {:?}, the destination {:?}",
+            t.desc().lengths,
+            like.lengths
+        )));
+    }
+    let src = t.to_f32();
+    let (from, lengths) = (t.desc(), &like.lengths);
+    let mut out = vec![0f64; src.len()];
+    let mut idx = vec![0u64; lengths.len()];
+    for _ in 0..src.len() {
+        out[like.offset(&idx) as usize] = f64::from(src[from.offset(&idx) as usize]);
+        // Next logical index, last axis fastest.
+        for (i, &len) in idx.iter_mut().zip(lengths).rev() {
+            *i += 1;
+            if *i < len {
+                break;
+            }
+            *i = 0;
+        }
+    }
+    Ok(out)
+}
+
+/// The descriptors and types the instance's D tensors must have for `p`: destination-shaped, in
+/// the declared layouts and types.
+pub fn d_descs(
+    inst: &Instance,
+    p: &ConvProblem,
+) -> Result<Vec<(TensorDesc, ck_compiler::model::DataType)>, RunError> {
+    let role: Role = p.destination();
+    let lengths = p.desc(role)?.lengths;
+    if inst.layout.ds.len() != inst.types.ds.len() {
+        return Err(RunError::Elementwise(format!(
+            "instance {} has {} D layouts but {} D types",
+            inst.name,
+            inst.layout.ds.len(),
+            inst.types.ds.len()
+        )));
+    }
+    inst.layout
+        .ds
+        .iter()
+        .zip(&inst.types.ds)
+        .map(|(&layout, &dt)| {
+            TensorDesc::packed(role, layout, &lengths)
+                .map(|d| (d, dt))
+                .map_err(|e| {
+                    RunError::Elementwise(format!("D tensors of instance {}: {e}", inst.name))
+                })
+        })
+        .collect()
+}
+
+/// Checks the run's D tensors against what the instance declares for `p`.
+pub fn check_ds(inst: &Instance, p: &ConvProblem, ds: &[Tensor]) -> Result<(), RunError> {
+    let want = d_descs(inst, p)?;
+    if ds.len() != want.len() {
+        return Err(RunError::Elementwise(format!(
+            "instance {} declares {} D tensors, the run has {}",
+            inst.name,
+            want.len(),
+            ds.len()
+        )));
+    }
+    for (i, (t, (desc, dt))) in ds.iter().zip(want).enumerate() {
+        if t.desc() != &desc {
+            return Err(RunError::Elementwise(format!(
+                "D tensor {i} has layout {} and lengths {:?}, the instance needs {} and {:?}",
+                t.desc().layout,
+                t.desc().lengths,
+                desc.layout,
+                desc.lengths
+            )));
+        }
+        if t.dtype() != dt {
+            return Err(RunError::Elementwise(format!(
+                "D tensor {i} is {}, the instance needs {dt}",
+                t.dtype()
+            )));
+        }
+    }
+    Ok(())
+}

@@ -10,6 +10,23 @@ use ck_runtime::support::Rule;
 use ck_runtime::testing::{Variant, for_problem, instance};
 use ck_runtime::{ConvProblem, DeviceModel, ElementArgs, Elementwise, Role, Tensor};
 
+/// Buffers without D tensors and with identity element-op scalars.
+fn plain<'a>(
+    input: &'a mut Tensor,
+    weight: &'a mut Tensor,
+    output: &'a mut Tensor,
+    workspace: &'a mut [u8],
+) -> Buffers<'a> {
+    Buffers {
+        input,
+        weight,
+        output,
+        ds: &[],
+        args: ElementArgs::IDENTITY,
+        workspace,
+    }
+}
+
 /// A small device, so that tiny problems still split and stream.
 fn small_device() -> DeviceModel {
     DeviceModel {
@@ -44,14 +61,7 @@ fn run(
     dev: &DeviceModel,
 ) -> Result<(Tensor, RunStats), RunError> {
     let mut ws = vec![0u8; exec::workspace_size(inst, p, dev) as usize];
-    let mut bufs = Buffers {
-        input: &mut d.input,
-        weight: &mut d.weight,
-        output: &mut d.output,
-        ds: &[],
-        args: ElementArgs::IDENTITY,
-        workspace: &mut ws,
-    };
+    let mut bufs = plain(&mut d.input, &mut d.weight, &mut d.output, &mut ws);
     let stats = exec::run(inst, p, &mut bufs, dev)?;
     let dst = match p.op {
         Op::Fwd => d.output.clone(),
@@ -297,14 +307,7 @@ fn bad_buffers_are_errors() {
     let need = exec::workspace_size(&inst, &p, &dev);
     assert_eq!(need, 16 * 16 * 4 * 3 + 128);
     let mut small = vec![0u8; need as usize - 1];
-    let mut bufs = Buffers {
-        input: &mut d.input,
-        weight: &mut d.weight,
-        output: &mut d.output,
-        ds: &[],
-        args: ElementArgs::IDENTITY,
-        workspace: &mut small,
-    };
+    let mut bufs = plain(&mut d.input, &mut d.weight, &mut d.output, &mut small);
     let err = exec::run(&inst, &p, &mut bufs, &dev).unwrap_err();
     assert_eq!(
         err,
@@ -317,14 +320,7 @@ fn bad_buffers_are_errors() {
     let mut ws = vec![0u8; need as usize];
     let other = ConvProblem { c: 4, ..p.clone() };
     let mut wrong = random_tensor(DataType::Fp32, other.desc(Role::Input).unwrap(), 1).unwrap();
-    let mut bufs = Buffers {
-        input: &mut wrong,
-        weight: &mut d.weight,
-        output: &mut d.output,
-        ds: &[],
-        args: ElementArgs::IDENTITY,
-        workspace: &mut ws,
-    };
+    let mut bufs = plain(&mut wrong, &mut d.weight, &mut d.output, &mut ws);
     let err = exec::run(&inst, &p, &mut bufs, &dev).unwrap_err();
     assert!(
         matches!(
@@ -338,14 +334,7 @@ fn bad_buffers_are_errors() {
     );
 
     let mut half = random_tensor(DataType::Fp16, p.desc(Role::Output).unwrap(), 1).unwrap();
-    let mut bufs = Buffers {
-        input: &mut d.input,
-        weight: &mut d.weight,
-        output: &mut half,
-        ds: &[],
-        args: ElementArgs::IDENTITY,
-        workspace: &mut ws,
-    };
+    let mut bufs = plain(&mut d.input, &mut d.weight, &mut half, &mut ws);
     let err = exec::run(&inst, &p, &mut bufs, &dev).unwrap_err();
     assert_eq!(
         err,
@@ -360,14 +349,7 @@ fn bad_buffers_are_errors() {
         op: Op::Fwd,
         ..p.clone()
     };
-    let mut bufs = Buffers {
-        input: &mut d.input,
-        weight: &mut d.weight,
-        output: &mut d.output,
-        ds: &[],
-        args: ElementArgs::IDENTITY,
-        workspace: &mut ws,
-    };
+    let mut bufs = plain(&mut d.input, &mut d.weight, &mut d.output, &mut ws);
     let err = exec::run(&inst, &fwd, &mut bufs, &dev).unwrap_err();
     assert!(
         err.to_string()

@@ -308,20 +308,23 @@ fn key_value(inst: &Instance, key: &str) -> String {
         "explicit_gemm" => tk.is_some_and(|t| t.explicit_gemm).to_string(),
         "split_image" => tk.is_some_and(|t| t.split_image).to_string(),
         "pad" => list(&inst.pad_gemm),
-        "a.cluster" => list(&inst.a.cluster),
-        "a.arrange" => list(&inst.a.arrange),
-        "a.access" => list(&inst.a.access),
-        "a.vector_dim" => inst.a.vector_dim.to_string(),
-        "a.src_vector" => inst.a.src_vector.to_string(),
-        "a.dst_vector" => inst.a.dst_vector.to_string(),
-        "a.lds_pad" => inst.a.lds_pad.to_string(),
-        "b.cluster" => list(&inst.b.cluster),
-        "b.arrange" => list(&inst.b.arrange),
-        "b.access" => list(&inst.b.access),
-        "b.vector_dim" => inst.b.vector_dim.to_string(),
-        "b.src_vector" => inst.b.src_vector.to_string(),
-        "b.dst_vector" => inst.b.dst_vector.to_string(),
-        "b.lds_pad" => inst.b.lds_pad.to_string(),
+        _ if key.starts_with("a.") || key.starts_with("b.") => {
+            let t = if key.starts_with('a') {
+                &inst.a
+            } else {
+                &inst.b
+            };
+            match &key[2..] {
+                "cluster" => list(&t.cluster),
+                "arrange" => list(&t.arrange),
+                "access" => list(&t.access),
+                "vector_dim" => t.vector_dim.to_string(),
+                "src_vector" => t.src_vector.to_string(),
+                "dst_vector" => t.dst_vector.to_string(),
+                "lds_pad" => t.lds_pad.to_string(),
+                _ => String::new(),
+            }
+        }
         "c.shuffle" => list(&[inst.c.m_per_shuffle, inst.c.n_per_shuffle]),
         "c.cluster" => list(&inst.c.cluster),
         "c.vector" => inst.c.vector.to_string(),

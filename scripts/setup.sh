@@ -21,6 +21,7 @@ fi
 
 NVRTC_SITE=target/nvrtc/site
 if ! compgen -G "$NVRTC_SITE/nvidia/cu13/lib/libnvrtc.so.13*" >/dev/null; then
-    python3 -m pip download -q --root-user-action=ignore --no-deps -d target/nvrtc/wheels "nvidia-cuda-nvrtc==13.0.*"
-    python3 -m pip install -q --root-user-action=ignore --no-deps --upgrade --target "$NVRTC_SITE" target/nvrtc/wheels/nvidia_cuda_nvrtc-13.0.*.whl
+    export PIP_ROOT_USER_ACTION=ignore PIP_DISABLE_PIP_VERSION_CHECK=1
+    python3 -m pip download -q --no-deps -d target/nvrtc/wheels "nvidia-cuda-nvrtc==13.0.*"
+    python3 -m pip install -q --no-deps --upgrade --target "$NVRTC_SITE" target/nvrtc/wheels/nvidia_cuda_nvrtc-13.0.*.whl
 fi

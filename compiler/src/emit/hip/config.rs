@@ -89,6 +89,42 @@ pub struct OperandCfg {
     pub op: ElementOp,
 }
 
+/// Warp layout of the tensor-core math path (16×8×16 MMA tiles: `mma.sync` m16n8k16 on NVIDIA):
+/// the math threads' 32-lane warps form a `warps[0] × warps[1]` grid and each warp owns
+/// `frags[0] × frags[1]` MMA tiles of the block tile. The same source falls back to the SIMT
+/// thread grid on targets without the instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MmaLayout {
+    pub warps: [u32; 2],
+    pub frags: [u32; 2],
+}
+
+/// MMA tile rows, columns and depth.
+const MMA_SHAPE: [u32; 3] = [16, 8, 16];
+/// Most accumulator tiles one warp holds (4 fp32 registers each).
+const MMA_MAX_FRAGS: u32 = 32;
+
+/// The tensor-core layout for `threads` math threads over an `m × n × k` tile, if there is one:
+/// 16-bit operands of one type, whole warps, and a tile the warps cover exactly. Among the
+/// warp grids that fit, the one with the squarest warp tile wins (fewest fragment loads).
+fn mma_layout(a: Elem, b: Elem, threads: u32, [m, n, k]: [u32; 3]) -> Option<MmaLayout> {
+    let [fm, fn_, fk] = MMA_SHAPE;
+    if a != b || a == Elem::F32 || !threads.is_multiple_of(32) || !k.is_multiple_of(fk) {
+        return None;
+    }
+    let warps = threads / 32;
+    (1..=warps)
+        .filter(|wm| warps.is_multiple_of(*wm))
+        .map(|wm| [wm, warps / wm])
+        .filter(|[wm, wn]| m.is_multiple_of(wm * fm) && n.is_multiple_of(wn * fn_))
+        .map(|[wm, wn]| MmaLayout {
+            warps: [wm, wn],
+            frags: [m / (wm * fm), n / (wn * fn_)],
+        })
+        .filter(|l| l.frags[0] * l.frags[1] <= MMA_MAX_FRAGS)
+        .min_by_key(|l| (l.frags[0] * fm).abs_diff(l.frags[1] * fn_))
+}
+
 /// Every derived constant of one portable kernel.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KernelConfig {
@@ -106,6 +142,8 @@ pub struct KernelConfig {
     /// Math threads form a `tm × tn` grid; each owns `rm × rn` outputs strided by the grid.
     pub thread_grid: [u32; 2],
     pub per_thread: [u32; 2],
+    /// Warp layout of the tensor-core path, where the tile and types allow one.
+    pub mma: Option<MmaLayout>,
     /// LDS stages (2 = double buffer) and whether the next tile is prefetched into registers.
     pub stages: u32,
     pub reg_prefetch: bool,
@@ -259,8 +297,16 @@ impl KernelConfig {
                        k1: u32,
                        pad: bool,
                        want: u32| {
-            let k1 = gcd(k1.max(1), k);
-            let lds_row = rows * k1 + if pad { k1 } else { 0 };
+            // An operand loaded along its rows is kept row-contiguous in LDS ([K][rows + pad]):
+            // its global vectors land as one store, and the tensor-core path reads it with a
+            // transposing matrix load. The 16-byte pad staggers consecutive K rows over the
+            // banks. An operand loaded along K keeps the instance's K1 layout.
+            let (k1, lds_row) = if along {
+                (1, rows + 16 / e.bytes())
+            } else {
+                let k1 = gcd(k1.max(1), k);
+                (k1, rows * k1 + if pad { k1 } else { 0 })
+            };
             Ok::<_, HipError>(OperandCfg {
                 elem: e,
                 vector: vector_width(want, if along { rows } else { k }, e),
@@ -293,6 +339,7 @@ impl KernelConfig {
         let lds_b_offset = a_bytes.div_ceil(16) * 16;
         let lds_bytes = lds_b_offset + stages * b.lds_stage * b.elem.bytes();
         let (thread_grid, per_thread) = thread_grid(math_threads, m, n);
+        let mma = mma_layout(a.elem, b.elem, math_threads, [m, n, k]);
         let schedule = match inst.work.streamk {
             Some(sk) => Schedule::StreamK {
                 reduction: sk.reduction,
@@ -316,6 +363,7 @@ impl KernelConfig {
             math_begin,
             thread_grid,
             per_thread,
+            mma,
             stages,
             reg_prefetch: inst.pipeline.prefetch >= 2,
             merge_groups: inst.work.merge_groups.max(1),
@@ -340,6 +388,22 @@ mod tests {
         // 48 columns over 64 threads: no divisor of 64 splits 48 evenly into columns and 16 rows.
         let (grid, per) = thread_grid(64, 16, 48);
         assert!(grid[0] * per[0] >= 16 && grid[1] * per[1] >= 48);
+    }
+
+    #[test]
+    fn mma_layout_covers_the_tile_with_whole_warps() {
+        let l = mma_layout(Elem::F16, Elem::F16, 256, [128, 128, 32]).unwrap();
+        assert_eq!(l.warps[0] * l.warps[1], 8);
+        assert_eq!([l.warps[0] * l.frags[0] * 16, l.warps[1] * l.frags[1] * 8], [128, 128]);
+        // Warp tiles as square as the grid allows: 2×4 warps of 64×32.
+        assert_eq!((l.warps, l.frags), ([2, 4], [4, 4]));
+        // fp32, mixed types, K not a multiple of 16, partial warps or a tile the warps cannot
+        // cover keep the SIMT path.
+        assert_eq!(mma_layout(Elem::F32, Elem::F32, 256, [128, 128, 32]), None);
+        assert_eq!(mma_layout(Elem::F16, Elem::Bf16, 256, [128, 128, 32]), None);
+        assert_eq!(mma_layout(Elem::F16, Elem::F16, 256, [128, 128, 8]), None);
+        assert_eq!(mma_layout(Elem::F16, Elem::F16, 48, [64, 64, 32]), None);
+        assert_eq!(mma_layout(Elem::Bf16, Elem::Bf16, 64, [8, 64, 32]), None);
     }
 
     #[test]

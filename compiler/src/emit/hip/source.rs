@@ -104,7 +104,10 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
     writeln!(s, "typedef {} BT;", cfg.b.elem.c_type())?;
     writeln!(s, "typedef {} OT;", cfg.out.c_type())?;
     let [m, n, k] = cfg.tile;
-    let consts: [(&str, String); 31] = [
+    // The tensor-core path is chosen per target by the prelude; the layout is per instance.
+    writeln!(s, "#define CK_MMA_TILE {}", u8::from(cfg.mma.is_some()))?;
+    let warps = cfg.mma.map_or([1, 1], |l| l.warps);
+    let consts: [(&str, String); 33] = [
         ("CK_OP", op.into()),
         ("BLOCK", cfg.block.to_string()),
         ("MPB", m.to_string()),
@@ -131,6 +134,8 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
         ("TN_T", cfg.thread_grid[1].to_string()),
         ("RM", cfg.per_thread[0].to_string()),
         ("RN", cfg.per_thread[1].to_string()),
+        ("WM_W", warps[0].to_string()),
+        ("WN_W", warps[1].to_string()),
         ("STAGES", cfg.stages.to_string()),
         ("REG_PREFETCH", cfg.reg_prefetch.to_string()),
         ("MERGE", cfg.merge_groups.to_string()),

@@ -105,9 +105,16 @@ const MMA_SHAPE: [u32; 3] = [16, 8, 16];
 const MMA_MAX_FRAGS: u32 = 32;
 
 /// The tensor-core layout for `threads` math threads over an `m × n × k` tile, if there is one:
-/// 16-bit operands of one type, whole warps, and a tile the warps cover exactly. Among the
-/// warp grids that fit, the one with the squarest warp tile wins (fewest fragment loads).
-fn mma_layout(a: Elem, b: Elem, threads: u32, [m, n, k]: [u32; 3]) -> Option<MmaLayout> {
+/// 16-bit operands of one type, whole warps, and a tile the warps cover exactly. The instance's
+/// own wave grid wins when it fits (a 32-lane target runs its waves as warps); otherwise the
+/// grid with the squarest warp tile (fewest fragment loads).
+fn mma_layout(
+    a: Elem,
+    b: Elem,
+    threads: u32,
+    [m, n, k]: [u32; 3],
+    waves: [u32; 2],
+) -> Option<MmaLayout> {
     let [fm, fn_, fk] = MMA_SHAPE;
     if a != b || a == Elem::F32 || !threads.is_multiple_of(32) || !k.is_multiple_of(fk) {
         return None;
@@ -122,7 +129,12 @@ fn mma_layout(a: Elem, b: Elem, threads: u32, [m, n, k]: [u32; 3]) -> Option<Mma
             frags: [m / (wm * fm), n / (wn * fn_)],
         })
         .filter(|l| l.frags[0] * l.frags[1] <= MMA_MAX_FRAGS)
-        .min_by_key(|l| (l.frags[0] * fm).abs_diff(l.frags[1] * fn_))
+        .min_by_key(|l| {
+            (
+                l.warps != waves,
+                (l.frags[0] * fm).abs_diff(l.frags[1] * fn_),
+            )
+        })
 }
 
 /// Every derived constant of one portable kernel.
@@ -339,7 +351,13 @@ impl KernelConfig {
         let lds_b_offset = a_bytes.div_ceil(16) * 16;
         let lds_bytes = lds_b_offset + stages * b.lds_stage * b.elem.bytes();
         let (thread_grid, per_thread) = thread_grid(math_threads, m, n);
-        let mma = mma_layout(a.elem, b.elem, math_threads, [m, n, k]);
+        let mma = mma_layout(
+            a.elem,
+            b.elem,
+            math_threads,
+            [m, n, k],
+            [inst.waves[0], inst.waves[1]],
+        );
         let schedule = match inst.work.streamk {
             Some(sk) => Schedule::StreamK {
                 reduction: sk.reduction,
@@ -392,18 +410,40 @@ mod tests {
 
     #[test]
     fn mma_layout_covers_the_tile_with_whole_warps() {
-        let l = mma_layout(Elem::F16, Elem::F16, 256, [128, 128, 32]).unwrap();
+        let any = [0, 0];
+        let l = mma_layout(Elem::F16, Elem::F16, 256, [128, 128, 32], any).unwrap();
         assert_eq!(l.warps[0] * l.warps[1], 8);
-        assert_eq!([l.warps[0] * l.frags[0] * 16, l.warps[1] * l.frags[1] * 8], [128, 128]);
+        assert_eq!(
+            [l.warps[0] * l.frags[0] * 16, l.warps[1] * l.frags[1] * 8],
+            [128, 128]
+        );
         // Warp tiles as square as the grid allows: 2×4 warps of 64×32.
         assert_eq!((l.warps, l.frags), ([2, 4], [4, 4]));
+        // The instance's own grid when it fits.
+        let l = mma_layout(Elem::F16, Elem::F16, 256, [128, 128, 32], [4, 2]).unwrap();
+        assert_eq!((l.warps, l.frags), ([4, 2], [2, 8]));
         // fp32, mixed types, K not a multiple of 16, partial warps or a tile the warps cannot
         // cover keep the SIMT path.
-        assert_eq!(mma_layout(Elem::F32, Elem::F32, 256, [128, 128, 32]), None);
-        assert_eq!(mma_layout(Elem::F16, Elem::Bf16, 256, [128, 128, 32]), None);
-        assert_eq!(mma_layout(Elem::F16, Elem::F16, 256, [128, 128, 8]), None);
-        assert_eq!(mma_layout(Elem::F16, Elem::F16, 48, [64, 64, 32]), None);
-        assert_eq!(mma_layout(Elem::Bf16, Elem::Bf16, 64, [8, 64, 32]), None);
+        assert_eq!(
+            mma_layout(Elem::F32, Elem::F32, 256, [128, 128, 32], any),
+            None
+        );
+        assert_eq!(
+            mma_layout(Elem::F16, Elem::Bf16, 256, [128, 128, 32], any),
+            None
+        );
+        assert_eq!(
+            mma_layout(Elem::F16, Elem::F16, 256, [128, 128, 8], any),
+            None
+        );
+        assert_eq!(
+            mma_layout(Elem::F16, Elem::F16, 48, [64, 64, 32], any),
+            None
+        );
+        assert_eq!(
+            mma_layout(Elem::Bf16, Elem::Bf16, 64, [8, 64, 32], any),
+            None
+        );
     }
 
     #[test]

@@ -140,42 +140,120 @@ CK_NOINLINE ck_vec<T, VEC> ck_load_scalar(const CkArgs& a, const T* src, ck_i64 
 // A tile in LDS, laid out [K / K1][rows * K1 + pad] with K1 elements contiguous.
 template <int ROW, int K1> CK_DEV int ck_lds_idx(int r, int k) { return (k / K1) * ROW + r * K1 + (k % K1); }
 
+// ---- Per-thread operand coordinates. A GEMM row or K index is kept as four mixed-radix digits
+// (pixel n, d, h, w, or filter tap z, y, x and channel), split once per tile and then advanced
+// by KPB with carries, so the K loop does no division. Digit 0 is unbounded.
+struct ck_d4 { int v[4]; };
+struct ck_radix { ck_u32 r1, r2, r3; };
+
+CK_DEV ck_d4 ck_split4(ck_i64 idx, ck_radix r) {
+    ck_u32 i = (ck_u32)idx;
+    ck_d4 d;
+    d.v[3] = (int)(i % r.r3); i /= r.r3;
+    d.v[2] = (int)(i % r.r2); i /= r.r2;
+    d.v[1] = (int)(i % r.r1);
+    d.v[0] = (int)(i / r.r1);
+    return d;
+}
+
+// d += s, both split with radices r (s's digits are below the radices, so each carry is 0 or 1).
+CK_DEV void ck_advance4(ck_d4& d, const ck_d4& s, ck_radix r) {
+    int c;
+    d.v[3] += s.v[3]; c = d.v[3] >= (int)r.r3; d.v[3] -= c ? (int)r.r3 : 0;
+    d.v[2] += s.v[2] + c; c = d.v[2] >= (int)r.r2; d.v[2] -= c ? (int)r.r2 : 0;
+    d.v[1] += s.v[1] + c; c = d.v[1] >= (int)r.r1; d.v[1] -= c ? (int)r.r1 : 0;
+    d.v[0] += s.v[0] + c;
+}
+
+CK_DEV ck_pix ck_as_pix(const ck_d4& d) { ck_pix p; p.n = d.v[0]; p.d = d.v[1]; p.h = d.v[2]; p.w = d.v[3]; return p; }
+CK_DEV ck_tap ck_as_tap(const ck_d4& d) { ck_tap t; t.z = d.v[0]; t.y = d.v[1]; t.x = d.v[2]; t.c = d.v[3]; return t; }
+
+// GEMM-K digits: output pixels for backward weight, (tap, channel) otherwise.
+CK_DEV ck_radix ck_k_radix(const CkArgs& a) {
+    if (CK_OP == CK_BWD_WEIGHT) return ck_radix{(ck_u32)a.Do, (ck_u32)a.Ho, (ck_u32)a.Wo};
+    return ck_radix{(ck_u32)a.Y, (ck_u32)a.X, (ck_u32)(CK_OP == CK_FWD ? a.C : a.K)};
+}
+// Row digits of A (output pixels for forward, input pixels for backward data) and of B (taps
+// for backward weight); other rows are plain channels and need no digits.
+template <bool IS_A> CK_DEV bool ck_rows_split() { return IS_A ? CK_OP != CK_BWD_WEIGHT : CK_OP == CK_BWD_WEIGHT; }
+template <bool IS_A> CK_DEV ck_radix ck_row_radix(const CkArgs& a) {
+    if (!IS_A) return ck_radix{(ck_u32)a.Y, (ck_u32)a.X, (ck_u32)a.C};
+    if (CK_OP == CK_FWD) return ck_radix{(ck_u32)a.Do, (ck_u32)a.Ho, (ck_u32)a.Wo};
+    return ck_radix{(ck_u32)a.Di, (ck_u32)a.Hi, (ck_u32)a.Wi};
+}
+
+// Offset of operand element (row, k) from its digits (the same element as ck_a_off / ck_b_off).
+template <bool IS_A> CK_DEV ck_i64 ck_off_at(const CkArgs& a, ck_i64 g, int row, const ck_d4& rd, const ck_d4& kd) {
+    if (IS_A) {
+        if (CK_OP == CK_FWD) return ck_fwd_in(a, g, ck_as_pix(rd), ck_as_tap(kd));
+        if (CK_OP == CK_BWD_DATA) return ck_bwd_out(a, g, ck_as_pix(rd), ck_as_tap(kd));
+        return ck_y_off(a, g, kd.v[0], kd.v[1], kd.v[2], kd.v[3], row);
+    }
+    if (CK_OP == CK_FWD) return ck_w_off(a, g, row, kd.v[0], kd.v[1], kd.v[2], kd.v[3]);
+    if (CK_OP == CK_BWD_DATA) return ck_w_off(a, g, kd.v[3], kd.v[0], kd.v[1], kd.v[2], row);
+    return ck_fwd_in(a, g, ck_as_pix(kd), ck_as_tap(rd));
+}
+
 // One operand's global->register->LDS movement. VEC elements along the operand's contiguous
 // dimension move together; ALONG_R says whether that dimension is the tile's row (M or N) or K.
+// `begin` places the thread's groups at a tile's first K-tile; each `load` reads one K-tile and
+// steps to the next.
 template <typename T, int ROWS, int ROW, int K1, int VEC, bool ALONG_R, bool IS_A, int OPK>
 struct ck_loader {
     static constexpr int GROUPS = (ROWS * KPB / VEC + LOAD_THREADS - 1) / LOAD_THREADS;
     T reg[GROUPS][VEC];
+    ck_d4 rd[GROUPS], kd[GROUPS];
+    int row[GROUPS], kl[GROUPS];  // tile-absolute row and K index of each group
+    ck_d4 step;
 
-    CK_DEV void load(const CkArgs& a, const T* src, ck_i64 g, ck_i64 r0, ck_i64 k0, int lt, bool vec_ok) {
+    CK_DEV static void place(int gi, int& r, int& k) {
+        if (ALONG_R) { k = gi / (ROWS / VEC); r = (gi % (ROWS / VEC)) * VEC; }
+        else { r = gi / (KPB / VEC); k = (gi % (KPB / VEC)) * VEC; }
+    }
+
+    CK_DEV void begin(const CkArgs& a, ck_i64 r0, ck_i64 k0, int lt) {
+        const ck_radix kr = ck_k_radix(a);
+        step = ck_split4(KPB, kr);
 #pragma unroll
         for (int i = 0; i < GROUPS; ++i) {
-            int gi = lt + i * LOAD_THREADS;
             int r, k;
-            if (ALONG_R) { k = gi / (ROWS / VEC); r = (gi % (ROWS / VEC)) * VEC; }
-            else { r = gi / (KPB / VEC); k = (gi % (KPB / VEC)) * VEC; }
+            place(lt + i * LOAD_THREADS, r, k);
+            row[i] = (int)r0 + r;
+            kl[i] = (int)k0 + k;
+            kd[i] = ck_split4(kl[i], kr);
+            if (ck_rows_split<IS_A>()) rd[i] = ck_split4(row[i], ck_row_radix<IS_A>(a));
+        }
+    }
+
+    CK_DEV void load(const CkArgs& a, const T* src, ck_i64 g, int lt, bool vec_ok) {
+        const ck_radix kr = ck_k_radix(a);
+        const ck_i64 rows = IS_A ? a.M : a.Ng;
+#pragma unroll
+        for (int i = 0; i < GROUPS; ++i) {
+            const int gi = lt + i * LOAD_THREADS;
             if (gi >= ROWS * KPB / VEC) {
 #pragma unroll
                 for (int v = 0; v < VEC; ++v) reg[i][v] = ck_zero<T>();
                 continue;
             }
             ck_vec<T, VEC> w;
-            ck_i64 off = -1;
-            if (VEC > 1 && vec_ok) {
+            if ((VEC == 1 || vec_ok) && OPK == CK_EOP_PASS) {
                 // The host checked that the contiguous extent is a multiple of VEC and aligned,
                 // so the whole group is in bounds (or in the padding) together.
-                off = IS_A ? ck_a_off(a, g, r0 + r, k0 + k) : ck_b_off(a, g, k0 + k, r0 + r);
-            }
-            if (off >= 0 && OPK == CK_EOP_PASS) {
-                w = *reinterpret_cast<const ck_vec<T, VEC>*>(src + off);
-            } else if (VEC > 1 && vec_ok && off < 0) {
+                const ck_i64 off = row[i] < rows && kl[i] < a.Kg ? ck_off_at<IS_A>(a, g, row[i], rd[i], kd[i]) : -1;
+                if (off >= 0) {
+                    w = *reinterpret_cast<const ck_vec<T, VEC>*>(src + off);
+                } else {
 #pragma unroll
-                for (int v = 0; v < VEC; ++v) w.v[v] = ck_zero<T>();
+                    for (int v = 0; v < VEC; ++v) w.v[v] = ck_zero<T>();
+                }
             } else {
-                w = ck_load_scalar<T, VEC, ALONG_R, IS_A, OPK>(a, src, g, r0 + r, k0 + k);
+                w = ck_load_scalar<T, VEC, ALONG_R, IS_A, OPK>(a, src, g, row[i], kl[i]);
             }
 #pragma unroll
             for (int v = 0; v < VEC; ++v) reg[i][v] = w.v[v];
+            kl[i] += KPB;
+            ck_advance4(kd[i], step, kr);
         }
     }
 
@@ -188,8 +266,7 @@ struct ck_loader {
             int gi = lt + i * LOAD_THREADS;
             if (gi >= ROWS * KPB / VEC) continue;
             int r, k;
-            if (ALONG_R) { k = gi / (ROWS / VEC); r = (gi % (ROWS / VEC)) * VEC; }
-            else { r = gi / (KPB / VEC); k = (gi % (KPB / VEC)) * VEC; }
+            place(gi, r, k);
             if (WHOLE) {
                 ck_vec<T, VEC> w;
 #pragma unroll
@@ -367,11 +444,10 @@ CK_DEV void ck_math_step(ck_acc& acc, const AT* As, const BT* Bs, const ck_block
 }
 #endif
 
-// acc = sum over k-tiles [kb, ke) of A(m0.., k) * B(k, n0..). Not inlined under NVRTC: one
-// copy serves every schedule, which keeps compile time and code size down. clang HIP inlines it
-// (HIP's `__noinline__` is empty), which keeps `acc` in registers rather than scratch.
-__device__ __noinline__ void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0, ck_i64 n0,
-                                          ck_i64 kb, ck_i64 ke, ck_acc& acc) {
+// acc = sum over k-tiles [kb, ke) of A(m0.., k) * B(k, n0..). Inlined so that `acc` stays in
+// registers (a call by reference would put it on the stack); each schedule calls it once.
+CK_DEV void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0, ck_i64 n0, ck_i64 kb, ck_i64 ke,
+                         ck_acc& acc) {
 #pragma unroll
     for (int i = 0; i < AR; ++i)
 #pragma unroll
@@ -381,6 +457,10 @@ __device__ __noinline__ void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck
     const bool va = a.vec_a != 0, vb = a.vec_b != 0;
     ck_a_loader la;
     ck_b_loader lb;
+    if (b.loader) {
+        la.begin(a, m0, kb * KPB, b.lt);
+        lb.begin(a, n0, kb * KPB, b.lt);
+    }
     // Iteration kb - 1 is the prologue: it only brings tile kb into LDS. With two stages the
     // next tile goes to the other buffer while this one is used (one barrier per k-tile; also
     // the wavelet producer/consumer split). With one stage the next tile waits for the math to
@@ -389,10 +469,9 @@ __device__ __noinline__ void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck
     int cur = 1;
     for (ck_i64 kt = kb - 1; kt < ke; ++kt) {
         const bool next = kt + 1 < ke;
-        const ck_i64 kn = (kt + 1) * KPB;
         if (EARLY_LOAD && b.loader && next) {
-            la.load(a, A, g, m0, kn, b.lt, va);
-            lb.load(a, B, g, n0, kn, b.lt, vb);
+            la.load(a, A, g, b.lt, va);
+            lb.load(a, B, g, b.lt, vb);
         }
         if (b.math && kt >= kb) {
             const int s = STAGES == 2 ? cur : 0;
@@ -401,8 +480,8 @@ __device__ __noinline__ void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck
         if (STAGES == 1) __syncthreads();
         if (b.loader && next) {
             if (!EARLY_LOAD) {
-                la.load(a, A, g, m0, kn, b.lt, va);
-                lb.load(a, B, g, n0, kn, b.lt, vb);
+                la.load(a, A, g, b.lt, va);
+                lb.load(a, B, g, b.lt, vb);
             }
             const int s = STAGES == 2 ? cur ^ 1 : 0;
             la.store(b.As + s * LDS_A_SIZE, b.lt);
@@ -428,8 +507,8 @@ CK_DEV void ck_store_final(const CkArgs& a, ck_i64 off, float v) {
 
 // Writes a finished (or, with atomic accumulation, partial) tile. ATOMIC adds into the fp32
 // target chosen by the host: the zeroed output itself or the zeroed workspace.
-__device__ __noinline__ void ck_store_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0, ck_i64 n0,
-                                           const ck_acc& acc, bool atomic) {
+CK_DEV void ck_store_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0, ck_i64 n0, const ck_acc& acc,
+                          bool atomic) {
     if (!b.math) return;
     ck_i64 col[AC];
 #pragma unroll
@@ -505,36 +584,30 @@ CK_DEV void ck_tile_coords(const CkArgs& a, ck_i64 t, ck_i64& g, ck_i64& m0, ck_
     n0 = (r % a.tiles_n) * NPB;
 }
 
+// Every block walks its work units with one GEMM and one store call site: data-parallel blocks
+// take whole tiles after the SK tiles (persistent ones stride over them), SK blocks take their
+// iteration range, cut at tile boundaries.
 CK_DEV void ck_streamk(const CkArgs& a, const ck_block& b) {
     ck_acc acc;
     const ck_i64 blk = blockIdx.x;
-    if (blk >= a.sk_blocks) {
-        // Data-parallel section: whole tiles after the SK tiles; persistent blocks stride over them.
-        for (ck_i64 t = a.sk_tiles + (blk - a.sk_blocks); t < a.sk_tiles + a.dp_tiles; t += a.dp_blocks) {
-            ck_i64 g, m0, n0;
-            ck_tile_coords(a, t, g, m0, n0);
-            ck_gemm_tile(a, b, g, m0, n0, 0, a.k_iters, acc);
-            ck_store_tile(a, b, g, m0, n0, acc, a.store_atomic != 0);
-            __syncthreads();
-        }
-        return;
-    }
-    ck_i64 it = ck_sk_begin(a, blk);
-    const ck_i64 end = ck_sk_begin(a, blk + 1);
-    while (it < end) {
-        const ck_i64 t = it / a.k_iters;
+    const bool dp = blk >= a.sk_blocks;
+    const ck_i64 end = dp ? a.sk_tiles + a.dp_tiles : ck_sk_begin(a, blk + 1);
+    // DP: the next tile; SK: the next iteration.
+    ck_i64 pos = dp ? a.sk_tiles + (blk - a.sk_blocks) : ck_sk_begin(a, blk);
+    while (pos < end) {
+        const ck_i64 t = dp ? pos : pos / a.k_iters;
         const ck_i64 tb = t * a.k_iters;
-        const ck_i64 se = end < tb + a.k_iters ? end : tb + a.k_iters;
+        const ck_i64 kb = dp ? 0 : pos - tb;
+        const ck_i64 ke = dp ? a.k_iters : (end < tb + a.k_iters ? end : tb + a.k_iters) - tb;
         ck_i64 g, m0, n0;
         ck_tile_coords(a, t, g, m0, n0);
-        ck_gemm_tile(a, b, g, m0, n0, it - tb, se - tb, acc);
+        ck_gemm_tile(a, b, g, m0, n0, kb, ke, acc);
+        bool atomic = a.store_atomic != 0, owner = true;
         const ck_i64 first = ck_sk_block_of(a, tb);
-        const ck_i64 peers = ck_sk_block_of(a, tb + a.k_iters - 1) - first + 1;
+        const ck_i64 peers = dp ? 1 : ck_sk_block_of(a, tb + a.k_iters - 1) - first + 1;
         if (SK_REDUCTION == CK_SK_ATOMIC) {
-            ck_store_tile(a, b, g, m0, n0, acc, peers > 1 || a.store_atomic != 0);
-        } else if (peers == 1) {
-            ck_store_tile(a, b, g, m0, n0, acc, a.store_atomic != 0);
-        } else {
+            atomic = atomic || peers > 1;
+        } else if (peers > 1) {
             const ck_i64 i = blk - first;
             if (SK_REDUCTION == CK_SK_LINEAR) {
                 // The block that starts the tile adds every later contributor in block order.
@@ -548,11 +621,12 @@ CK_DEV void ck_streamk(const CkArgs& a, const ck_block& b) {
                     if (i + s < peers) ck_partial_add(a, b, blk + s, acc);
                 }
             }
-            if (i == 0) ck_store_tile(a, b, g, m0, n0, acc, a.store_atomic != 0);
-            else ck_partial_store(a, b, blk, acc);
+            owner = i == 0;
         }
+        if (owner) ck_store_tile(a, b, g, m0, n0, acc, atomic);
+        else ck_partial_store(a, b, blk, acc);
         __syncthreads();
-        it = se;
+        pos = dp ? pos + a.dp_blocks : tb + ke;
     }
 }
 
@@ -574,7 +648,7 @@ CK_DEV void ck_split_k(const CkArgs& a, const ck_block& b) {
     }
 }
 
-CK_ENTRY(main)(CkArgs a) {
+CK_ENTRY(main)(const CK_GRID_CONST CkArgs a) {
     extern __shared__ __align__(16) unsigned char ck_smem[];
     const ck_block b = ck_make_block(ck_smem);
     if (SCHEDULE == CK_SCHEDULE_STREAMK) ck_streamk(a, b);
@@ -582,7 +656,7 @@ CK_ENTRY(main)(CkArgs a) {
 }
 
 // Second stage: fp32 workspace [G][M][N] -> output tensor with the element-wise op.
-CK_ENTRY(convert)(CkArgs a) {
+CK_ENTRY(convert)(const CK_GRID_CONST CkArgs a) {
     const ck_i64 total = a.G * a.M * a.Ng;
     for (ck_i64 i = (ck_i64)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (ck_i64)gridDim.x * blockDim.x) {
         const ck_i64 n = i % a.Ng, m = (i / a.Ng) % a.M, g = i / (a.Ng * a.M);

@@ -30,6 +30,13 @@
 #endif
 
 #define CK_DEV __device__ __forceinline__
+// Kernel arguments are read in place: on NVIDIA `__grid_constant__` lets device functions take
+// their address without a copy to the stack; AMD reads them from the kernarg segment anyway.
+#if defined(CK_NV)
+#define CK_GRID_CONST __grid_constant__
+#else
+#define CK_GRID_CONST
+#endif
 // Out of line on every compiler: HIP's own `__noinline__` expands to nothing (ROCm 5 headers),
 // so clang would inline the function anyway.
 #define CK_NOINLINE __device__ __attribute__((noinline))

@@ -127,6 +127,16 @@ impl Diagnostics {
         self.0.iter()
     }
 
+    /// Drops later copies of a diagnostic, keeping the order: a value set in shared defaults or a
+    /// family fails the same way for every instance that inherits it, and is reported once.
+    pub fn dedup(&mut self) {
+        let mut seen = std::collections::HashSet::new();
+        self.0.retain(|d| {
+            let span = d.primary_span().map(|s| (s.file, s.start, s.end));
+            seen.insert((d.code, d.message.clone(), span, d.help.clone()))
+        });
+    }
+
     /// Orders diagnostics by file and position so output is deterministic.
     pub fn sort(&mut self) {
         self.0
@@ -303,5 +313,33 @@ pub mod json {
         pub end: u32,
         pub message: String,
         pub primary: bool,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::span::FileId;
+
+    #[test]
+    fn dedup_keeps_the_first_of_each_repeat_in_order() {
+        let at = |start| Span {
+            file: FileId(0),
+            start,
+            end: start + 1,
+        };
+        let e = |code, start| Diagnostic::error(code, "bad").at(at(start), "here");
+        let mut d = Diagnostics(vec![
+            e("CK0001", 4),
+            e("CK0002", 1),
+            e("CK0001", 4),
+            e("CK0001", 5),
+        ]);
+        d.dedup();
+        let kept: Vec<_> = d
+            .iter()
+            .map(|x| (x.code, x.primary_span().unwrap().start))
+            .collect();
+        assert_eq!(kept, [("CK0001", 4), ("CK0002", 1), ("CK0001", 5)]);
     }
 }

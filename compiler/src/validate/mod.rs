@@ -88,6 +88,7 @@ fn run(specs: &[InstanceSpec], sources: Option<&SourceMap>) -> Result<Validated,
             instances.push(inst);
         }
     }
+    diags.dedup();
     if diags.has_errors() {
         Err(diags)
     } else {

@@ -1,0 +1,119 @@
+// Families tuned for NVIDIA Hopper (sm_90): CK-Tile grouped-conv kernels whose warps run
+// mma.sync m16n8k16 tiles (warp tiles are multiples of 16x8), double-buffered LDS (CompV4).
+// They cover the benchmark suite's classes: large tiles for deep GEMM-K, split-K and StreamK
+// for few output tiles, narrow-M tiles for small K, and small tiles for grouped convolutions.
+import "common.ck";
+
+/// Hopper, wave (warp) size 32.
+defaults hopper {
+    targets = [sm_90];
+}
+
+/// CK-Tile kernel, CompV4 (double LDS buffer), 16-byte vectors.
+defaults nv_tile : hopper {
+    kind = tile;
+    pipeline { scheduler = intrawave; version = compv4; }
+    vector = [8, 8, 8];
+}
+
+/// Backward weight, k_batch from occupancy: M = K, N = C·Y·X, GEMM-K = N·Ho·Wo.
+defaults nv_bwd_weight : nv_tile {
+    op = bwd_weight;
+    split_k = auto;
+}
+
+/// Backward-weight tiles, 2-D NHWGC and 3-D NDHWGC.
+family nv_bwd_weight_2d : nv_bwd_weight {
+    dims = 2;
+    layout = nhwgc;
+    over dtype = [fp16, bf16];
+    rows (tile, warps, warp_tile) {
+        /// 8 warps of 64x32: deep GEMM-K with K and C·Y·X of 128 or more.
+        t128x128x32 = ([128, 128, 32], [2, 4, 1], [64, 32, 16]);
+        /// 4 warps of 64x32, tall.
+        t128x64x32 = ([128, 64, 32], [2, 2, 1], [64, 32, 16]);
+        /// 4 warps of 32x64, wide: C·Y·X much larger than K.
+        t64x128x32 = ([64, 128, 32], [2, 2, 1], [32, 64, 16]);
+        /// 4 warps of 32x32, K per block 64: mid-size problems.
+        t64x64x64 = ([64, 64, 64], [2, 2, 1], [32, 32, 16]);
+        /// 4 warps of 48x32: K = 36 in one M tile (rather than 64 with 28 idle rows).
+        t48x128x64 = ([48, 128, 64], [1, 4, 1], [48, 32, 16]);
+        /// 2 warps of 32x32: small K and C.
+        t32x64x64 = ([32, 64, 64], [1, 2, 1], [32, 32, 16]);
+    }
+}
+
+family nv_bwd_weight_3d : nv_bwd_weight {
+    dims = 3;
+    layout = ndhwgc;
+    over dtype = [fp16, bf16];
+    rows (tile, warps, warp_tile) {
+        /// 8 warps of 64x32.
+        t128x128x32 = ([128, 128, 32], [2, 4, 1], [64, 32, 16]);
+        /// 4 warps of 32x64, wide.
+        t64x128x32 = ([64, 128, 32], [2, 2, 1], [32, 64, 16]);
+        /// 4 warps of 32x32, K per block 64.
+        t64x64x64 = ([64, 64, 64], [2, 2, 1], [32, 32, 16]);
+    }
+}
+
+/// Grouped convolutions with few channels per group (K and C of 4 to 16): one warp per
+/// 16x16 tile with a deep K per block, 8-byte vectors, split over the long GEMM-K.
+family nv_bwd_weight_grouped_2d : nv_bwd_weight {
+    dims = 2;
+    layout = nhwgc;
+    vector = [4, 4, 4];
+    over dtype = [fp16, bf16];
+    rows (tile, warps, warp_tile) {
+        /// C·Y·X up to 48 (C = 4 with a 3x3 filter).
+        t16x48x128 = ([16, 48, 128], [1, 1, 1], [16, 48, 16]);
+        /// C·Y·X up to 80 (C = 8 with a 3x3 filter).
+        t16x80x64 = ([16, 80, 64], [1, 1, 1], [16, 80, 16]);
+    }
+}
+
+/// StreamK over the GEMM-K iterations of few output tiles: Linear and Tree fix-up.
+family nv_bwd_weight_streamk_2d : nv_bwd_weight {
+    dims = 2;
+    layout = nhwgc;
+    split_k = 1;
+    over dtype = [fp16, bf16];
+    over streamk.reduction = [linear, tree];
+    rows (tile, warps, warp_tile) {
+        /// 8 warps of 64x32.
+        t128x128x32 = ([128, 128, 32], [2, 4, 1], [64, 32, 16]);
+        /// 4 warps of 32x32.
+        t64x64x64 = ([64, 64, 64], [2, 2, 1], [32, 32, 16]);
+    }
+}
+
+/// Forward and backward data: M = N·Ho·Wo (N·Hi·Wi), N = K (C), GEMM-K = C·Y·X (K·Y·X).
+family nv_fwd_bwd_data_2d : nv_tile {
+    dims = 2;
+    layout = nhwgc;
+    over op = [fwd, bwd_data];
+    over dtype = [fp16, bf16];
+    rows (tile, warps, warp_tile) {
+        /// 8 warps of 64x32.
+        t128x128x32 = ([128, 128, 32], [2, 4, 1], [64, 32, 16]);
+        /// 4 warps of 64x32: K or C of 64.
+        t128x64x32 = ([128, 64, 32], [2, 2, 1], [64, 32, 16]);
+        /// 4 warps of 32x32, K per block 64: few output pixels.
+        t64x64x64 = ([64, 64, 64], [2, 2, 1], [32, 32, 16]);
+        /// 4 warps of 64x16: K or C of 36 and other narrow N.
+        t128x48x64 = ([128, 48, 64], [2, 2, 1], [64, 24, 16]);
+    }
+}
+
+family nv_fwd_bwd_data_3d : nv_tile {
+    dims = 3;
+    layout = ndhwgc;
+    over op = [fwd, bwd_data];
+    over dtype = [fp16, bf16];
+    rows (tile, warps, warp_tile) {
+        /// 8 warps of 64x32.
+        t128x128x32 = ([128, 128, 32], [2, 4, 1], [64, 32, 16]);
+        /// 4 warps of 32x32, K per block 64.
+        t64x64x64 = ([64, 64, 64], [2, 2, 1], [32, 32, 16]);
+    }
+}

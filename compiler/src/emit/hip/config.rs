@@ -313,15 +313,18 @@ impl KernelConfig {
             // its global vectors land as one store, and the tensor-core path reads it with a
             // transposing matrix load. The 16-byte pad staggers consecutive K rows over the
             // banks. An operand loaded along K keeps the instance's K1 layout.
+            let vector = vector_width(want, if along { rows } else { k }, e);
+            // An operand loaded along K keeps K1 runs of at least one vector (CK-Tile kinds
+            // have no K1 of their own), so each vector lands as one store.
             let (k1, lds_row) = if along {
                 (1, rows + 16 / e.bytes())
             } else {
-                let k1 = gcd(k1.max(1), k);
+                let k1 = gcd(k1.max(vector), k);
                 (k1, rows * k1 + if pad { k1 } else { 0 })
             };
             Ok::<_, HipError>(OperandCfg {
                 elem: e,
-                vector: vector_width(want, if along { rows } else { k }, e),
+                vector,
                 along_rows: along,
                 k1,
                 lds_row,

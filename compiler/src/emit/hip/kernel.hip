@@ -194,6 +194,21 @@ template <bool IS_A> CK_DEV ck_i64 ck_off_at(const CkArgs& a, ck_i64 g, int row,
     return ck_fwd_in(a, g, ck_as_pix(kd), ck_as_tap(rd));
 }
 
+// cp.async (sm_80+): global -> LDS without registers; a source size of 0 fills zeros (padding).
+#if defined(CK_NV) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define CK_CP_ASYNC 1
+template <int BYTES> CK_DEV void ck_cp_async(void* dst, const void* src, bool valid) {
+    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    const int n = valid ? BYTES : 0;
+    if (BYTES == 16)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "r"(n));
+    else
+        asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;" ::"r"(d), "l"(src), "n"(BYTES), "r"(n));
+}
+CK_DEV void ck_cp_commit() { asm volatile("cp.async.commit_group;"); }
+template <int PENDING> CK_DEV void ck_cp_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(PENDING)); }
+#endif
+
 // One operand's global->register->LDS movement. VEC elements along the operand's contiguous
 // dimension move together; ALONG_R says whether that dimension is the tile's row (M or N) or K.
 // `begin` places the thread's groups at a tile's first K-tile; each `load` reads one K-tile and
@@ -201,6 +216,12 @@ template <bool IS_A> CK_DEV ck_i64 ck_off_at(const CkArgs& a, ck_i64 g, int row,
 template <typename T, int ROWS, int ROW, int K1, int VEC, bool ALONG_R, bool IS_A, int OPK>
 struct ck_loader {
     static constexpr int GROUPS = (ROWS * KPB / VEC + LOAD_THREADS - 1) / LOAD_THREADS;
+    // A group lands in one store when it is contiguous in LDS: along the rows of a
+    // row-contiguous operand, or within one K1 run of a K1-layout operand.
+    static constexpr bool WHOLE = ALONG_R ? K1 == 1 : K1 % VEC == 0;
+    // Whole groups of 4, 8 or 16 bytes without an element-wise op can be copied asynchronously.
+    static constexpr int BYTES = (int)sizeof(T) * VEC;
+    static constexpr bool ASYNC = WHOLE && OPK == CK_EOP_PASS && (BYTES == 4 || BYTES == 8 || BYTES == 16);
     T reg[GROUPS][VEC];
     ck_d4 rd[GROUPS], kd[GROUPS];
     int row[GROUPS], kl[GROUPS];  // tile-absolute row and K index of each group
@@ -225,9 +246,32 @@ struct ck_loader {
         }
     }
 
+    // Element offset of group i at the current K-tile, -1 for zeros (outside or padding).
+    CK_DEV ck_i64 offset(const CkArgs& a, ck_i64 g, int i) const {
+        const ck_i64 rows = IS_A ? a.M : a.Ng;
+        return row[i] < rows && kl[i] < a.Kg ? ck_off_at<IS_A>(a, g, row[i], rd[i], kd[i]) : -1;
+    }
+
+#if defined(CK_CP_ASYNC)
+    // One K-tile straight into LDS (the host checked that vectors are legal), then the next.
+    CK_DEV void issue(const CkArgs& a, const T* src, ck_i64 g, int lt, T* lds) {
+        const ck_radix kr = ck_k_radix(a);
+#pragma unroll
+        for (int i = 0; i < GROUPS; ++i) {
+            const int gi = lt + i * LOAD_THREADS;
+            if (gi >= ROWS * KPB / VEC) continue;
+            int r, k;
+            place(gi, r, k);
+            const ck_i64 off = offset(a, g, i);
+            ck_cp_async<BYTES>(lds + ck_lds_idx<ROW, K1>(r, k), src + (off >= 0 ? off : 0), off >= 0);
+            kl[i] += KPB;
+            ck_advance4(kd[i], step, kr);
+        }
+    }
+#endif
+
     CK_DEV void load(const CkArgs& a, const T* src, ck_i64 g, int lt, bool vec_ok) {
         const ck_radix kr = ck_k_radix(a);
-        const ck_i64 rows = IS_A ? a.M : a.Ng;
 #pragma unroll
         for (int i = 0; i < GROUPS; ++i) {
             const int gi = lt + i * LOAD_THREADS;
@@ -240,7 +284,7 @@ struct ck_loader {
             if ((VEC == 1 || vec_ok) && OPK == CK_EOP_PASS) {
                 // The host checked that the contiguous extent is a multiple of VEC and aligned,
                 // so the whole group is in bounds (or in the padding) together.
-                const ck_i64 off = row[i] < rows && kl[i] < a.Kg ? ck_off_at<IS_A>(a, g, row[i], rd[i], kd[i]) : -1;
+                const ck_i64 off = offset(a, g, i);
                 if (off >= 0) {
                     w = *reinterpret_cast<const ck_vec<T, VEC>*>(src + off);
                 } else {
@@ -258,9 +302,6 @@ struct ck_loader {
     }
 
     CK_DEV void store(T* lds, int lt) const {
-        // A group lands in one store when it is contiguous in LDS: along the rows of a
-        // row-contiguous operand, or within one K1 run of a K1-layout operand.
-        constexpr bool WHOLE = ALONG_R ? K1 == 1 : K1 % VEC == 0;
 #pragma unroll
         for (int i = 0; i < GROUPS; ++i) {
             int gi = lt + i * LOAD_THREADS;
@@ -461,6 +502,40 @@ CK_DEV void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0
         la.begin(a, m0, kb * KPB, b.lt);
         lb.begin(a, n0, kb * KPB, b.lt);
     }
+#if defined(CK_CP_ASYNC)
+    // NVIDIA sm_80+: a STAGES-deep cp.async pipeline when both operands copy whole vectors and
+    // every thread both loads and computes. Stage (kt - kb) % STAGES holds K-tile kt.
+    constexpr bool ASYNC = ck_a_loader::ASYNC && ck_b_loader::ASYNC && STAGES >= 2 && LOAD_BEGIN == 0 &&
+                           LOAD_THREADS == BLOCK && MATH_BEGIN == 0;
+    if (ASYNC && (va || VEC_A == 1) && (vb || VEC_B == 1)) {
+#pragma unroll
+        for (int s = 0; s < STAGES - 1; ++s) {
+            if (kb + s < ke) {
+                la.issue(a, A, g, b.lt, b.As + s * LDS_A_SIZE);
+                lb.issue(a, B, g, b.lt, b.Bs + s * LDS_B_SIZE);
+            }
+            ck_cp_commit();
+        }
+        for (ck_i64 kt = kb; kt < ke; ++kt) {
+            // K-tile kt has landed (the newer STAGES - 2 may still fly), and every thread is done
+            // with the stage the next issue overwrites.
+            ck_cp_wait<STAGES - 2>();
+            __syncthreads();
+            const ck_i64 nk = kt + STAGES - 1;
+            if (nk < ke) {
+                const int s = (int)((nk - kb) % STAGES);
+                la.issue(a, A, g, b.lt, b.As + s * LDS_A_SIZE);
+                lb.issue(a, B, g, b.lt, b.Bs + s * LDS_B_SIZE);
+            }
+            ck_cp_commit();
+            const int s = (int)((kt - kb) % STAGES);
+            if (b.math) ck_math_step(acc, b.As + s * LDS_A_SIZE, b.Bs + s * LDS_B_SIZE, b);
+        }
+        ck_cp_wait<0>();
+        __syncthreads();
+        return;
+    }
+#endif
     // Iteration kb - 1 is the prologue: it only brings tile kb into LDS. With two stages the
     // next tile goes to the other buffer while this one is used (one barrier per k-tile; also
     // the wavelet producer/consumer split). With one stage the next tile waits for the math to

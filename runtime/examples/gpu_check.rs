@@ -15,7 +15,8 @@
 use ck_compiler::emit::hip::HipKernel;
 use ck_compiler::ir::{Instance, SplitK};
 use ck_compiler::load::Session;
-use ck_runtime::cuda::{CudaBackend, KernelCache, portable_kernel};
+use ck_runtime::cuda::CudaBackend;
+use ck_runtime::gpu::{KernelCache, portable_kernel};
 use ck_runtime::layout::Role;
 use ck_runtime::reference::fresh_seed;
 use ck_runtime::{Backend, ConvProblem, ProblemData, probe};
@@ -93,7 +94,7 @@ fn precompile(insts: &[Instance], dir: PathBuf, arch: &str) -> ExitCode {
     let mut kernels: BTreeMap<String, HipKernel> = BTreeMap::new();
     let mut rejected = 0;
     for inst in insts {
-        match portable_kernel(inst) {
+        match portable_kernel(inst, "cuda") {
             Ok(k) => {
                 kernels.entry(k.source.clone()).or_insert(k);
             }

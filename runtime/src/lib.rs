@@ -37,3 +37,7 @@ pub use tensor::{Tensor, TensorData};
 pub use verify::{ProblemData, Verification};
 #[cfg(feature = "cuda")]
 pub mod cuda;
+#[cfg(any(feature = "cuda", feature = "hip"))]
+pub mod gpu;
+#[cfg(feature = "hip")]
+pub mod hip;

@@ -8,6 +8,11 @@ use super::api::{Program, api};
 use crate::gpu::KernelCache;
 use rayon::prelude::*;
 use std::ffi::{CString, c_char};
+use std::sync::Mutex;
+
+/// Serialises hiprtc programs: HIP 5.2's hiprtc crashes (SIGSEGV) when two threads compile at
+/// once.
+static COMPILER: Mutex<()> = Mutex::new(());
 
 /// hiprtc's version and the HIP runtime's, as one cache-key component.
 pub fn version() -> Result<String, HipError> {
@@ -54,6 +59,8 @@ pub fn compile_code_object(name: &str, source: &str, arch: &str) -> Result<Vec<u
         cstr("-O3", "option")?,
     ];
     let opt_ptrs: Vec<*const c_char> = opts.iter().map(|o| o.as_ptr()).collect();
+    // A panic elsewhere while holding the lock leaves hiprtc itself intact.
+    let _one_at_a_time = COMPILER.lock().unwrap_or_else(|e| e.into_inner());
     let mut prog: Program = std::ptr::null_mut();
     // SAFETY: `src` and `file` are NUL-terminated and outlive the call; no headers are passed.
     api.check_rtc("hiprtcCreateProgram", unsafe {
@@ -113,7 +120,8 @@ impl KernelCache {
         self.get_or_compile(&key, "hsaco", || compile_code_object(name, source, arch))
     }
 
-    /// Compiles `(name, source)` pairs to code objects in parallel; results in input order.
+    /// Code objects of `(name, source)` pairs, cache reads in parallel (hiprtc itself compiles
+    /// one at a time); results in input order.
     pub fn code_objects(
         &self,
         kernels: &[(&str, &str)],

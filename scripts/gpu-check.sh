@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # GPU correctness check of the portable kernels on an NVIDIA GPU: every instance of the library
-# (plus the .ck files in $CK_GPU_INSTANCES, if set) on the problems each supports.
+# plus runtime/tests/gpu/*.ck (StreamK with atomic fix-ups, which the library lacks) and the .ck
+# files in $CK_GPU_INSTANCES, if set, on the problems each supports.
 #
 # Build machine (has Rust; the GPU machine does not):
 #   scripts/gpu-check.sh --stage DIR    builds gpu_check (release), compiles every distinct
@@ -11,7 +12,9 @@
 # GPU machine:
 #   DIR/gpu-check.sh                    runs the check, then compute-sanitizer memcheck and
 #                                       racecheck on a subset (one problem each of every 10th /
-#                                       every 20th instance).
+#                                       every 20th instance, plus one of each work schedule:
+#                                       StreamK linear/tree/atomic, persistent or not, split-K
+#                                       auto, two-stage).
 # Logs go to $OUT (or DIR) as gpu_check.log, memcheck.log, racecheck.log.
 set -uo pipefail
 
@@ -21,9 +24,12 @@ if [[ ${1:-} == --stage ]]; then
     cd "$(dirname "$0")/.."
     mkdir -p "$DIR/cache"
     cargo build -q --release -p ck-runtime --features cuda --example gpu_check
+    mkdir -p "$DIR/instances"
+    cp runtime/tests/gpu/*.ck "$DIR/instances/"
     LIB=${CK_NVRTC_SITE:-$PWD/target/nvrtc/site}/nvidia/cu13/lib
     LD_LIBRARY_PATH=$LIB timeout "${CK_STAGE_SECONDS:-3600}" \
-        target/release/examples/gpu_check --precompile "$DIR/cache" --arch sm_90 || true
+        target/release/examples/gpu_check --precompile "$DIR/cache" --arch sm_90 \
+        --instances "$DIR/instances" || true
     cp target/release/examples/gpu_check scripts/gpu-check.sh "$DIR/"
     exit 0
 fi
@@ -35,8 +41,8 @@ export CK_KERNEL_CACHE=$PWD/cache
 NVRTC=$(find /usr/local /usr/lib /opt -name 'libnvrtc.so.13' 2>/dev/null | head -n 1)
 [[ -n $NVRTC ]] && export LD_LIBRARY_PATH=$(dirname "$NVRTC")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 echo "NVRTC: ${NVRTC:-not found}"
-EXTRA=()
-[[ -n ${CK_GPU_INSTANCES:-} ]] && EXTRA=(--instances "$CK_GPU_INSTANCES")
+EXTRA=(--instances "$PWD/instances")
+[[ -n ${CK_GPU_INSTANCES:-} ]] && EXTRA+=(--instances "$CK_GPU_INSTANCES")
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 status=0
 ./gpu_check "${EXTRA[@]}" >"$LOGS/gpu_check.log" 2>&1 || status=1

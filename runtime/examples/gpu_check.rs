@@ -8,16 +8,20 @@
 //!
 //! `gpu_check [--instances PATH]... [--quick] [--every N] [--filter SUBSTR]` runs (exit status 1
 //! on any mismatch or error); `--quick` runs one problem per instance on the real SM count
-//! and `--every N` every N-th instance (for the sanitizers).
+//! and `--every N` every N-th instance plus the first of each work schedule the stride missed
+//! (StreamK by fix-up and grid shape, auto / fixed split-K, two-stage), so that the sanitizer
+//! subsets always cover StreamK fix-ups.
 //! `gpu_check --precompile DIR [--arch sm_90] [--instances PATH]...` needs no GPU: it compiles
 //! every distinct kernel into the cubin cache DIR.
 
 use ck_compiler::emit::hip::HipKernel;
 use ck_compiler::ir::{Instance, SplitK};
 use ck_compiler::load::Session;
-use ck_runtime::cuda::{CudaBackend, KernelCache, portable_kernel};
+use ck_runtime::cuda::CudaBackend;
+use ck_runtime::gpu::{KernelCache, portable_kernel};
 use ck_runtime::layout::Role;
 use ck_runtime::reference::fresh_seed;
+use ck_runtime::subset::every_nth_with_schedules;
 use ck_runtime::{Backend, ConvProblem, ProblemData, probe};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -77,14 +81,14 @@ fn instances(a: &Args) -> Result<Vec<Instance>, String> {
         let extra = ck_compiler::compile(&session).map_err(|d| d.render(session.sources()))?;
         all.extend(extra.into_instances());
     }
-    Ok(all
+    all.retain(|i| {
+        a.filter
+            .as_ref()
+            .is_none_or(|f| i.name.contains(f.as_str()))
+    });
+    Ok(every_nth_with_schedules(&all, a.every)
         .into_iter()
-        .filter(|i| {
-            a.filter
-                .as_ref()
-                .is_none_or(|f| i.name.contains(f.as_str()))
-        })
-        .step_by(a.every)
+        .cloned()
         .collect())
 }
 
@@ -93,7 +97,7 @@ fn precompile(insts: &[Instance], dir: PathBuf, arch: &str) -> ExitCode {
     let mut kernels: BTreeMap<String, HipKernel> = BTreeMap::new();
     let mut rejected = 0;
     for inst in insts {
-        match portable_kernel(inst) {
+        match portable_kernel(inst, "cuda") {
             Ok(k) => {
                 kernels.entry(k.source.clone()).or_insert(k);
             }

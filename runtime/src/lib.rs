@@ -14,6 +14,7 @@ pub mod problem_string;
 pub mod reference;
 pub mod registry;
 pub mod select;
+pub mod subset;
 pub mod support;
 pub mod tensor;
 #[cfg(any(test, feature = "testing"))]
@@ -37,3 +38,7 @@ pub use tensor::{Tensor, TensorData};
 pub use verify::{ProblemData, Verification};
 #[cfg(feature = "cuda")]
 pub mod cuda;
+#[cfg(any(feature = "cuda", feature = "hip"))]
+pub mod gpu;
+#[cfg(feature = "hip")]
+pub mod hip;

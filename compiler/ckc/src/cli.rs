@@ -178,4 +178,6 @@ pub enum BackendKind {
     Cpu,
     /// The CUDA back end: the portable kernels on device 0 (cargo feature `cuda`).
     Cuda,
+    /// The HIP back end: the portable kernels on AMD device 0 (cargo feature `hip`).
+    Hip,
 }

@@ -145,3 +145,23 @@ fn the_cuda_back_end_says_why_it_cannot_run() {
     assert!(stderr.contains(reason), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+#[test]
+fn the_hip_back_end_says_why_it_cannot_run() {
+    let out = ckc(&["run", "--problem", SMALL, "--backend", "hip", "--verify"]);
+    let (stdout, stderr) = text(&out);
+    if cfg!(feature = "hip") && out.status.success() {
+        // A machine with an AMD GPU: the run must have verified.
+        assert!(stdout.contains("hip back end") && stdout.trim_end().ends_with(": pass"));
+        return;
+    }
+    assert!(!out.status.success(), "{stdout}{stderr}");
+    // Without the feature, or without libamdhip64 or a device: a reason, never a panic.
+    let reason = if cfg!(feature = "hip") {
+        "the HIP back end: "
+    } else {
+        "this ckc was built without HIP support (cargo feature `hip`)"
+    };
+    assert!(stderr.contains(reason), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

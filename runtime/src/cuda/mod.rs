@@ -4,20 +4,14 @@
 
 mod backend;
 mod cache;
-mod dims;
 pub mod nvrtc;
 
-pub use backend::portable_kernel;
-pub use cache::KernelCache;
-pub use dims::conv_dims;
+pub use crate::gpu::{KernelCache, conv_dims};
 
 use crate::device::DeviceModel;
+use crate::gpu::{self, ArgImage, LaunchError};
 use crate::problem::ConvProblem;
-use ck_compiler::emit::hip::{
-    Buffers, CkArgs, DeviceInfo, Elem, EntryKind, HipKernel, LaunchPlan, PlanError, Step,
-    ZeroTarget,
-};
-use ck_compiler::model::DataType;
+use ck_compiler::emit::hip::{Buffers, DeviceInfo, EntryKind, HipKernel, LaunchPlan, Step};
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr,
     DriverError, LaunchConfig, PushKernelArg, sys,
@@ -42,16 +36,8 @@ pub enum CudaError {
         target: String,
         log: String,
     },
-    #[error("{0}")]
-    Plan(#[from] PlanError),
-    #[error("unsupported problem: {0}")]
-    Problem(String),
-    #[error("{tensor} buffer has {have} bytes, the problem needs {need}")]
-    BufferSize {
-        tensor: &'static str,
-        have: usize,
-        need: u64,
-    },
+    #[error(transparent)]
+    Launch(#[from] LaunchError),
 }
 
 /// A kernel compiled and loaded on the device.
@@ -62,18 +48,8 @@ pub struct LoadedKernel {
     _module: Arc<CudaModule>,
 }
 
-/// Device tensors of one convolution, by conv role (the op decides which one is written).
-pub struct DeviceTensors {
-    pub input: CudaSlice<u8>,
-    pub weight: CudaSlice<u8>,
-    pub output: CudaSlice<u8>,
-    /// D tensor of binary output element-wise ops, in the output layout.
-    pub d: Option<CudaSlice<u8>>,
-}
-
-/// The argument block as one kernel parameter.
-#[repr(C, align(8))]
-struct ArgImage([u8; CkArgs::BYTES]);
+/// Device tensors of one convolution on a CUDA device.
+pub type DeviceTensors = gpu::DeviceTensors<CudaSlice<u8>>;
 
 // SAFETY: plain bytes with the layout of the kernel's `CkArgs` (all fields 8 bytes, no padding).
 unsafe impl DeviceRepr for ArgImage {}
@@ -84,7 +60,7 @@ pub struct CudaBackend {
     arch: String,
     device: DeviceInfo,
     cache: KernelCache,
-    /// Kernels loaded by [`Backend::run`](crate::Backend::run), by cache key.
+    /// Kernels loaded by [`Backend::run`](crate::Backend::run), by source.
     loaded: Mutex<HashMap<String, Arc<LoadedKernel>>>,
 }
 
@@ -208,27 +184,7 @@ impl CudaBackend {
 
     /// Plans `problem` for the kernel on this device, checking the problem's data types.
     pub fn plan(&self, kernel: &HipKernel, problem: &ConvProblem) -> Result<LaunchPlan, CudaError> {
-        let want = kernel.config.tensor_elems();
-        let have = [
-            problem.dtype.input,
-            problem.dtype.weight,
-            problem.dtype.output,
-        ];
-        for ((w, h), tensor) in want.iter().zip(have).zip(["input", "weight", "output"]) {
-            let ok = matches!(
-                (w, h),
-                (Elem::F32, DataType::Fp32 | DataType::Tf32)
-                    | (Elem::F16, DataType::Fp16)
-                    | (Elem::Bf16, DataType::Bf16)
-            );
-            if !ok {
-                return Err(CudaError::Problem(format!(
-                    "{tensor} is {h}, kernel `{}` takes {w:?}",
-                    kernel.name
-                )));
-            }
-        }
-        Ok(kernel.plan(&conv_dims(problem)?, &self.device)?)
+        Ok(gpu::plan(kernel, problem, &self.device)?)
     }
 
     /// Enqueues every step of `plan` on the stream (no synchronisation). `alpha`/`beta` are the
@@ -243,38 +199,7 @@ impl CudaBackend {
         beta: f64,
     ) -> Result<(), CudaError> {
         let op = k.kernel.config.op;
-        let checks = [
-            ("input", t.input.len()),
-            ("weight", t.weight.len()),
-            ("output", t.output.len()),
-        ];
-        for ((tensor, have), need) in checks.into_iter().zip(plan.tensor_bytes) {
-            if (have as u64) < need {
-                return Err(CudaError::BufferSize { tensor, have, need });
-            }
-        }
-        let out_idx = match op {
-            ck_compiler::model::Op::Fwd => 2,
-            ck_compiler::model::Op::BwdData => 0,
-            ck_compiler::model::Op::BwdWeight => 1,
-        };
-        if let Some(d) = &t.d
-            && (d.len() as u64) < plan.tensor_bytes[out_idx]
-        {
-            return Err(CudaError::BufferSize {
-                tensor: "d",
-                have: d.len(),
-                need: plan.tensor_bytes[out_idx],
-            });
-        }
-        let ws_len = workspace.as_ref().map_or(0, |w| w.len());
-        if (ws_len as u64) < plan.workspace_bytes {
-            return Err(CudaError::BufferSize {
-                tensor: "workspace",
-                have: ws_len,
-                need: plan.workspace_bytes,
-            });
-        }
+        gpu::check_buffers(plan, op, t, workspace.as_deref(), |b| b.len())?;
         let mut workspace = workspace;
         // Zero-fills first (they target buffers the kernels then read or accumulate into).
         for step in &plan.steps {
@@ -285,20 +210,7 @@ impl CudaBackend {
             } = *step
             {
                 let (off, len) = (offset as usize, bytes as usize);
-                let buf: &mut CudaSlice<u8> = match target {
-                    ZeroTarget::Workspace => {
-                        workspace.as_deref_mut().ok_or(CudaError::BufferSize {
-                            tensor: "workspace",
-                            have: 0,
-                            need: plan.workspace_bytes,
-                        })?
-                    }
-                    ZeroTarget::Output => match out_idx {
-                        0 => &mut t.input,
-                        1 => &mut t.weight,
-                        _ => &mut t.output,
-                    },
-                };
+                let buf = t.zero_target(workspace.as_deref_mut(), target, op)?;
                 self.stream
                     .memset_zeros(&mut buf.slice_mut(off..off + len))?;
             }
@@ -311,12 +223,7 @@ impl CudaBackend {
             d: t.d.as_ref().map_or(0, ptr),
             workspace: workspace.as_deref().map_or(0, ptr),
         };
-        let mut args = plan.args_for(bufs);
-        args.alpha = alpha;
-        args.beta = beta;
-        let bytes = args.to_bytes();
-        let mut image = ArgImage([0; CkArgs::BYTES]);
-        image.0.copy_from_slice(&bytes);
+        let image = ArgImage::new(plan, bufs, alpha, beta);
         for step in &plan.steps {
             if let Step::Launch {
                 entry,

@@ -28,6 +28,17 @@ fn backend(kind: BackendKind) -> Result<(Box<dyn Backend>, DeviceModel), String>
         BackendKind::Cuda => {
             Err("this ckc was built without CUDA support (cargo feature `cuda`)".into())
         }
+        #[cfg(feature = "hip")]
+        BackendKind::Hip => {
+            let hip = ck_runtime::hip::HipBackend::new(0)
+                .map_err(|e| format!("the HIP back end: {e}"))?;
+            let device = hip.device_model();
+            Ok((Box::new(hip), device))
+        }
+        #[cfg(not(feature = "hip"))]
+        BackendKind::Hip => {
+            Err("this ckc was built without HIP support (cargo feature `hip`)".into())
+        }
     }
 }
 

@@ -1,13 +1,13 @@
 //! `ConvProblem` → the portable kernels' `ConvDims` (3-D spatial, left pads, output sizes).
 
-use super::CudaError;
+use super::LaunchError;
 use crate::problem::ConvProblem;
 use ck_compiler::emit::hip::ConvDims;
 
-pub fn conv_dims(p: &ConvProblem) -> Result<ConvDims, CudaError> {
+pub fn conv_dims(p: &ConvProblem) -> Result<ConvDims, LaunchError> {
     let nd = p.ndim as usize;
     if !(1..=3).contains(&nd) {
-        return Err(CudaError::Problem(format!(
+        return Err(LaunchError::Problem(format!(
             "{}-D convolutions are not supported",
             p.ndim
         )));
@@ -22,7 +22,7 @@ pub fn conv_dims(p: &ConvProblem) -> Result<ConvDims, CudaError> {
     ];
     for (what, v) in vectors {
         if v.len() != nd {
-            return Err(CudaError::Problem(format!(
+            return Err(LaunchError::Problem(format!(
                 "{what} has {} entries, expected {nd}",
                 v.len()
             )));
@@ -30,7 +30,7 @@ pub fn conv_dims(p: &ConvProblem) -> Result<ConvDims, CudaError> {
     }
     let output = p.output();
     if output.contains(&0) {
-        return Err(CudaError::Problem(
+        return Err(LaunchError::Problem(
             "the filter does not fit the padded input".into(),
         ));
     }
@@ -105,12 +105,12 @@ mod tests {
     fn malformed_problems_are_errors() {
         let mut p = p1d();
         p.stride = vec![1, 1];
-        assert!(matches!(conv_dims(&p), Err(CudaError::Problem(_))));
+        assert!(matches!(conv_dims(&p), Err(LaunchError::Problem(_))));
         let mut p = p1d();
         p.filter = vec![40];
-        assert!(matches!(conv_dims(&p), Err(CudaError::Problem(_))));
+        assert!(matches!(conv_dims(&p), Err(LaunchError::Problem(_))));
         let mut p = p1d();
         p.ndim = 4;
-        assert!(matches!(conv_dims(&p), Err(CudaError::Problem(_))));
+        assert!(matches!(conv_dims(&p), Err(LaunchError::Problem(_))));
     }
 }

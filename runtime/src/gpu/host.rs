@@ -1,0 +1,409 @@
+//! Host side of a GPU run, the same on every device: which instances have a portable kernel,
+//! planning, buffer checks, the argument image, tensor bytes, statistics, and the whole
+//! host-tensor run over a [`HostDevice`].
+
+use super::{LaunchError, conv_dims};
+use crate::device::DeviceModel;
+use crate::elementwise::{ElementArgs, check_ds, is_binary, ops_by_role};
+use crate::exec::{Buffers, RunError, RunStats, check_tensor};
+use crate::layout::Role;
+use crate::problem::ConvProblem;
+use crate::support::supports_on;
+use crate::tensor::{Tensor, TensorData};
+use ck_compiler::emit::hip::{
+    self, CkArgs, DeviceInfo, Elem, EntryKind, HipKernel, LaunchPlan, Schedule, Step, ZeroTarget,
+    emit_hip,
+};
+use ck_compiler::ir::Instance;
+use ck_compiler::model::{DataType, ElementOp, Op};
+use half::{bf16, f16};
+use std::sync::Arc;
+
+fn not_on(backend: &str, why: String) -> RunError {
+    RunError::Backend {
+        backend: backend.into(),
+        message: why,
+    }
+}
+
+/// The portable kernel of `inst`, if a GPU back end (named `backend` in errors) can run it
+/// through [`Backend::run`](crate::Backend::run). Needs no device: kernels can be compiled
+/// ahead of time from it.
+///
+/// The kernel takes one D pointer, read at the destination's offsets in the destination's type,
+/// and one `alpha` shared by Scale (`alpha` = the scale) and Bilinear.
+pub fn portable_kernel(inst: &Instance, backend: &str) -> Result<HipKernel, RunError> {
+    for dt in [inst.types.input, inst.types.weight, inst.types.output] {
+        if !matches!(dt, DataType::Fp16 | DataType::Bf16 | DataType::Fp32) {
+            return Err(not_on(
+                backend,
+                format!("{dt} host tensors are not supported"),
+            ));
+        }
+    }
+    let (sources, result) = ops_by_role(inst.op, &inst.elementwise);
+    let (dst_layout, dst_type) = match inst.op {
+        Op::Fwd => (inst.layout.output, inst.types.output),
+        Op::BwdData => (inst.layout.input, inst.types.input),
+        Op::BwdWeight => (inst.layout.weight, inst.types.weight),
+    };
+    let ds: Vec<_> = inst.layout.ds.iter().zip(&inst.types.ds).collect();
+    let wanted = usize::from(is_binary(result));
+    if ds.len() != wanted || inst.types.ds.len() != wanted {
+        return Err(not_on(
+            backend,
+            format!(
+                "{} D tensors with result op {result}: the kernel takes {wanted}",
+                inst.types.ds.len()
+            ),
+        ));
+    }
+    if let Some(&(&l, &t)) = ds.first()
+        && (l != dst_layout || t != dst_type)
+    {
+        return Err(not_on(
+            backend,
+            format!(
+                "the kernel reads D as {dst_layout} {dst_type} (the destination's), the instance declares {l} {t}"
+            ),
+        ));
+    }
+    let scales = sources.contains(&ElementOp::Scale) || result == ElementOp::Scale;
+    if scales && result == ElementOp::Bilinear {
+        return Err(not_on(
+            backend,
+            "Scale and Bilinear together: the kernel has one alpha for both".into(),
+        ));
+    }
+    emit_hip(inst).map_err(|e| not_on(backend, e.to_string()))
+}
+
+/// The kernel's `alpha` and `beta` for the instance's ops (see [`portable_kernel`]).
+fn kernel_scalars(inst: &Instance, args: &ElementArgs) -> (f64, f64) {
+    let (_, result) = ops_by_role(inst.op, &inst.elementwise);
+    if result == ElementOp::Bilinear {
+        (f64::from(args.alpha), f64::from(args.beta))
+    } else {
+        (f64::from(args.scale), 0.0)
+    }
+}
+
+/// Plans `problem` for the kernel on a device, checking the problem's data types.
+pub fn plan(
+    kernel: &HipKernel,
+    problem: &ConvProblem,
+    device: &DeviceInfo,
+) -> Result<LaunchPlan, LaunchError> {
+    let want = kernel.config.tensor_elems();
+    let have = [
+        problem.dtype.input,
+        problem.dtype.weight,
+        problem.dtype.output,
+    ];
+    for ((w, h), tensor) in want.iter().zip(have).zip(["input", "weight", "output"]) {
+        let ok = matches!(
+            (w, h),
+            (Elem::F32, DataType::Fp32 | DataType::Tf32)
+                | (Elem::F16, DataType::Fp16)
+                | (Elem::Bf16, DataType::Bf16)
+        );
+        if !ok {
+            return Err(LaunchError::Problem(format!(
+                "{tensor} is {h}, kernel `{}` takes {w:?}",
+                kernel.name
+            )));
+        }
+    }
+    Ok(kernel.plan(&conv_dims(problem)?, device)?)
+}
+
+/// Device tensors of one convolution, by conv role (the op decides which one is written).
+pub struct DeviceTensors<B> {
+    pub input: B,
+    pub weight: B,
+    pub output: B,
+    /// D tensor of binary output element-wise ops, in the output layout.
+    pub d: Option<B>,
+}
+
+impl<B> DeviceTensors<B> {
+    /// The tensor `op` writes.
+    pub fn destination(&self, op: Op) -> &B {
+        match op {
+            Op::Fwd => &self.output,
+            Op::BwdData => &self.input,
+            Op::BwdWeight => &self.weight,
+        }
+    }
+
+    /// The buffer a zero-fill step clears.
+    pub fn zero_target<'a>(
+        &'a mut self,
+        workspace: Option<&'a mut B>,
+        target: ZeroTarget,
+        op: Op,
+    ) -> Result<&'a mut B, LaunchError> {
+        match target {
+            ZeroTarget::Workspace => workspace.ok_or(LaunchError::BufferSize {
+                tensor: "workspace",
+                have: 0,
+                need: 1,
+            }),
+            ZeroTarget::Output => Ok(match op {
+                Op::Fwd => &mut self.output,
+                Op::BwdData => &mut self.input,
+                Op::BwdWeight => &mut self.weight,
+            }),
+        }
+    }
+}
+
+/// Checks that every buffer (sizes through `len`) holds what `plan` reads and writes.
+pub fn check_buffers<B>(
+    plan: &LaunchPlan,
+    op: Op,
+    t: &DeviceTensors<B>,
+    workspace: Option<&B>,
+    len: impl Fn(&B) -> usize,
+) -> Result<(), LaunchError> {
+    let need_dst = plan.tensor_bytes[match op {
+        Op::Fwd => 2,
+        Op::BwdData => 0,
+        Op::BwdWeight => 1,
+    }];
+    let checks = [
+        ("input", Some(&t.input), plan.tensor_bytes[0]),
+        ("weight", Some(&t.weight), plan.tensor_bytes[1]),
+        ("output", Some(&t.output), plan.tensor_bytes[2]),
+        ("d", t.d.as_ref(), if t.d.is_some() { need_dst } else { 0 }),
+        ("workspace", workspace, plan.workspace_bytes),
+    ];
+    for (tensor, buf, need) in checks {
+        let have = buf.map_or(0, &len);
+        if (have as u64) < need {
+            return Err(LaunchError::BufferSize { tensor, have, need });
+        }
+    }
+    Ok(())
+}
+
+/// The argument block as the single kernel parameter.
+#[repr(C, align(8))]
+pub struct ArgImage(pub [u8; CkArgs::BYTES]);
+
+impl ArgImage {
+    pub fn new(plan: &LaunchPlan, bufs: hip::Buffers, alpha: f64, beta: f64) -> Self {
+        let mut args = plan.args_for(bufs);
+        args.alpha = alpha;
+        args.beta = beta;
+        let mut image = ArgImage([0; CkArgs::BYTES]);
+        image.0.copy_from_slice(&args.to_bytes());
+        image
+    }
+}
+
+fn to_bytes(t: &Tensor) -> Vec<u8> {
+    match t.data() {
+        TensorData::F16(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+        TensorData::Bf16(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+        TensorData::F32(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+    }
+}
+
+/// Replaces `t`'s elements with `bytes` (little-endian, `t`'s type).
+fn from_bytes(t: &mut Tensor, bytes: &[u8]) -> Result<(), RunError> {
+    let data = match t.data() {
+        TensorData::F16(_) => TensorData::F16(
+            bytes
+                .chunks_exact(2)
+                .map(|c| f16::from_le_bytes([c[0], c[1]]))
+                .collect(),
+        ),
+        TensorData::Bf16(_) => TensorData::Bf16(
+            bytes
+                .chunks_exact(2)
+                .map(|c| bf16::from_le_bytes([c[0], c[1]]))
+                .collect(),
+        ),
+        TensorData::F32(_) => TensorData::F32(
+            bytes
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect(),
+        ),
+    };
+    *t = Tensor::new(t.desc().clone(), data).map_err(|e| RunError::Internal(e.to_string()))?;
+    Ok(())
+}
+
+/// What a plan launches, in the CPU back end's terms.
+fn stats(k: &HipKernel, plan: &LaunchPlan, p: &ConvProblem) -> RunStats {
+    let a = &plan.args;
+    let pos = |v: i64| v.max(0) as u64;
+    let tiles = pos(a.tiles_m) * pos(a.tiles_n);
+    let batches = p.g.div_ceil(u64::from(k.config.merge_groups.max(1)));
+    let workgroups = plan
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Launch {
+                entry: EntryKind::Main,
+                grid,
+                ..
+            } => Some(grid.iter().map(|&g| u64::from(g)).product::<u64>()),
+            _ => None,
+        })
+        .sum();
+    let streamk = matches!(k.config.schedule, Schedule::StreamK { .. });
+    RunStats {
+        k_batch: pos(a.k_iters).div_ceil(pos(a.split_iters).max(1)).max(1) as u32,
+        batches,
+        tiles,
+        workgroups,
+        dp_tiles: if streamk { pos(a.dp_tiles) } else { tiles },
+        sk_ctas: if streamk { pos(a.sk_blocks) } else { 0 },
+        iterations: pos(a.k_iters) * tiles * batches,
+    }
+}
+
+/// A device as [`run_on_host`] drives it.
+pub(crate) trait HostDevice {
+    /// Device memory.
+    type Buf;
+    /// A compiled, loaded kernel.
+    type Kernel;
+    type Error: From<LaunchError> + Into<RunError>;
+
+    /// Back end name, for errors.
+    fn backend(&self) -> &'static str;
+    fn device_model(&self) -> DeviceModel;
+    fn device_info(&self) -> DeviceInfo;
+    /// The loaded kernel, compiled (or read from the cache) on first use.
+    fn loaded(&self, k: HipKernel) -> Result<Arc<Self::Kernel>, Self::Error>;
+    fn alloc(&self, bytes: usize) -> Result<Self::Buf, Self::Error>;
+    fn upload(&self, bytes: &[u8]) -> Result<Self::Buf, Self::Error>;
+    fn download(&self, buf: &Self::Buf) -> Result<Vec<u8>, Self::Error>;
+    /// Enqueues every step of the plan.
+    fn launch(
+        &self,
+        k: &Self::Kernel,
+        plan: &LaunchPlan,
+        t: &mut DeviceTensors<Self::Buf>,
+        workspace: Option<&mut Self::Buf>,
+        alpha: f64,
+        beta: f64,
+    ) -> Result<(), Self::Error>;
+    fn synchronize(&self) -> Result<(), Self::Error>;
+}
+
+/// [`Backend::run`](crate::Backend::run) on a device: host tensors in, host tensors out.
+pub(crate) fn run_on_host<D: HostDevice>(
+    d: &D,
+    inst: &Instance,
+    p: &ConvProblem,
+    bufs: &mut Buffers<'_>,
+) -> Result<RunStats, RunError> {
+    p.validate()?;
+    supports_on(inst, p, &d.device_model()).map_err(|why| RunError::Unsupported {
+        name: inst.name.clone(),
+        why,
+    })?;
+    let kernel = portable_kernel(inst, d.backend())?;
+    check_tensor(p, Role::Input, bufs.input)?;
+    check_tensor(p, Role::Weight, bufs.weight)?;
+    check_tensor(p, Role::Output, bufs.output)?;
+    check_ds(inst, p, bufs.ds)?;
+    let plan = plan(&kernel, p, &d.device_info()).map_err(|e| D::Error::from(e).into())?;
+    let stats = stats(&kernel, &plan, p);
+    let (alpha, beta) = kernel_scalars(inst, &bufs.args);
+    let device_err = |e: D::Error| e.into();
+    let loaded = d.loaded(kernel).map_err(device_err)?;
+    let mut t = DeviceTensors {
+        input: d.upload(&to_bytes(bufs.input)).map_err(device_err)?,
+        weight: d.upload(&to_bytes(bufs.weight)).map_err(device_err)?,
+        output: d.upload(&to_bytes(bufs.output)).map_err(device_err)?,
+        d: bufs
+            .ds
+            .first()
+            .map(|t| d.upload(&to_bytes(t)))
+            .transpose()
+            .map_err(device_err)?,
+    };
+    let mut ws = match plan.workspace_bytes {
+        0 => None,
+        n => {
+            let bytes = usize::try_from(n).map_err(|_| RunError::Workspace {
+                needed: n,
+                got: usize::MAX,
+            })?;
+            Some(d.alloc(bytes).map_err(device_err)?)
+        }
+    };
+    d.launch(&loaded, &plan, &mut t, ws.as_mut(), alpha, beta)
+        .map_err(device_err)?;
+    d.synchronize().map_err(device_err)?;
+    let host = match p.destination() {
+        Role::Input => &mut *bufs.input,
+        Role::Weight => &mut *bufs.weight,
+        Role::Output => &mut *bufs.output,
+    };
+    from_bytes(host, &d.download(t.destination(p.op)).map_err(device_err)?)?;
+    Ok(stats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::TensorDesc;
+    use ck_compiler::model::Layout;
+
+    #[test]
+    fn tensors_round_trip_through_bytes() {
+        let desc = TensorDesc::packed(Role::Input, Layout::Nwgc, &[1, 1, 2, 3]).unwrap();
+        for dt in [DataType::Fp16, DataType::Bf16, DataType::Fp32] {
+            let mut t = Tensor::zeros(dt, desc.clone()).unwrap();
+            (0..t.len()).for_each(|i| t.set(i, i as f32 - 2.5));
+            let mut back = Tensor::zeros(dt, desc.clone()).unwrap();
+            from_bytes(&mut back, &to_bytes(&t)).unwrap();
+            assert_eq!(back, t);
+        }
+    }
+
+    fn plan_with(tensor_bytes: [u64; 3], workspace_bytes: u64) -> LaunchPlan {
+        LaunchPlan {
+            steps: Vec::new(),
+            workspace_bytes,
+            flags_offset: 0,
+            tensor_bytes,
+            args: CkArgs::default(),
+        }
+    }
+
+    #[test]
+    fn short_buffers_are_named() {
+        let t = DeviceTensors {
+            input: 10usize,
+            weight: 20,
+            output: 30,
+            d: Some(5),
+        };
+        let ok = plan_with([10, 20, 30], 0);
+        assert!(check_buffers(&ok, Op::BwdData, &t, None, |&n| n).is_err());
+        let no_d = DeviceTensors { d: None, ..t };
+        assert!(check_buffers(&ok, Op::BwdData, &no_d, None, |&n| n).is_ok());
+        let short = |tb, ws, w: Option<&usize>| match check_buffers(
+            &plan_with(tb, ws),
+            Op::Fwd,
+            &no_d,
+            w,
+            |&n| n,
+        ) {
+            Err(LaunchError::BufferSize { tensor, .. }) => tensor,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(short([11, 20, 30], 0, None), "input");
+        assert_eq!(short([10, 20, 31], 0, None), "output");
+        assert_eq!(short([10, 20, 30], 8, None), "workspace");
+        assert_eq!(short([10, 20, 30], 8, Some(&4)), "workspace");
+    }
+}

@@ -1,0 +1,29 @@
+//! What the GPU back ends (CUDA, HIP) share: the kernel cache, problem → kernel dimensions,
+//! planning with type checks, buffer checks, host tensor bytes, run statistics, and the
+//! host-tensor run of [`Backend::run`](crate::Backend::run) over any device.
+
+mod cache;
+mod dims;
+mod host;
+
+pub use cache::KernelCache;
+pub use dims::conv_dims;
+pub use host::{ArgImage, DeviceTensors, check_buffers, plan, portable_kernel};
+pub(crate) use host::{HostDevice, run_on_host};
+
+use ck_compiler::emit::hip::PlanError;
+
+/// Why a kernel cannot be planned or launched on the buffers given.
+#[derive(Debug, thiserror::Error)]
+pub enum LaunchError {
+    #[error("{0}")]
+    Plan(#[from] PlanError),
+    #[error("unsupported problem: {0}")]
+    Problem(String),
+    #[error("{tensor} buffer has {have} bytes, the problem needs {need}")]
+    BufferSize {
+        tensor: &'static str,
+        have: usize,
+        need: u64,
+    },
+}

@@ -1,0 +1,108 @@
+//! [`Backend`] for the HIP back end: host tensors in, host tensors out (through the shared
+//! [`run_on_host`]). Each instance's portable kernel is compiled once (through the code-object cache)
+//! and kept loaded.
+
+use super::{DeviceBuffer, DeviceTensors, HipBackend, HipError, LoadedKernel};
+use crate::backend::Backend;
+use crate::device::DeviceModel;
+use crate::exec::{Buffers, RunError, RunStats};
+use crate::gpu::{HostDevice, portable_kernel, run_on_host};
+use crate::problem::ConvProblem;
+use ck_compiler::emit::hip::{DeviceInfo, HipKernel, LaunchPlan};
+use ck_compiler::ir::Instance;
+use std::sync::Arc;
+
+impl From<HipError> for RunError {
+    fn from(e: HipError) -> Self {
+        RunError::Backend {
+            backend: "hip".into(),
+            message: e.to_string(),
+        }
+    }
+}
+
+impl HostDevice for HipBackend {
+    type Buf = DeviceBuffer;
+    type Kernel = LoadedKernel;
+    type Error = HipError;
+
+    fn backend(&self) -> &'static str {
+        "hip"
+    }
+
+    fn device_model(&self) -> DeviceModel {
+        HipBackend::device_model(self)
+    }
+
+    fn device_info(&self) -> DeviceInfo {
+        self.device
+    }
+
+    /// The loaded kernel of `k`, compiled (or read from the code-object cache) on first use.
+    fn loaded(&self, k: HipKernel) -> Result<Arc<LoadedKernel>, HipError> {
+        let mut memo = self
+            .loaded
+            .lock()
+            .map_err(|_| HipError::Device("kernel table poisoned by an earlier panic".into()))?;
+        if let Some(l) = memo.get(&k.source) {
+            return Ok(l.clone());
+        }
+        let code = self.cache.code_object(&k.name, &k.source, &self.arch)?;
+        let source = k.source.clone();
+        let l = Arc::new(self.load(k, code)?);
+        memo.insert(source, l.clone());
+        Ok(l)
+    }
+
+    fn alloc(&self, bytes: usize) -> Result<DeviceBuffer, HipError> {
+        HipBackend::alloc(self, bytes)
+    }
+
+    fn upload(&self, bytes: &[u8]) -> Result<DeviceBuffer, HipError> {
+        HipBackend::upload(self, bytes)
+    }
+
+    fn download(&self, buf: &DeviceBuffer) -> Result<Vec<u8>, HipError> {
+        HipBackend::download(self, buf)
+    }
+
+    fn launch(
+        &self,
+        k: &LoadedKernel,
+        plan: &LaunchPlan,
+        t: &mut DeviceTensors,
+        workspace: Option<&mut DeviceBuffer>,
+        alpha: f64,
+        beta: f64,
+    ) -> Result<(), HipError> {
+        HipBackend::launch(self, k, plan, t, workspace, alpha, beta)
+    }
+
+    fn synchronize(&self) -> Result<(), HipError> {
+        HipBackend::synchronize(self)
+    }
+}
+
+impl Backend for HipBackend {
+    fn name(&self) -> &str {
+        "hip"
+    }
+
+    fn accepts(&self, inst: &Instance) -> Result<(), RunError> {
+        portable_kernel(inst, "hip").map(|_| ())
+    }
+
+    /// The device workspace is the back end's own; host runs need none.
+    fn workspace_size(&self, _inst: &Instance, _p: &ConvProblem) -> u64 {
+        0
+    }
+
+    fn run(
+        &self,
+        inst: &Instance,
+        p: &ConvProblem,
+        bufs: &mut Buffers<'_>,
+    ) -> Result<RunStats, RunError> {
+        run_on_host(self, inst, p, bufs)
+    }
+}

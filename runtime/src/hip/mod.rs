@@ -1,0 +1,446 @@
+//! The HIP back end: hiprtc JIT of the portable kernels for AMD GPUs (with the shared on-disk
+//! kernel cache and parallel builds), device buffers, workspaces and launches through the HIP
+//! runtime. libamdhip64 (and libhiprtc from ROCm 6 on) are loaded at run time; without them, or
+//! without a device, construction returns an error.
+
+mod api;
+mod backend;
+pub mod hiprtc;
+
+pub use crate::gpu::{KernelCache, conv_dims};
+
+use crate::device::DeviceModel;
+use crate::gpu::{self, ArgImage, LaunchError};
+use crate::problem::ConvProblem;
+use api::{Api, Function, Module, api};
+use ck_compiler::emit::hip::{Buffers, DeviceInfo, EntryKind, HipKernel, LaunchPlan, Step};
+use std::collections::HashMap;
+use std::ffi::{CString, c_void};
+use std::sync::{Arc, Mutex};
+
+/// `hipErrorNoDevice` and `hipErrorInvalidDevice`: what `hipInit` and `hipGetDeviceCount`
+/// return on a machine without an AMD GPU (or without access to `/dev/kfd`).
+const NO_DEVICE_CODES: [i32; 2] = [100, 101];
+
+/// Maps the runtime's "no device" statuses to [`HipError::NoDevice`].
+fn device_found(r: Result<(), HipError>) -> Result<(), HipError> {
+    match r {
+        Err(HipError::Runtime {
+            call,
+            code,
+            message,
+        }) if NO_DEVICE_CODES.contains(&code) => {
+            Err(HipError::NoDevice(format!("{call}: {message}")))
+        }
+        other => other,
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum HipError {
+    #[error(
+        "libamdhip64 not found (tried libamdhip64.so, .so.6, .so.5: install ROCm or Debian's libamdhip64-5)"
+    )]
+    NoLibrary,
+    #[error("the HIP libraries lack {0}")]
+    Symbol(String),
+    /// A load failure, reported again on every later call.
+    #[error("{0}")]
+    Load(String),
+    #[error("no HIP device: {0}")]
+    NoDevice(String),
+    #[error("{call}: {message} (status {code})")]
+    Runtime {
+        call: &'static str,
+        code: i32,
+        message: String,
+    },
+    #[error("hiprtc failed to compile `{instance}` for {target}:\n{log}")]
+    Compile {
+        instance: String,
+        target: String,
+        log: String,
+    },
+    #[error("{0}")]
+    Device(String),
+    #[error(transparent)]
+    Launch(#[from] LaunchError),
+}
+
+/// Device memory, freed on drop.
+pub struct DeviceBuffer {
+    ptr: *mut c_void,
+    len: usize,
+    api: &'static Api,
+}
+
+impl DeviceBuffer {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The device address.
+    pub fn address(&self) -> u64 {
+        self.ptr as u64
+    }
+}
+
+// SAFETY: a device address is valid from any host thread of the process.
+unsafe impl Send for DeviceBuffer {}
+// SAFETY: `&DeviceBuffer` only reads the address and length.
+unsafe impl Sync for DeviceBuffer {}
+
+impl Drop for DeviceBuffer {
+    fn drop(&mut self) {
+        // SAFETY: `ptr` came from hipMalloc and is freed exactly once.
+        let _ = unsafe { (self.api.free)(self.ptr) };
+    }
+}
+
+/// A kernel compiled and loaded on the device; the module is unloaded on drop.
+pub struct LoadedKernel {
+    pub kernel: HipKernel,
+    main: Function,
+    convert: Function,
+    module: Module,
+    api: &'static Api,
+}
+
+// SAFETY: module and function handles are process-wide; the HIP runtime API is thread-safe and
+// makes the owning device current itself (`HipBackend::current` before every use).
+unsafe impl Send for LoadedKernel {}
+// SAFETY: as above; the handles are never mutated after loading.
+unsafe impl Sync for LoadedKernel {}
+
+impl Drop for LoadedKernel {
+    fn drop(&mut self) {
+        // SAFETY: `module` came from hipModuleLoadData and is unloaded exactly once; its
+        // functions are not used after this.
+        let _ = unsafe { (self.api.module_unload)(self.module) };
+    }
+}
+
+/// Device tensors of one convolution on a HIP device.
+pub type DeviceTensors = gpu::DeviceTensors<DeviceBuffer>;
+
+pub struct HipBackend {
+    api: &'static Api,
+    ordinal: i32,
+    /// The device's full target name, e.g. `gfx90a:sramecc+:xnack-` (what hiprtc compiles for).
+    arch: String,
+    device: DeviceInfo,
+    cache: KernelCache,
+    /// Kernels loaded by [`Backend::run`](crate::Backend::run), by source.
+    loaded: Mutex<HashMap<String, Arc<LoadedKernel>>>,
+}
+
+/// Reads a native-endian integer of `N` bytes at `offset` of the properties image.
+fn prop<const N: usize>(props: &[u8], offset: usize) -> [u8; N] {
+    let mut out = [0; N];
+    out.copy_from_slice(&props[offset..offset + N]);
+    out
+}
+
+impl HipBackend {
+    /// Opens device `ordinal` with the default kernel cache.
+    pub fn new(ordinal: usize) -> Result<Self, HipError> {
+        Self::with_cache(ordinal, KernelCache::new(KernelCache::default_dir()))
+    }
+
+    pub fn with_cache(ordinal: usize, cache: KernelCache) -> Result<Self, HipError> {
+        let api = api()?;
+        // SAFETY: hipInit takes flags 0 and may be called any number of times.
+        device_found(api.check("hipInit", unsafe { (api.init)(0) }))?;
+        let mut count = 0;
+        // SAFETY: `count` is valid for writes.
+        let status = unsafe { (api.get_device_count)(&mut count) };
+        device_found(api.check("hipGetDeviceCount", status))?;
+        if count <= 0 {
+            return Err(HipError::NoDevice("hipGetDeviceCount found none".into()));
+        }
+        let ordinal = i32::try_from(ordinal)
+            .ok()
+            .filter(|&o| o < count)
+            .ok_or_else(|| HipError::NoDevice(format!("device {ordinal} of {count}")))?;
+        // SAFETY: the ordinal is in range.
+        api.check("hipSetDevice", unsafe { (api.set_device)(ordinal) })?;
+        let mut props = vec![0u8; api::DEVICE_PROP_BYTES];
+        // SAFETY: the buffer is larger than any `hipDeviceProp_t` layout the symbol fills.
+        api.check("hipGetDeviceProperties", unsafe {
+            (api.get_device_properties)(props.as_mut_ptr().cast(), ordinal)
+        })?;
+        let name = &props[api::PROP_GCN_ARCH_NAME..api::PROP_GCN_ARCH_NAME + 256];
+        let arch = name
+            .iter()
+            .position(|&b| b == 0)
+            .and_then(|end| std::str::from_utf8(&name[..end]).ok())
+            .filter(|a| a.starts_with("gfx"))
+            .ok_or_else(|| {
+                HipError::Device(
+                    "hipDeviceProp_t has an unexpected layout (no gfx target name where HIP 5 puts it)"
+                        .into(),
+                )
+            })?
+            .to_string();
+        let compute_units =
+            i32::from_ne_bytes(prop(&props, api::PROP_MULTIPROCESSOR_COUNT)).max(1) as u32;
+        let lds = usize::from_ne_bytes(prop(&props, api::PROP_SHARED_MEM_PER_BLOCK));
+        Ok(HipBackend {
+            api,
+            ordinal,
+            arch,
+            device: DeviceInfo {
+                compute_units,
+                max_lds_bytes: u32::try_from(lds).unwrap_or(u32::MAX),
+            },
+            cache,
+            loaded: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The device's target, e.g. `gfx90a:sramecc+:xnack-`.
+    pub fn arch(&self) -> &str {
+        &self.arch
+    }
+
+    pub fn device_info(&self) -> DeviceInfo {
+        self.device
+    }
+
+    /// Plans as if the device had `compute_units` CUs (at least 1): small counts make StreamK
+    /// grids mix data-parallel and stream-K tiles on small problems.
+    pub fn with_compute_units(mut self, compute_units: u32) -> Self {
+        self.device.compute_units = compute_units.max(1);
+        self
+    }
+
+    /// The device as support checks and selection see it: the auto split-K plan fills each
+    /// compute unit twice.
+    pub fn device_model(&self) -> DeviceModel {
+        DeviceModel {
+            arch: None,
+            compute_units: self.device.compute_units,
+            occupancy: 2,
+        }
+    }
+
+    /// Makes this back end's device current on the calling thread (HIP's current device is
+    /// per thread).
+    fn current(&self) -> Result<&'static Api, HipError> {
+        // SAFETY: the ordinal was checked when the back end was opened.
+        self.api.check("hipSetDevice", unsafe {
+            (self.api.set_device)(self.ordinal)
+        })?;
+        Ok(self.api)
+    }
+
+    /// Compiles (in parallel, through the cache) and loads kernels; results in input order.
+    pub fn build(&self, kernels: Vec<HipKernel>) -> Vec<Result<LoadedKernel, HipError>> {
+        let pairs: Vec<(&str, &str)> = kernels
+            .iter()
+            .map(|k| (k.name.as_str(), k.source.as_str()))
+            .collect();
+        let objects = self.cache.code_objects(&pairs, &self.arch);
+        kernels
+            .into_iter()
+            .zip(objects)
+            .map(|(k, c)| self.load(k, c?))
+            .collect()
+    }
+
+    fn load(&self, kernel: HipKernel, code: Vec<u8>) -> Result<LoadedKernel, HipError> {
+        let api = self.current()?;
+        let mut module: Module = std::ptr::null_mut();
+        // SAFETY: `code` is a code object hiprtc produced; HIP copies what it needs.
+        api.check("hipModuleLoadData", unsafe {
+            (api.module_load_data)(&mut module, code.as_ptr().cast())
+        })?;
+        // Owns the module from here on, so an error below unloads it.
+        let mut loaded = LoadedKernel {
+            kernel,
+            main: std::ptr::null_mut(),
+            convert: std::ptr::null_mut(),
+            module,
+            api,
+        };
+        for kind in [EntryKind::Main, EntryKind::Convert] {
+            let symbol = loaded
+                .kernel
+                .entry(kind)
+                .map(|e| e.symbol.clone())
+                .ok_or_else(|| {
+                    HipError::Device(format!("{}: no {kind:?} entry", loaded.kernel.name))
+                })?;
+            let symbol =
+                CString::new(symbol).map_err(|_| HipError::Device("bad entry symbol".into()))?;
+            let mut f: Function = std::ptr::null_mut();
+            // SAFETY: the module is loaded; `symbol` is NUL-terminated.
+            api.check("hipModuleGetFunction", unsafe {
+                (api.module_get_function)(&mut f, loaded.module, symbol.as_ptr())
+            })?;
+            match kind {
+                EntryKind::Main => loaded.main = f,
+                EntryKind::Convert => loaded.convert = f,
+            }
+        }
+        Ok(loaded)
+    }
+
+    /// Zeroed device memory of `bytes` bytes (at least one).
+    pub fn alloc(&self, bytes: usize) -> Result<DeviceBuffer, HipError> {
+        let api = self.current()?;
+        let mut ptr = std::ptr::null_mut();
+        // SAFETY: `ptr` is valid for writes.
+        api.check("hipMalloc", unsafe { (api.malloc)(&mut ptr, bytes.max(1)) })?;
+        let buf = DeviceBuffer {
+            ptr,
+            len: bytes,
+            api,
+        };
+        // SAFETY: the allocation holds at least `bytes` bytes.
+        api.check("hipMemsetAsync", unsafe {
+            (api.memset_async)(ptr, 0, bytes, std::ptr::null_mut())
+        })?;
+        Ok(buf)
+    }
+
+    pub fn upload(&self, bytes: &[u8]) -> Result<DeviceBuffer, HipError> {
+        let buf = self.alloc(bytes.len())?;
+        // SAFETY: both regions hold `bytes.len()` bytes; the copy is synchronous.
+        self.api.check("hipMemcpy", unsafe {
+            (self.api.memcpy)(
+                buf.ptr,
+                bytes.as_ptr().cast(),
+                bytes.len(),
+                api::MEMCPY_HOST_TO_DEVICE,
+            )
+        })?;
+        Ok(buf)
+    }
+
+    pub fn download(&self, buf: &DeviceBuffer) -> Result<Vec<u8>, HipError> {
+        let api = self.current()?;
+        let mut out = vec![0u8; buf.len];
+        // SAFETY: both regions hold `buf.len` bytes; hipMemcpy on the null stream waits for
+        // the work before it.
+        api.check("hipMemcpy", unsafe {
+            (api.memcpy)(
+                out.as_mut_ptr().cast(),
+                buf.ptr,
+                buf.len,
+                api::MEMCPY_DEVICE_TO_HOST,
+            )
+        })?;
+        Ok(out)
+    }
+
+    pub fn synchronize(&self) -> Result<(), HipError> {
+        let api = self.current()?;
+        // SAFETY: no arguments.
+        api.check("hipDeviceSynchronize", unsafe {
+            (api.device_synchronize)()
+        })
+    }
+
+    /// Plans `problem` for the kernel on this device, checking the problem's data types.
+    pub fn plan(&self, kernel: &HipKernel, problem: &ConvProblem) -> Result<LaunchPlan, HipError> {
+        Ok(gpu::plan(kernel, problem, &self.device)?)
+    }
+
+    /// Enqueues every step of `plan` on the null stream (no synchronisation). `alpha`/`beta`
+    /// are the Scale/Bilinear factors.
+    pub fn launch(
+        &self,
+        k: &LoadedKernel,
+        plan: &LaunchPlan,
+        t: &mut DeviceTensors,
+        workspace: Option<&mut DeviceBuffer>,
+        alpha: f64,
+        beta: f64,
+    ) -> Result<(), HipError> {
+        let api = self.current()?;
+        let op = k.kernel.config.op;
+        gpu::check_buffers(plan, op, t, workspace.as_deref(), DeviceBuffer::len)?;
+        let mut workspace = workspace;
+        // Zero-fills first (they target buffers the kernels then read or accumulate into).
+        for step in &plan.steps {
+            if let Step::Zero {
+                target,
+                offset,
+                bytes,
+            } = *step
+            {
+                let buf = t.zero_target(workspace.as_deref_mut(), target, op)?;
+                let end = offset.saturating_add(bytes);
+                if end > buf.len as u64 {
+                    return Err(LaunchError::BufferSize {
+                        tensor: "zero-filled",
+                        have: buf.len,
+                        need: end,
+                    }
+                    .into());
+                }
+                // SAFETY: `offset + bytes` lies inside the allocation (checked above); the
+                // null stream orders the fill before the launches.
+                api.check("hipMemsetAsync", unsafe {
+                    (api.memset_async)(
+                        buf.ptr.cast::<u8>().wrapping_add(offset as usize).cast(),
+                        0,
+                        bytes as usize,
+                        std::ptr::null_mut(),
+                    )
+                })?;
+            }
+        }
+        let bufs = Buffers {
+            input: t.input.address(),
+            weight: t.weight.address(),
+            output: t.output.address(),
+            d: t.d.as_ref().map_or(0, DeviceBuffer::address),
+            workspace: workspace.as_deref().map_or(0, DeviceBuffer::address),
+        };
+        let image = ArgImage::new(plan, bufs, alpha, beta);
+        for step in &plan.steps {
+            if let Step::Launch {
+                entry,
+                grid,
+                block,
+                lds_bytes,
+            } = *step
+            {
+                let func = match entry {
+                    EntryKind::Main => k.main,
+                    EntryKind::Convert => k.convert,
+                };
+                let mut params = [(&image as *const ArgImage).cast_mut().cast::<c_void>()];
+                // SAFETY: the single parameter is the argument block with the kernel's `CkArgs`
+                // layout; every address in it points into a live buffer of at least the size the
+                // plan requires (checked above); the null stream orders the launches after the
+                // zero-fills and before later copies.
+                api.check("hipModuleLaunchKernel", unsafe {
+                    (api.module_launch_kernel)(
+                        func,
+                        grid[0],
+                        grid[1],
+                        grid[2],
+                        block[0],
+                        block[1],
+                        block[2],
+                        lds_bytes,
+                        std::ptr::null_mut(),
+                        params.as_mut_ptr(),
+                        std::ptr::null_mut(),
+                    )
+                })?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -8,7 +8,14 @@ use crate::model::{ElementOp, Op, Reduction};
 use std::fmt::Write;
 
 const PRELUDE: &str = include_str!("prelude.hip");
-const BODY: &str = include_str!("kernel.hip");
+/// The shared implicit-GEMM body, in order: operand coordinates and global→LDS loaders, the
+/// math paths (SIMT and tensor cores) behind one accumulator mapping, then the GEMM loop,
+/// epilogue and work schedules.
+const BODY: [&str; 3] = [
+    include_str!("operands.hip"),
+    include_str!("math.hip"),
+    include_str!("schedule.hip"),
+];
 
 /// FNV-1a, 64 bits: a stable hash of the instance constants that names the kernel's symbols.
 fn fnv1a(text: &str) -> u64 {
@@ -60,7 +67,8 @@ pub fn kernel_text(cfg: &KernelConfig) -> KernelText {
     // Writing to a String cannot fail.
     let _ = constants(&mut consts, cfg);
     let symbol_base = format!("ck_{:016x}", fnv1a(&consts));
-    let mut text = String::with_capacity(PRELUDE.len() + consts.len() + BODY.len() + 4096);
+    let body_len: usize = BODY.iter().map(|b| b.len()).sum();
+    let mut text = String::with_capacity(PRELUDE.len() + consts.len() + body_len + 4096);
     text.push_str(PRELUDE);
     text.push('\n');
     text.push_str(&args::c_struct());
@@ -70,7 +78,9 @@ pub fn kernel_text(cfg: &KernelConfig) -> KernelText {
         "#define CK_ENTRY(e) extern \"C\" __global__ void __launch_bounds__(BLOCK) {symbol_base}_##e"
     );
     text.push('\n');
-    text.push_str(BODY);
+    for part in BODY {
+        text.push_str(part);
+    }
     KernelText { symbol_base, text }
 }
 

@@ -1,0 +1,328 @@
+// ---- Implicit-GEMM body shared by every instance. The constants above it select the op, the
+// tile shapes, the thread roles, the pipeline and the work distribution.
+
+// A conv tensor coordinate, always 3-D spatial (1-D and 2-D problems use unit outer sizes).
+// Index decomposition runs in 32-bit unsigned arithmetic (the host checks that the GEMM sizes
+// fit); offsets are 64-bit.
+typedef unsigned ck_u32;
+struct ck_pix { ck_i64 n, d, h, w; };
+
+CK_DEV ck_pix ck_split_pix(ck_i64 m64, ck_i64 D, ck_i64 H, ck_i64 W) {
+    ck_u32 m = (ck_u32)m64;
+    ck_pix p;
+    p.w = m % (ck_u32)W; m /= (ck_u32)W;
+    p.h = m % (ck_u32)H; m /= (ck_u32)H;
+    p.d = m % (ck_u32)D;
+    p.n = m / (ck_u32)D;
+    return p;
+}
+
+// Filter tap and channel of a GEMM index ordered (z, y, x, c) with c fastest.
+struct ck_tap { ck_i64 z, y, x, c; };
+
+CK_DEV ck_tap ck_split_tap(ck_i64 k64, ck_i64 C, const CkArgs& a) {
+    ck_u32 k = (ck_u32)k64;
+    ck_tap t;
+    t.c = k % (ck_u32)C; k /= (ck_u32)C;
+    t.x = k % (ck_u32)a.X; k /= (ck_u32)a.X;
+    t.y = k % (ck_u32)a.Y;
+    t.z = k / (ck_u32)a.Y;
+    return t;
+}
+
+CK_DEV ck_i64 ck_x_off(const CkArgs& a, ck_i64 g, ck_i64 n, ck_i64 d, ck_i64 h, ck_i64 w, ck_i64 c) {
+    return n * a.xs_n + g * a.xs_g + c * a.xs_c + d * a.xs_d + h * a.xs_h + w * a.xs_w;
+}
+CK_DEV ck_i64 ck_y_off(const CkArgs& a, ck_i64 g, ck_i64 n, ck_i64 d, ck_i64 h, ck_i64 w, ck_i64 k) {
+    return n * a.ys_n + g * a.ys_g + k * a.ys_k + d * a.ys_d + h * a.ys_h + w * a.ys_w;
+}
+CK_DEV ck_i64 ck_w_off(const CkArgs& a, ck_i64 g, ck_i64 k, ck_i64 z, ck_i64 y, ck_i64 x, ck_i64 c) {
+    return g * a.ws_g + k * a.ws_k + c * a.ws_c + z * a.ws_z + y * a.ws_y + x * a.ws_x;
+}
+
+// Input pixel read by output pixel `o` through filter tap `t`; -1 when it falls in the padding.
+CK_DEV ck_i64 ck_fwd_in(const CkArgs& a, ck_i64 g, ck_pix o, ck_tap t) {
+    if (FAST_1X1) return ck_x_off(a, g, o.n, o.d, o.h, o.w, t.c);
+    ck_i64 d = o.d * a.sd + t.z * a.dd - a.pd;
+    ck_i64 h = o.h * a.sh + t.y * a.dh - a.ph;
+    ck_i64 w = o.w * a.sw + t.x * a.dw - a.pw;
+    if (d < 0 || d >= a.Di || h < 0 || h >= a.Hi || w < 0 || w >= a.Wi) return -1;
+    return ck_x_off(a, g, o.n, d, h, w, t.c);
+}
+
+// Output pixel that reads input pixel `i` through tap `t` (backward data); -1 when none does.
+CK_DEV ck_i64 ck_bwd_out(const CkArgs& a, ck_i64 g, ck_pix i, ck_tap t) {
+    if (FAST_1X1) return ck_y_off(a, g, i.n, i.d, i.h, i.w, t.c);
+    int d = (int)(i.d + a.pd - t.z * a.dd);
+    int h = (int)(i.h + a.ph - t.y * a.dh);
+    int w = (int)(i.w + a.pw - t.x * a.dw);
+    if (d < 0 || h < 0 || w < 0 || d % (int)a.sd || h % (int)a.sh || w % (int)a.sw) return -1;
+    d /= (int)a.sd; h /= (int)a.sh; w /= (int)a.sw;
+    if (d >= a.Do || h >= a.Ho || w >= a.Wo) return -1;
+    return ck_y_off(a, g, i.n, d, h, w, t.c);
+}
+
+// Element offsets of the A (M x K) and B (K x N) GEMM operands; -1 reads as zero.
+CK_DEV ck_i64 ck_a_off(const CkArgs& a, ck_i64 g, ck_i64 m, ck_i64 k) {
+    if (m >= a.M || k >= a.Kg) return -1;
+    if (CK_OP == CK_FWD) {
+        return ck_fwd_in(a, g, ck_split_pix(m, a.Do, a.Ho, a.Wo), ck_split_tap(k, a.C, a));
+    } else if (CK_OP == CK_BWD_DATA) {
+        return ck_bwd_out(a, g, ck_split_pix(m, a.Di, a.Hi, a.Wi), ck_split_tap(k, a.K, a));
+    } else {
+        ck_pix o = ck_split_pix(k, a.Do, a.Ho, a.Wo);
+        return ck_y_off(a, g, o.n, o.d, o.h, o.w, m);
+    }
+}
+CK_DEV ck_i64 ck_b_off(const CkArgs& a, ck_i64 g, ck_i64 k, ck_i64 n) {
+    if (n >= a.Ng || k >= a.Kg) return -1;
+    if (CK_OP == CK_FWD) {
+        ck_tap t = ck_split_tap(k, a.C, a);
+        return ck_w_off(a, g, n, t.z, t.y, t.x, t.c);
+    } else if (CK_OP == CK_BWD_DATA) {
+        ck_tap t = ck_split_tap(k, a.K, a);
+        return ck_w_off(a, g, t.c, t.z, t.y, t.x, n);
+    } else {
+        return ck_fwd_in(a, g, ck_split_pix(k, a.Do, a.Ho, a.Wo), ck_split_tap(n, a.C, a));
+    }
+}
+// Offset of output element (m, n) of group g in the tensor the op writes: a row part plus a
+// column part, so an epilogue decomposes RM rows and RN columns instead of RM x RN elements.
+CK_DEV ck_i64 ck_c_row(const CkArgs& a, ck_i64 g, ck_i64 m) {
+    if (CK_OP == CK_FWD) {
+        ck_pix o = ck_split_pix(m, a.Do, a.Ho, a.Wo);
+        return ck_y_off(a, g, o.n, o.d, o.h, o.w, 0);
+    } else if (CK_OP == CK_BWD_DATA) {
+        ck_pix i = ck_split_pix(m, a.Di, a.Hi, a.Wi);
+        return ck_x_off(a, g, i.n, i.d, i.h, i.w, 0);
+    } else {
+        return ck_w_off(a, g, m, 0, 0, 0, 0);
+    }
+}
+CK_DEV ck_i64 ck_c_col(const CkArgs& a, ck_i64 n) {
+    if (CK_OP == CK_FWD) return n * a.ys_k;
+    if (CK_OP == CK_BWD_DATA) return n * a.xs_c;
+    ck_tap t = ck_split_tap(n, a.C, a);
+    return ck_w_off(a, 0, 0, t.z, t.y, t.x, t.c);
+}
+
+template <int OPK> CK_DEV float ck_unary(float v, const CkArgs& a) {
+    if (OPK == CK_EOP_SCALE) return (float)a.alpha * v;
+    if (OPK == CK_EOP_RELU) return v > 0.0f ? v : 0.0f;
+    return v;
+}
+
+// Operand element type after the element-wise op on load (PassThrough keeps the raw bits).
+template <typename T, int OPK> CK_DEV T ck_load_elem(const T* p, ck_i64 off, const CkArgs& a) {
+    if (off < 0) return ck_zero<T>();
+    if (OPK == CK_EOP_PASS) return p[off];
+    return ck_from_float<T>(ck_unary<OPK>(ck_to_float(p[off]), a));
+}
+
+// Raw 16-byte-or-less vector of N elements, for vectorised global loads.
+template <typename T, int N> struct alignas(sizeof(T) * N) ck_vec { T v[N]; };
+
+// Element by element (odd channel counts, element-wise ops on load). Out of line: it is the
+// slow path and its index arithmetic would otherwise be unrolled into every load site (on AMD
+// that inlined copy was a quarter of a scalar-load kernel's compile time).
+template <typename T, int VEC, bool ALONG_R, bool IS_A, int OPK>
+CK_NOINLINE ck_vec<T, VEC> ck_load_scalar(const CkArgs& a, const T* src, ck_i64 g, ck_i64 r, ck_i64 k) {
+    ck_vec<T, VEC> w;
+#pragma unroll
+    for (int v = 0; v < VEC; ++v) {
+        ck_i64 rr = r + (ALONG_R ? v : 0), kk = k + (ALONG_R ? 0 : v);
+        ck_i64 off = IS_A ? ck_a_off(a, g, rr, kk) : ck_b_off(a, g, kk, rr);
+        w.v[v] = ck_load_elem<T, OPK>(src, off, a);
+    }
+    return w;
+}
+
+// A tile in LDS, laid out [K / K1][rows * K1 + pad] with K1 elements contiguous.
+template <int ROW, int K1> CK_DEV int ck_lds_idx(int r, int k) { return (k / K1) * ROW + r * K1 + (k % K1); }
+
+// ---- Per-thread operand coordinates. A GEMM row or K index is kept as four mixed-radix digits
+// (pixel n, d, h, w, or filter tap z, y, x and channel), split once per tile and then advanced
+// by KPB with carries, so the K loop does no division. Digit 0 is unbounded.
+struct ck_d4 { int v[4]; };
+struct ck_radix { ck_u32 r1, r2, r3; };
+
+CK_DEV ck_d4 ck_split4(ck_i64 idx, ck_radix r) {
+    ck_u32 i = (ck_u32)idx;
+    ck_d4 d;
+    d.v[3] = (int)(i % r.r3); i /= r.r3;
+    d.v[2] = (int)(i % r.r2); i /= r.r2;
+    d.v[1] = (int)(i % r.r1);
+    d.v[0] = (int)(i / r.r1);
+    return d;
+}
+
+// d += s, both split with radices r (s's digits are below the radices, so each carry is 0 or 1).
+CK_DEV void ck_advance4(ck_d4& d, const ck_d4& s, ck_radix r) {
+    int c;
+    d.v[3] += s.v[3]; c = d.v[3] >= (int)r.r3; d.v[3] -= c ? (int)r.r3 : 0;
+    d.v[2] += s.v[2] + c; c = d.v[2] >= (int)r.r2; d.v[2] -= c ? (int)r.r2 : 0;
+    d.v[1] += s.v[1] + c; c = d.v[1] >= (int)r.r1; d.v[1] -= c ? (int)r.r1 : 0;
+    d.v[0] += s.v[0] + c;
+}
+
+CK_DEV ck_pix ck_as_pix(const ck_d4& d) { ck_pix p; p.n = d.v[0]; p.d = d.v[1]; p.h = d.v[2]; p.w = d.v[3]; return p; }
+CK_DEV ck_tap ck_as_tap(const ck_d4& d) { ck_tap t; t.z = d.v[0]; t.y = d.v[1]; t.x = d.v[2]; t.c = d.v[3]; return t; }
+
+// GEMM-K digits: output pixels for backward weight, (tap, channel) otherwise.
+CK_DEV ck_radix ck_k_radix(const CkArgs& a) {
+    if (CK_OP == CK_BWD_WEIGHT) return ck_radix{(ck_u32)a.Do, (ck_u32)a.Ho, (ck_u32)a.Wo};
+    return ck_radix{(ck_u32)a.Y, (ck_u32)a.X, (ck_u32)(CK_OP == CK_FWD ? a.C : a.K)};
+}
+// Row digits of A (output pixels for forward, input pixels for backward data) and of B (taps
+// for backward weight); other rows are plain channels and need no digits.
+template <bool IS_A> CK_DEV bool ck_rows_split() { return IS_A ? CK_OP != CK_BWD_WEIGHT : CK_OP == CK_BWD_WEIGHT; }
+template <bool IS_A> CK_DEV ck_radix ck_row_radix(const CkArgs& a) {
+    if (!IS_A) return ck_radix{(ck_u32)a.Y, (ck_u32)a.X, (ck_u32)a.C};
+    if (CK_OP == CK_FWD) return ck_radix{(ck_u32)a.Do, (ck_u32)a.Ho, (ck_u32)a.Wo};
+    return ck_radix{(ck_u32)a.Di, (ck_u32)a.Hi, (ck_u32)a.Wi};
+}
+
+// Offset of operand element (row, k) from its digits (the same element as ck_a_off / ck_b_off).
+template <bool IS_A> CK_DEV ck_i64 ck_off_at(const CkArgs& a, ck_i64 g, int row, const ck_d4& rd, const ck_d4& kd) {
+    if (IS_A) {
+        if (CK_OP == CK_FWD) return ck_fwd_in(a, g, ck_as_pix(rd), ck_as_tap(kd));
+        if (CK_OP == CK_BWD_DATA) return ck_bwd_out(a, g, ck_as_pix(rd), ck_as_tap(kd));
+        return ck_y_off(a, g, kd.v[0], kd.v[1], kd.v[2], kd.v[3], row);
+    }
+    if (CK_OP == CK_FWD) return ck_w_off(a, g, row, kd.v[0], kd.v[1], kd.v[2], kd.v[3]);
+    if (CK_OP == CK_BWD_DATA) return ck_w_off(a, g, kd.v[3], kd.v[0], kd.v[1], kd.v[2], row);
+    return ck_fwd_in(a, g, ck_as_pix(kd), ck_as_tap(rd));
+}
+
+// cp.async (sm_80+): global -> LDS without registers; a source size of 0 fills zeros (padding).
+#if defined(CK_NV) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define CK_CP_ASYNC 1
+template <int BYTES> CK_DEV void ck_cp_async(void* dst, const void* src, bool valid) {
+    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    const int n = valid ? BYTES : 0;
+    if (BYTES == 16)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "r"(n));
+    else
+        asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;" ::"r"(d), "l"(src), "n"(BYTES), "r"(n));
+}
+CK_DEV void ck_cp_commit() { asm volatile("cp.async.commit_group;"); }
+template <int PENDING> CK_DEV void ck_cp_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(PENDING)); }
+#endif
+
+// One operand's global->register->LDS movement. VEC elements along the operand's contiguous
+// dimension move together; ALONG_R says whether that dimension is the tile's row (M or N) or K.
+// `begin` places the thread's groups at a tile's first K-tile; each `load` reads one K-tile and
+// steps to the next.
+template <typename T, int ROWS, int ROW, int K1, int VEC, bool ALONG_R, bool IS_A, int OPK>
+struct ck_loader {
+    static constexpr int GROUPS = (ROWS * KPB / VEC + LOAD_THREADS - 1) / LOAD_THREADS;
+    // A group lands in one store when it is contiguous in LDS: along the rows of a
+    // row-contiguous operand, or within one K1 run of a K1-layout operand.
+    static constexpr bool WHOLE = ALONG_R ? K1 == 1 : K1 % VEC == 0;
+    // Whole groups of 4, 8 or 16 bytes without an element-wise op can be copied asynchronously.
+    static constexpr int BYTES = (int)sizeof(T) * VEC;
+    static constexpr bool ASYNC = WHOLE && OPK == CK_EOP_PASS && (BYTES == 4 || BYTES == 8 || BYTES == 16);
+    T reg[GROUPS][VEC];
+    ck_d4 rd[GROUPS], kd[GROUPS];
+    int row[GROUPS], kl[GROUPS];  // tile-absolute row and K index of each group
+    ck_d4 step;
+
+    CK_DEV static void place(int gi, int& r, int& k) {
+        if (ALONG_R) { k = gi / (ROWS / VEC); r = (gi % (ROWS / VEC)) * VEC; }
+        else { r = gi / (KPB / VEC); k = (gi % (KPB / VEC)) * VEC; }
+    }
+
+    CK_DEV void begin(const CkArgs& a, ck_i64 r0, ck_i64 k0, int lt) {
+        const ck_radix kr = ck_k_radix(a);
+        step = ck_split4(KPB, kr);
+#pragma unroll
+        for (int i = 0; i < GROUPS; ++i) {
+            int r, k;
+            place(lt + i * LOAD_THREADS, r, k);
+            row[i] = (int)r0 + r;
+            kl[i] = (int)k0 + k;
+            kd[i] = ck_split4(kl[i], kr);
+            if (ck_rows_split<IS_A>()) rd[i] = ck_split4(row[i], ck_row_radix<IS_A>(a));
+        }
+    }
+
+    // Element offset of group i at the current K-tile, -1 for zeros (outside or padding).
+    CK_DEV ck_i64 offset(const CkArgs& a, ck_i64 g, int i) const {
+        const ck_i64 rows = IS_A ? a.M : a.Ng;
+        return row[i] < rows && kl[i] < a.Kg ? ck_off_at<IS_A>(a, g, row[i], rd[i], kd[i]) : -1;
+    }
+
+#if defined(CK_CP_ASYNC)
+    // One K-tile straight into LDS (the host checked that vectors are legal), then the next.
+    CK_DEV void issue(const CkArgs& a, const T* src, ck_i64 g, int lt, T* lds) {
+        const ck_radix kr = ck_k_radix(a);
+#pragma unroll
+        for (int i = 0; i < GROUPS; ++i) {
+            const int gi = lt + i * LOAD_THREADS;
+            if (gi >= ROWS * KPB / VEC) continue;
+            int r, k;
+            place(gi, r, k);
+            const ck_i64 off = offset(a, g, i);
+            ck_cp_async<BYTES>(lds + ck_lds_idx<ROW, K1>(r, k), src + (off >= 0 ? off : 0), off >= 0);
+            kl[i] += KPB;
+            ck_advance4(kd[i], step, kr);
+        }
+    }
+#endif
+
+    CK_DEV void load(const CkArgs& a, const T* src, ck_i64 g, int lt, bool vec_ok) {
+        const ck_radix kr = ck_k_radix(a);
+#pragma unroll
+        for (int i = 0; i < GROUPS; ++i) {
+            const int gi = lt + i * LOAD_THREADS;
+            if (gi >= ROWS * KPB / VEC) {
+#pragma unroll
+                for (int v = 0; v < VEC; ++v) reg[i][v] = ck_zero<T>();
+                continue;
+            }
+            ck_vec<T, VEC> w;
+            if ((VEC == 1 || vec_ok) && OPK == CK_EOP_PASS) {
+                // The host checked that the contiguous extent is a multiple of VEC and aligned,
+                // so the whole group is in bounds (or in the padding) together.
+                const ck_i64 off = offset(a, g, i);
+                if (off >= 0) {
+                    w = *reinterpret_cast<const ck_vec<T, VEC>*>(src + off);
+                } else {
+#pragma unroll
+                    for (int v = 0; v < VEC; ++v) w.v[v] = ck_zero<T>();
+                }
+            } else {
+                w = ck_load_scalar<T, VEC, ALONG_R, IS_A, OPK>(a, src, g, row[i], kl[i]);
+            }
+#pragma unroll
+            for (int v = 0; v < VEC; ++v) reg[i][v] = w.v[v];
+            kl[i] += KPB;
+            ck_advance4(kd[i], step, kr);
+        }
+    }
+
+    CK_DEV void store(T* lds, int lt) const {
+#pragma unroll
+        for (int i = 0; i < GROUPS; ++i) {
+            int gi = lt + i * LOAD_THREADS;
+            if (gi >= ROWS * KPB / VEC) continue;
+            int r, k;
+            place(gi, r, k);
+            if (WHOLE) {
+                ck_vec<T, VEC> w;
+#pragma unroll
+                for (int v = 0; v < VEC; ++v) w.v[v] = reg[i][v];
+                *reinterpret_cast<ck_vec<T, VEC>*>(lds + ck_lds_idx<ROW, K1>(r, k)) = w;
+                continue;
+            }
+#pragma unroll
+            for (int v = 0; v < VEC; ++v) {
+                lds[ck_lds_idx<ROW, K1>(r + (ALONG_R ? v : 0), k + (ALONG_R ? 0 : v))] = reg[i][v];
+            }
+        }
+    }
+};
+
+typedef ck_loader<AT, MPB, LDS_A_ROW, K1A, VEC_A, A_ALONG_M, true, EOP_A> ck_a_loader;
+typedef ck_loader<BT, NPB, LDS_B_ROW, K1B, VEC_B, B_ALONG_N, false, EOP_B> ck_b_loader;
+

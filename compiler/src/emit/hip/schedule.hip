@@ -1,0 +1,253 @@
+// acc = sum over k-tiles [kb, ke) of A(m0.., k) * B(k, n0..). Inlined so that `acc` stays in
+// registers (a call by reference would put it on the stack); each schedule calls it once.
+CK_DEV void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0, ck_i64 n0, ck_i64 kb, ck_i64 ke,
+                         ck_acc& acc) {
+#pragma unroll
+    for (int i = 0; i < AR; ++i)
+#pragma unroll
+        for (int j = 0; j < AC; ++j) acc.v[i][j] = 0.0f;
+    const AT* A = reinterpret_cast<const AT*>(CK_OP == CK_FWD ? a.x : a.y);
+    const BT* B = reinterpret_cast<const BT*>(CK_OP == CK_BWD_WEIGHT ? a.x : a.w);
+    const bool va = a.vec_a != 0, vb = a.vec_b != 0;
+    ck_a_loader la;
+    ck_b_loader lb;
+    if (b.loader) {
+        la.begin(a, m0, kb * KPB, b.lt);
+        lb.begin(a, n0, kb * KPB, b.lt);
+    }
+#if defined(CK_CP_ASYNC)
+    // NVIDIA sm_80+: a STAGES-deep cp.async pipeline when both operands copy whole vectors and
+    // every thread both loads and computes. Stage (kt - kb) % STAGES holds K-tile kt.
+    constexpr bool ASYNC = ck_a_loader::ASYNC && ck_b_loader::ASYNC && STAGES >= 2 && LOAD_BEGIN == 0 &&
+                           LOAD_THREADS == BLOCK && MATH_BEGIN == 0;
+    if (ASYNC && (va || VEC_A == 1) && (vb || VEC_B == 1)) {
+#pragma unroll
+        for (int s = 0; s < STAGES - 1; ++s) {
+            if (kb + s < ke) {
+                la.issue(a, A, g, b.lt, b.As + s * LDS_A_SIZE);
+                lb.issue(a, B, g, b.lt, b.Bs + s * LDS_B_SIZE);
+            }
+            ck_cp_commit();
+        }
+        for (ck_i64 kt = kb; kt < ke; ++kt) {
+            // K-tile kt has landed (the newer STAGES - 2 may still fly), and every thread is done
+            // with the stage the next issue overwrites.
+            ck_cp_wait<STAGES - 2>();
+            __syncthreads();
+            const ck_i64 nk = kt + STAGES - 1;
+            if (nk < ke) {
+                const int s = (int)((nk - kb) % STAGES);
+                la.issue(a, A, g, b.lt, b.As + s * LDS_A_SIZE);
+                lb.issue(a, B, g, b.lt, b.Bs + s * LDS_B_SIZE);
+            }
+            ck_cp_commit();
+            const int s = (int)((kt - kb) % STAGES);
+            if (b.math) ck_math_step(acc, b.As + s * LDS_A_SIZE, b.Bs + s * LDS_B_SIZE, b);
+        }
+        ck_cp_wait<0>();
+        __syncthreads();
+        return;
+    }
+#endif
+    // Iteration kb - 1 is the prologue: it only brings tile kb into LDS. With two stages the
+    // next tile goes to the other buffer while this one is used (one barrier per k-tile; also
+    // the wavelet producer/consumer split). With one stage the next tile waits for the math to
+    // finish; register prefetch still overlaps its global loads with the math.
+    constexpr bool EARLY_LOAD = STAGES == 2 || REG_PREFETCH;
+    int cur = 1;
+    for (ck_i64 kt = kb - 1; kt < ke; ++kt) {
+        const bool next = kt + 1 < ke;
+        if (EARLY_LOAD && b.loader && next) {
+            la.load(a, A, g, b.lt, va);
+            lb.load(a, B, g, b.lt, vb);
+        }
+        if (b.math && kt >= kb) {
+            const int s = STAGES == 2 ? cur : 0;
+            ck_math_step(acc, b.As + s * LDS_A_SIZE, b.Bs + s * LDS_B_SIZE, b);
+        }
+        if (STAGES == 1) __syncthreads();
+        if (b.loader && next) {
+            if (!EARLY_LOAD) {
+                la.load(a, A, g, b.lt, va);
+                lb.load(a, B, g, b.lt, vb);
+            }
+            const int s = STAGES == 2 ? cur ^ 1 : 0;
+            la.store(b.As + s * LDS_A_SIZE, b.lt);
+            lb.store(b.Bs + s * LDS_B_SIZE, b.lt);
+        }
+        __syncthreads();
+        cur ^= 1;
+    }
+}
+
+// Final value of the output element at `off`: element-wise op, optional D tensor, conversion.
+CK_DEV void ck_store_final(const CkArgs& a, ck_i64 off, float v) {
+    if (EOP_OUT == CK_EOP_SCALE || EOP_OUT == CK_EOP_RELU) {
+        v = ck_unary<EOP_OUT>(v, a);
+    } else if (EOP_OUT != CK_EOP_PASS) {
+        float d = ck_to_float(reinterpret_cast<const OT*>(a.d)[off]);
+        if (EOP_OUT == CK_EOP_BILINEAR) v = (float)a.alpha * v + (float)a.beta * d;
+        else v = v + d;
+        if (EOP_OUT == CK_EOP_ADD_RELU) v = v > 0.0f ? v : 0.0f;
+    }
+    reinterpret_cast<OT*>(CK_OP == CK_FWD ? a.y : CK_OP == CK_BWD_DATA ? a.x : a.w)[off] = ck_from_float<OT>(v);
+}
+
+// Writes a finished (or, with atomic accumulation, partial) tile. ATOMIC adds into the fp32
+// target chosen by the host: the zeroed output itself or the zeroed workspace.
+CK_DEV void ck_store_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0, ck_i64 n0, const ck_acc& acc,
+                          bool atomic) {
+    if (!b.math) return;
+    ck_i64 col[AC];
+#pragma unroll
+    for (int j = 0; j < AC; ++j) {
+        ck_i64 n = n0 + ck_col(b, j);
+        col[j] = n < a.Ng ? ck_c_col(a, n) : 0;
+    }
+#pragma unroll
+    for (int i = 0; i < AR; ++i) {
+        ck_i64 m = m0 + ck_row(b, i);
+        if (ck_row(b, i) >= MPB || m >= a.M) continue;
+        const ck_i64 row = ck_c_row(a, g, m);
+#pragma unroll
+        for (int j = 0; j < AC; ++j) {
+            ck_i64 n = n0 + ck_col(b, j);
+            if (ck_col(b, j) >= NPB || n >= a.Ng) continue;
+            if (!atomic) {
+                ck_store_final(a, row + col[j], acc.v[i][j]);
+            } else if (a.atomic_to_ws) {
+                atomicAdd(reinterpret_cast<float*>(a.ws) + (g * a.M + m) * a.Ng + n, acc.v[i][j]);
+            } else {
+                atomicAdd(reinterpret_cast<float*>(CK_OP == CK_FWD ? a.y : CK_OP == CK_BWD_DATA ? a.x : a.w) + row +
+                              col[j],
+                          acc.v[i][j]);
+            }
+        }
+    }
+}
+
+// StreamK: SK block b covers iterations [ck_sk_begin(b), ck_sk_begin(b + 1)) of the SK tiles.
+CK_DEV ck_i64 ck_sk_begin(const CkArgs& a, ck_i64 b) {
+    return b * a.sk_iters + (b < a.sk_rem ? b : a.sk_rem);
+}
+CK_DEV ck_i64 ck_sk_block_of(const CkArgs& a, ck_i64 it) {
+    ck_i64 big = a.sk_rem * (a.sk_iters + 1);
+    return it < big ? it / (a.sk_iters + 1) : a.sk_rem + (it - big) / a.sk_iters;
+}
+
+CK_DEV float* ck_partial(const CkArgs& a, ck_i64 blk) { return reinterpret_cast<float*>(a.ws) + blk * (MPB * NPB); }
+
+CK_DEV void ck_partial_store(const CkArgs& a, const ck_block& b, ck_i64 blk, const ck_acc& acc) {
+    if (b.math) {
+        volatile float* p = ck_partial(a, blk);
+#pragma unroll
+        for (int i = 0; i < AR; ++i)
+#pragma unroll
+            for (int j = 0; j < AC; ++j)
+                if (ck_row(b, i) < MPB && ck_col(b, j) < NPB) p[ck_row(b, i) * NPB + ck_col(b, j)] = acc.v[i][j];
+    }
+    __threadfence();
+    __syncthreads();
+    if (b.tid == 0) ck_signal(reinterpret_cast<int*>(a.flags) + blk);
+}
+
+CK_DEV void ck_partial_add(const CkArgs& a, const ck_block& b, ck_i64 blk, ck_acc& acc) {
+    if (b.tid == 0) ck_wait(reinterpret_cast<int*>(a.flags) + blk);
+    __syncthreads();
+    if (b.math) {
+        const volatile float* p = ck_partial(a, blk);
+#pragma unroll
+        for (int i = 0; i < AR; ++i)
+#pragma unroll
+            for (int j = 0; j < AC; ++j)
+                if (ck_row(b, i) < MPB && ck_col(b, j) < NPB) acc.v[i][j] += p[ck_row(b, i) * NPB + ck_col(b, j)];
+    }
+}
+
+CK_DEV void ck_tile_coords(const CkArgs& a, ck_i64 t, ck_i64& g, ck_i64& m0, ck_i64& n0) {
+    ck_i64 per_group = a.tiles_m * a.tiles_n;
+    g = t / per_group;
+    ck_i64 r = t % per_group;
+    m0 = (r / a.tiles_n) * MPB;
+    n0 = (r % a.tiles_n) * NPB;
+}
+
+// Every block walks its work units with one GEMM and one store call site: data-parallel blocks
+// take whole tiles after the SK tiles (persistent ones stride over them), SK blocks take their
+// iteration range, cut at tile boundaries.
+CK_DEV void ck_streamk(const CkArgs& a, const ck_block& b) {
+    ck_acc acc;
+    const ck_i64 blk = blockIdx.x;
+    const bool dp = blk >= a.sk_blocks;
+    const ck_i64 end = dp ? a.sk_tiles + a.dp_tiles : ck_sk_begin(a, blk + 1);
+    // DP: the next tile; SK: the next iteration.
+    ck_i64 pos = dp ? a.sk_tiles + (blk - a.sk_blocks) : ck_sk_begin(a, blk);
+    while (pos < end) {
+        const ck_i64 t = dp ? pos : pos / a.k_iters;
+        const ck_i64 tb = t * a.k_iters;
+        const ck_i64 kb = dp ? 0 : pos - tb;
+        const ck_i64 ke = dp ? a.k_iters : (end < tb + a.k_iters ? end : tb + a.k_iters) - tb;
+        ck_i64 g, m0, n0;
+        ck_tile_coords(a, t, g, m0, n0);
+        ck_gemm_tile(a, b, g, m0, n0, kb, ke, acc);
+        bool atomic = a.store_atomic != 0, owner = true;
+        const ck_i64 first = ck_sk_block_of(a, tb);
+        const ck_i64 peers = dp ? 1 : ck_sk_block_of(a, tb + a.k_iters - 1) - first + 1;
+        if (SK_REDUCTION == CK_SK_ATOMIC) {
+            atomic = atomic || peers > 1;
+        } else if (peers > 1) {
+            const ck_i64 i = blk - first;
+            if (SK_REDUCTION == CK_SK_LINEAR) {
+                // The block that starts the tile adds every later contributor in block order.
+                if (i == 0) {
+                    for (ck_i64 p = 1; p < peers; ++p) ck_partial_add(a, b, first + p, acc);
+                }
+            } else {
+                // Tree: in round s a block with i % 2s == 0 absorbs block i + s.
+                for (ck_i64 s = 1; s < peers; s <<= 1) {
+                    if (i & s) break;
+                    if (i + s < peers) ck_partial_add(a, b, blk + s, acc);
+                }
+            }
+            owner = i == 0;
+        }
+        if (owner) ck_store_tile(a, b, g, m0, n0, acc, atomic);
+        else ck_partial_store(a, b, blk, acc);
+        __syncthreads();
+        pos = dp ? pos + a.dp_blocks : tb + ke;
+    }
+}
+
+CK_DEV void ck_split_k(const CkArgs& a, const ck_block& b) {
+    ck_acc acc;
+    const ck_i64 per_split = a.tiles_m * a.tiles_n;
+    const ck_i64 s = blockIdx.x / per_split;
+    const ck_i64 r = blockIdx.x % per_split;
+    const ck_i64 m0 = (r / a.tiles_n) * MPB, n0 = (r % a.tiles_n) * NPB;
+    const ck_i64 kb = s * a.split_iters;
+    const ck_i64 ke = kb + a.split_iters < a.k_iters ? kb + a.split_iters : a.k_iters;
+    // Merged groups: one block runs MERGE consecutive groups of the same tile.
+    for (ck_i64 gi = 0; gi < MERGE; ++gi) {
+        const ck_i64 g = (ck_i64)blockIdx.y * MERGE + gi;
+        if (g >= a.G) break;
+        ck_gemm_tile(a, b, g, m0, n0, kb, ke, acc);
+        ck_store_tile(a, b, g, m0, n0, acc, a.store_atomic != 0);
+        __syncthreads();
+    }
+}
+
+CK_ENTRY(main)(const CK_GRID_CONST CkArgs a) {
+    extern __shared__ __align__(16) unsigned char ck_smem[];
+    const ck_block b = ck_make_block(ck_smem);
+    if (SCHEDULE == CK_SCHEDULE_STREAMK) ck_streamk(a, b);
+    else ck_split_k(a, b);
+}
+
+// Second stage: fp32 workspace [G][M][N] -> output tensor with the element-wise op.
+CK_ENTRY(convert)(const CK_GRID_CONST CkArgs a) {
+    const ck_i64 total = a.G * a.M * a.Ng;
+    for (ck_i64 i = (ck_i64)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (ck_i64)gridDim.x * blockDim.x) {
+        const ck_i64 n = i % a.Ng, m = (i / a.Ng) % a.M, g = i / (a.Ng * a.M);
+        ck_store_final(a, ck_c_row(a, g, m) + ck_c_col(a, n), reinterpret_cast<const float*>(a.ws)[i]);
+    }
+}

@@ -103,6 +103,11 @@ impl BenchProblem {
         })
     }
 
+    /// The relative-error bound of the destination's type over the problem's GEMM-K.
+    pub fn bound(&self) -> f64 {
+        self.bound
+    }
+
     /// Uploads the sources (the destination filled with NaN, so unwritten elements fail), runs
     /// `k` once and checks it; if it passes, times it. Zero-fills of the output and the workspace
     /// are part of every timed launch.

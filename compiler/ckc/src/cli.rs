@@ -223,8 +223,8 @@ pub struct BenchArgs {
     /// Seed of the random data (default: a fresh one per run).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Compile the kernels of every instance that supports a shape into this cubin cache folder
-    /// and exit (needs NVRTC, no GPU).
+    /// Compile the kernels of every instance that supports a shape into this cubin cache folder,
+    /// print the names of the cache files they need and exit (needs NVRTC, no GPU).
     #[arg(long, value_name = "DIR")]
     pub precompile: Option<PathBuf>,
     /// NVRTC architecture for --precompile.

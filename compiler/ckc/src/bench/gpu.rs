@@ -14,6 +14,7 @@ use ck_runtime::reference::fresh_seed;
 use ck_runtime::{ConvProblem, DeviceModel, Registry, supports_on};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -173,6 +174,11 @@ pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
     );
     let mut results = Vec::new();
     for ((shape, (p, runs)), n) in chosen.iter().zip(&work.shapes).zip(0u64..) {
+        let cudnn_us = cudnn.get(&shape.name);
+        if runs.is_empty() {
+            results.push(shape_result(shape, p, Vec::new(), cudnn_us));
+            continue;
+        }
         bar.set_message(format!("{}: reference", shape.name));
         let data = BenchProblem::new(p, seed.wrapping_add(n)).map_err(|e| e.to_string());
         bar.set_message(shape.name.clone());
@@ -191,12 +197,7 @@ pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
                 instance_result(instances[i], &work.kernels[k], m, data.as_ref().ok())
             })
             .collect();
-        results.push(shape_result(
-            shape,
-            p,
-            instances_run,
-            cudnn.get(&shape.name),
-        ));
+        results.push(shape_result(shape, p, instances_run, cudnn_us));
     }
     bar.finish_and_clear();
     let report = Report {
@@ -275,7 +276,8 @@ fn shape_result(
 }
 
 /// Compiles the kernels of every instance supporting a chosen shape, for every op and data type
-/// asked (all when none), into the cubin cache `dir`.
+/// asked (all when none), into the cubin cache `dir`; prints the names of the cache files they
+/// need, one a line.
 fn precompile(
     args: &BenchArgs,
     reg: &Registry,
@@ -306,6 +308,16 @@ fn precompile(
         .iter()
         .map(|k| (k.name.as_str(), k.source.as_str()))
         .collect();
+    // The cache files this selection needs, first: a staging step interrupted while compiling
+    // still knows what to pack.
+    let nvrtc = ck_runtime::cuda::nvrtc::version().map_err(|e| e.to_string())?;
+    let mut out = std::io::stdout().lock();
+    for (_, source) in &pairs {
+        writeln!(out, "{}.cubin", KernelCache::key(source, &args.arch, nvrtc))
+            .and_then(|()| out.flush())
+            .map_err(|e| format!("standard output: {e}"))?;
+    }
+    drop(out);
     let t0 = std::time::Instant::now();
     let cache = KernelCache::new(dir);
     let failed: Vec<String> = cache

@@ -20,6 +20,7 @@ use crate::problem::ConvProblem;
 use crate::tensor::{Tensor, TensorData};
 use ck_compiler::model::{DataType, ElementOp, Op};
 use half::{bf16, f16};
+use rayon::prelude::*;
 use std::hash::{BuildHasher, Hasher};
 
 /// The destination of `p.op` (output, input or weight), in fp64, in the destination's memory
@@ -84,12 +85,6 @@ pub fn reference(
         ),
     };
     let (xd, wd, yd) = (input.desc(), weight.desc(), output.desc());
-    let dst_len = match p.op {
-        Op::Fwd => y.len(),
-        Op::BwdData => x.len(),
-        Op::BwdWeight => w.len(),
-    };
-    let mut dst = vec![0f64; dst_len];
     // Offsets are linear in the index, so each tap's spatial part is computed once.
     let spatial = |d: &TensorDesc, sp: &[u64]| -> usize {
         sp.iter()
@@ -97,28 +92,87 @@ pub fn reference(
             .map(|(i, s)| i * s)
             .sum::<u64>() as usize
     };
-    let taps: Vec<(usize, usize, usize)> = taps
+    // The destination's spatial extent, and each tap's position in it.
+    let (dst_desc, dst_spatial) = match p.op {
+        Op::Fwd => (yd, out_sp.clone()),
+        Op::BwdData => (xd, p.input.clone()),
+        Op::BwdWeight => (wd, p.filter.clone()),
+    };
+    let taps: Vec<(usize, usize, usize, usize)> = taps
         .iter()
-        .map(|(o, f, i)| (spatial(xd, i), spatial(wd, f), spatial(yd, o)))
+        .map(|(o, f, i)| {
+            let at = match p.op {
+                Op::Fwd => o,
+                Op::BwdData => i,
+                Op::BwdWeight => f,
+            };
+            let linear = at
+                .iter()
+                .zip(&dst_spatial)
+                .fold(0, |acc, (&x, &n)| acc * n + x);
+            (
+                spatial(xd, i),
+                spatial(wd, f),
+                spatial(yd, o),
+                linear as usize,
+            )
+        })
         .collect();
     let base = |d: &TensorDesc, a: u64, b: u64, c: u64| {
         (a * d.strides[0] + b * d.strides[1] + c * d.strides[2]) as usize
     };
-    for g in 0..p.g {
-        for n in 0..p.n {
-            for k in 0..p.k {
-                for c in 0..p.c {
-                    let (bx, bw, by) = (base(xd, g, n, c), base(wd, g, k, c), base(yd, g, n, k));
-                    for &(tx, tw, ty) in &taps {
-                        let (xo, wo, yo) = (bx + tx, bw + tw, by + ty);
-                        match p.op {
-                            Op::Fwd => dst[yo] += x[xo] * w[wo],
-                            Op::BwdData => dst[xo] += y[yo] * w[wo],
-                            Op::BwdWeight => dst[wo] += y[yo] * x[xo],
-                        }
-                    }
+    // Each destination (group, row, column) sums over the remaining one of N, K, C: independent
+    // tasks, run in parallel, each into its own spatial block (large shapes take ~1e11 MACs).
+    let [rows, cols, reduced] = match p.op {
+        Op::Fwd => [p.n, p.k, p.c],
+        Op::BwdData => [p.n, p.c, p.k],
+        Op::BwdWeight => [p.k, p.c, p.n],
+    };
+    let nkc = |a: u64, b: u64, r: u64| match p.op {
+        Op::Fwd => (a, b, r),
+        Op::BwdData => (a, r, b),
+        Op::BwdWeight => (r, a, b),
+    };
+    let sp_count = dst_spatial.iter().product::<u64>() as usize;
+    let blocks: Vec<Vec<f64>> = (0..p.g * rows * cols)
+        .into_par_iter()
+        .map(|task| {
+            let (g, a, b) = (task / (rows * cols), task / cols % rows, task % cols);
+            let mut acc = vec![0f64; sp_count];
+            for r in 0..reduced {
+                let (n, k, c) = nkc(a, b, r);
+                let (bx, bw, by) = (base(xd, g, n, c), base(wd, g, k, c), base(yd, g, n, k));
+                for &(tx, tw, ty, at) in &taps {
+                    let (xo, wo, yo) = (bx + tx, bw + tw, by + ty);
+                    acc[at] += match p.op {
+                        Op::Fwd => x[xo] * w[wo],
+                        Op::BwdData => y[yo] * w[wo],
+                        Op::BwdWeight => y[yo] * x[xo],
+                    };
                 }
             }
+            acc
+        })
+        .collect();
+    let dst_len = match p.op {
+        Op::Fwd => y.len(),
+        Op::BwdData => x.len(),
+        Op::BwdWeight => w.len(),
+    };
+    let sp_offsets: Vec<usize> = (0..sp_count as u64)
+        .map(|i| spatial(dst_desc, &unravel(i, &dst_spatial)))
+        .collect();
+    let mut dst = vec![0f64; dst_len];
+    for (task, acc) in (0..).zip(blocks) {
+        let (g, a, b) = (task / (rows * cols), task / cols % rows, task % cols);
+        let (n, k, c) = nkc(a, b, 0);
+        let start = match p.op {
+            Op::Fwd => base(yd, g, n, k),
+            Op::BwdData => base(xd, g, n, c),
+            Op::BwdWeight => base(wd, g, k, c),
+        };
+        for (v, off) in acc.into_iter().zip(&sp_offsets) {
+            dst[start + off] = v;
         }
     }
     for (v, d) in dst.iter_mut().zip(d) {

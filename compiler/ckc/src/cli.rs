@@ -41,6 +41,10 @@ pub enum Command {
     /// and prints the instance, its instance string and the time; exit 1 when no instance
     /// supports the problem or verification fails.
     Run(RunArgs),
+    /// Times every supporting instance on each shape of a shapes file on an NVIDIA GPU (cargo
+    /// feature `cuda`), verified against the fp64 reference, with the best per shape and its
+    /// ratio to cuDNN; exit 1 when a run fails to verify or a shape has no verified instance.
+    Bench(BenchArgs),
     /// Every parameter of an instance after defaults and derivation, LDS use and occupancy.
     Explain {
         #[command(flatten)]
@@ -180,4 +184,67 @@ pub enum BackendKind {
     Cuda,
     /// The HIP back end: the portable kernels on AMD device 0 (cargo feature `hip`).
     Hip,
+}
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// The shapes file (`{"shapes": [{name, ndim, G, N, K, C, filter, input, stride, dilation,
+    /// left_pad, right_pad}]}`, NHWGC/GKYXC/NHWGK).
+    #[arg(long, value_name = "FILE")]
+    pub shapes: PathBuf,
+    /// The convolution (one to time; with --precompile a list, default all).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub op: Vec<BenchOp>,
+    /// The data type of all three tensors (one to time; with --precompile a list, default all).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub dtype: Vec<BenchType>,
+    /// `.ck` files or folders to time (default: the instance library).
+    #[arg(long, num_args = 1..)]
+    pub instances: Vec<PathBuf>,
+    /// Only these shapes (comma-separated names).
+    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
+    pub only: Vec<String>,
+    /// cuDNN times: the JSON `cudnn_baseline.py --out` writes.
+    #[arg(long, value_name = "FILE")]
+    pub cudnn: Option<PathBuf>,
+    /// Write every shape's and instance's results as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write a bar chart of the per-shape ratios cuDNN time / ours.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// Back-to-back launches per timed trial.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
+    pub reps: u32,
+    /// Timed trials per instance (the median is reported).
+    #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(u32).range(1..))]
+    pub trials: u32,
+    /// Untimed launches before the trials.
+    #[arg(long, default_value_t = 5)]
+    pub warmup: u32,
+    /// Seed of the random data (default: a fresh one per run).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Compile the kernels of every instance that supports a shape into this cubin cache folder,
+    /// print the names of the cache files they need and exit (needs NVRTC, no GPU).
+    #[arg(long, value_name = "DIR")]
+    pub precompile: Option<PathBuf>,
+    /// NVRTC architecture for --precompile.
+    #[arg(long, default_value = "sm_90", requires = "precompile")]
+    pub arch: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BenchOp {
+    Fwd,
+    #[value(name = "bwd_data")]
+    BwdData,
+    #[value(name = "bwd_weight")]
+    BwdWeight,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BenchType {
+    Fp16,
+    Bf16,
 }

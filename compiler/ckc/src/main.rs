@@ -1,5 +1,6 @@
 //! `ckc`: the ckdsl command line.
 
+mod bench;
 mod cli;
 mod commands;
 mod input;

@@ -6,10 +6,15 @@ use crate::gpu::KernelCache;
 use rayon::prelude::*;
 
 impl KernelCache {
+    /// The cache key of the cubin of `source` for `arch` with the loaded NVRTC.
+    pub fn cubin_key(source: &str, arch: &str) -> Result<String, CudaError> {
+        let (major, minor) = nvrtc::version()?;
+        Ok(Self::key(source, arch, &format!("nvrtc {major}.{minor}")))
+    }
+
     /// The cubin of `source` for `arch`, compiled now unless cached.
     pub fn cubin(&self, name: &str, source: &str, arch: &str) -> Result<Vec<u8>, CudaError> {
-        let (major, minor) = nvrtc::version()?;
-        let key = Self::key(source, arch, &format!("nvrtc {major}.{minor}"));
+        let key = Self::cubin_key(source, arch)?;
         self.get_or_compile(&key, "cubin", || nvrtc::compile_cubin(name, source, arch))
     }
 

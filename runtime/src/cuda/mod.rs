@@ -3,6 +3,7 @@
 //! libnvrtc are loaded at run time; without them every call returns an error.
 
 mod backend;
+pub mod bench;
 mod cache;
 pub mod nvrtc;
 
@@ -101,6 +102,11 @@ impl CudaBackend {
     /// NVRTC architecture of the device, e.g. `sm_90`.
     pub fn arch(&self) -> &str {
         &self.arch
+    }
+
+    /// The device's name, e.g. `NVIDIA H100 80GB HBM3`.
+    pub fn device_name(&self) -> Result<String, CudaError> {
+        Ok(self.ctx.name()?)
     }
 
     pub fn device_info(&self) -> DeviceInfo {

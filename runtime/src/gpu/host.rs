@@ -202,7 +202,7 @@ impl ArgImage {
     }
 }
 
-fn to_bytes(t: &Tensor) -> Vec<u8> {
+pub(crate) fn to_bytes(t: &Tensor) -> Vec<u8> {
     match t.data() {
         TensorData::F16(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
         TensorData::Bf16(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
@@ -211,7 +211,7 @@ fn to_bytes(t: &Tensor) -> Vec<u8> {
 }
 
 /// Replaces `t`'s elements with `bytes` (little-endian, `t`'s type).
-fn from_bytes(t: &mut Tensor, bytes: &[u8]) -> Result<(), RunError> {
+pub(crate) fn from_bytes(t: &mut Tensor, bytes: &[u8]) -> Result<(), RunError> {
     let data = match t.data() {
         TensorData::F16(_) => TensorData::F16(
             bytes

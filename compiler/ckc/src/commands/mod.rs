@@ -1,6 +1,6 @@
 //! One function per subcommand; each returns the process exit code.
 
-mod candidates;
+pub(crate) mod candidates;
 mod emit;
 mod import;
 mod run;
@@ -64,6 +64,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             Ok(Outcome::Ok)
         }),
         Command::Run(args) => run::run(&args, cli.color),
+        Command::Bench(args) => crate::bench::run(&args, cli.color),
         Command::Explain {
             input,
             instance,

@@ -1,0 +1,342 @@
+//! `ckc bench` on the CUDA back end: which instances run on which shapes, compiling their
+//! kernels (ahead of time with `--precompile`), and timing them shape by shape.
+
+use super::report::{InstanceResult, Report, ShapeResult, read_cudnn, svg, table, to_json, utc};
+use super::shapes::{self, Shape};
+use crate::cli::{BenchArgs, BenchOp, BenchType, Color};
+use crate::commands::candidates::registry;
+use ck_compiler::emit::hip::{EntryKind, HipKernel};
+use ck_compiler::ir::Instance;
+use ck_compiler::model::{DataType, Op};
+use ck_runtime::cuda::bench::{BenchProblem, Trials, plain_convolution};
+use ck_runtime::cuda::{CudaBackend, KernelCache};
+use ck_runtime::gpu::portable_kernel;
+use ck_runtime::reference::fresh_seed;
+use ck_runtime::{ConvProblem, DeviceModel, Registry, supports_on};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// SMs of an H100 SXM or H200, the cards `--precompile` stages for (support checks of split-K
+/// instances depend on the device size).
+const PRECOMPILE_SMS: u32 = 132;
+
+fn op_of(op: BenchOp) -> Op {
+    match op {
+        BenchOp::Fwd => Op::Fwd,
+        BenchOp::BwdData => Op::BwdData,
+        BenchOp::BwdWeight => Op::BwdWeight,
+    }
+}
+
+fn dtype_of(dt: BenchType) -> DataType {
+    match dt {
+        BenchType::Fp16 => DataType::Fp16,
+        BenchType::Bf16 => DataType::Bf16,
+    }
+}
+
+/// The distinct kernels of the instances that support the shapes, and which instance runs with
+/// which kernel on each shape.
+struct Work {
+    kernels: Vec<HipKernel>,
+    /// Per shape: its problem and `(instance, kernel)` index pairs, in library order.
+    shapes: Vec<(ConvProblem, Vec<(usize, usize)>)>,
+}
+
+/// The kernel of every instance the bench can time (plain convolutions with a portable kernel),
+/// indexed like `instances`; the reasons of the others are counted on standard error.
+fn kernels_of(instances: &[&Instance]) -> Vec<Option<HipKernel>> {
+    let mut skipped = 0;
+    let out = instances
+        .iter()
+        .map(|inst| {
+            let k = plain_convolution(inst)
+                .and_then(|()| portable_kernel(inst, "cuda").map_err(|e| e.to_string()));
+            skipped += usize::from(k.is_err());
+            k.ok()
+        })
+        .collect();
+    if skipped > 0 {
+        eprintln!(
+            "{skipped} of {} instances skipped: element-wise ops, D tensors or no portable kernel",
+            instances.len()
+        );
+    }
+    out
+}
+
+fn work(
+    instances: &[&Instance],
+    kernels: &[Option<HipKernel>],
+    problems: Vec<ConvProblem>,
+    device: &DeviceModel,
+) -> Work {
+    let mut by_source: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut distinct = Vec::new();
+    let shapes = problems
+        .into_iter()
+        .map(|p| {
+            let runs = instances
+                .iter()
+                .zip(kernels)
+                .enumerate()
+                .filter_map(|(i, (inst, k))| {
+                    let k = k.as_ref()?;
+                    supports_on(inst, &p, device).ok()?;
+                    let next = distinct.len();
+                    let idx = *by_source.entry(k.source.as_str()).or_insert(next);
+                    if idx == next {
+                        distinct.push(k.clone());
+                    }
+                    Some((i, idx))
+                })
+                .collect();
+            (p, runs)
+        })
+        .collect();
+    Work {
+        kernels: distinct,
+        shapes,
+    }
+}
+
+fn symbol(k: &HipKernel) -> String {
+    k.entry(EntryKind::Main)
+        .map_or_else(|| k.name.clone(), |e| e.symbol.clone())
+}
+
+pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
+    let path = args.shapes.display();
+    let text = std::fs::read_to_string(&args.shapes).map_err(|e| format!("{path}: {e}"))?;
+    let all = shapes::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+    let chosen = shapes::select(all, &args.only)?;
+    if let Some(dir) = &args.precompile {
+        let device = DeviceModel {
+            arch: None,
+            compute_units: PRECOMPILE_SMS,
+            occupancy: 2,
+        };
+        let Some(reg) = registry(&args.instances, color, device)? else {
+            return Ok(crate::commands::exit(false));
+        };
+        return precompile(args, &reg, &chosen, dir);
+    }
+    let (op, dtype) = match (args.op.as_slice(), args.dtype.as_slice()) {
+        ([op], [dt]) => (*op, *dt),
+        _ => return Err("give one --op and one --dtype to time".into()),
+    };
+    let (op, dtype) = (op_of(op), dtype_of(dtype));
+    let cudnn = match &args.cudnn {
+        Some(f) => {
+            let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
+            read_cudnn(&text, &op.to_string(), &dtype.to_string())
+                .map_err(|e| format!("{}: {e}", f.display()))?
+        }
+        None => BTreeMap::new(),
+    };
+    let problems = chosen
+        .iter()
+        .map(|s| s.problem(op, dtype))
+        .collect::<Result<Vec<_>, _>>()?;
+    let be = CudaBackend::new(0).map_err(|e| format!("no CUDA device: {e}"))?;
+    let card = be
+        .device_name()
+        .map_err(|e| format!("no CUDA device: {e}"))?;
+    let Some(reg) = registry(&args.instances, color, be.device_model())? else {
+        return Ok(crate::commands::exit(false));
+    };
+    let instances: Vec<&Instance> = reg.instances().collect();
+    let kernels = kernels_of(&instances);
+    let work = work(&instances, &kernels, problems, &be.device_model());
+    eprintln!(
+        "{} shapes, {} distinct kernels on {card} ({}); compiling",
+        chosen.len(),
+        work.kernels.len(),
+        be.arch()
+    );
+    let loaded = be.build(work.kernels.clone());
+    let seed = args.seed.unwrap_or_else(fresh_seed);
+    let trials = Trials {
+        warmup: args.warmup,
+        trials: args.trials,
+        reps: args.reps,
+    };
+    let total = work
+        .shapes
+        .iter()
+        .map(|(_, runs)| runs.len())
+        .sum::<usize>();
+    let bar = ProgressBar::new(total as u64).with_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed_precise} {msg}")
+            .map_err(|e| e.to_string())?,
+    );
+    let mut results = Vec::new();
+    for ((shape, (p, runs)), n) in chosen.iter().zip(&work.shapes).zip(0u64..) {
+        let cudnn_us = cudnn.get(&shape.name);
+        if runs.is_empty() {
+            results.push(shape_result(shape, p, Vec::new(), cudnn_us));
+            continue;
+        }
+        bar.set_message(format!("{}: reference", shape.name));
+        let data = BenchProblem::new(p, seed.wrapping_add(n)).map_err(|e| e.to_string());
+        bar.set_message(shape.name.clone());
+        // One measurement per distinct kernel: instances sharing a kernel run the same code.
+        let mut measured: BTreeMap<usize, Result<_, String>> = BTreeMap::new();
+        let instances_run = runs
+            .iter()
+            .map(|&(i, k)| {
+                let m = measured.entry(k).or_insert_with(|| {
+                    let data = data.as_ref().map_err(|e| format!("reference: {e}"))?;
+                    let kernel = loaded[k].as_ref().map_err(|e| format!("build: {e}"))?;
+                    data.measure(&be, kernel, trials)
+                        .map_err(|e| format!("run: {e}"))
+                });
+                bar.inc(1);
+                instance_result(instances[i], &work.kernels[k], m, data.as_ref().ok())
+            })
+            .collect();
+        results.push(shape_result(shape, p, instances_run, cudnn_us));
+    }
+    bar.finish_and_clear();
+    let report = Report {
+        card,
+        date: utc(std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs())),
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+        op: op.to_string(),
+        dtype: dtype.to_string(),
+        warmup: trials.warmup,
+        trials: trials.trials,
+        reps: trials.reps,
+        seed,
+        shapes: results,
+    };
+    if let Some(f) = &args.json {
+        let text = serde_json::to_string_pretty(&to_json(&report)).map_err(|e| e.to_string())?;
+        write(f, &(text + "\n"))?;
+    }
+    if let Some(f) = &args.svg {
+        write(f, &svg(&report))?;
+    }
+    print!("{}", table(&report));
+    Ok(crate::commands::exit(report.failures() == 0))
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn instance_result(
+    inst: &Instance,
+    kernel: &HipKernel,
+    m: &Result<ck_runtime::cuda::bench::Measurement, String>,
+    data: Option<&BenchProblem>,
+) -> InstanceResult {
+    let bound = data.map_or(0.0, BenchProblem::bound);
+    let base = InstanceResult {
+        name: inst.name.clone(),
+        kernel: symbol(kernel),
+        us: None,
+        relative_error: None,
+        bound,
+        verified: false,
+        failure: None,
+    };
+    match m {
+        Ok(m) => InstanceResult {
+            us: m.median_us(),
+            relative_error: Some(m.verification.relative_error),
+            verified: m.verification.passed(),
+            failure: (!m.verification.passed()).then(|| m.verification.to_string()),
+            ..base
+        },
+        Err(e) => InstanceResult {
+            failure: Some(e.clone()),
+            ..base
+        },
+    }
+}
+
+fn shape_result(
+    shape: &Shape,
+    p: &ConvProblem,
+    instances: Vec<InstanceResult>,
+    cudnn_us: Option<&f64>,
+) -> ShapeResult {
+    ShapeResult {
+        name: shape.name.clone(),
+        problem: p.to_string(),
+        flops: p.flops(),
+        instances,
+        cudnn_us: cudnn_us.copied(),
+    }
+}
+
+/// Compiles the kernels of every instance supporting a chosen shape, for every op and data type
+/// asked (all when none), into the cubin cache `dir`; prints the names of the cache files they
+/// need, one a line.
+fn precompile(
+    args: &BenchArgs,
+    reg: &Registry,
+    chosen: &[Shape],
+    dir: &Path,
+) -> Result<ExitCode, String> {
+    let ops: Vec<Op> = match args.op.as_slice() {
+        [] => vec![Op::Fwd, Op::BwdData, Op::BwdWeight],
+        ops => ops.iter().map(|&o| op_of(o)).collect(),
+    };
+    let dtypes: Vec<DataType> = match args.dtype.as_slice() {
+        [] => vec![DataType::Fp16, DataType::Bf16],
+        dts => dts.iter().map(|&d| dtype_of(d)).collect(),
+    };
+    let instances: Vec<&Instance> = reg.instances().collect();
+    let kernels = kernels_of(&instances);
+    let mut problems = Vec::new();
+    for &op in &ops {
+        for &dt in &dtypes {
+            for s in chosen {
+                problems.push(s.problem(op, dt)?);
+            }
+        }
+    }
+    let work = work(&instances, &kernels, problems, reg.device());
+    let pairs: Vec<(&str, &str)> = work
+        .kernels
+        .iter()
+        .map(|k| (k.name.as_str(), k.source.as_str()))
+        .collect();
+    // The cache files this selection needs, first: a staging step interrupted while compiling
+    // still knows what to pack.
+    let mut out = std::io::stdout().lock();
+    for (_, source) in &pairs {
+        let key = KernelCache::cubin_key(source, &args.arch).map_err(|e| e.to_string())?;
+        writeln!(out, "{key}.cubin")
+            .and_then(|()| out.flush())
+            .map_err(|e| format!("standard output: {e}"))?;
+    }
+    drop(out);
+    let t0 = std::time::Instant::now();
+    let cache = KernelCache::new(dir);
+    let failed: Vec<String> = cache
+        .cubins(&pairs, &args.arch)
+        .into_iter()
+        .filter_map(|r| r.err().map(|e| e.to_string()))
+        .collect();
+    eprintln!(
+        "{} distinct kernels for {} shapes compiled for {} into {} in {:.1} s, {} failed",
+        pairs.len(),
+        chosen.len(),
+        args.arch,
+        dir.display(),
+        t0.elapsed().as_secs_f64(),
+        failed.len()
+    );
+    for f in &failed {
+        eprintln!("error: {f}");
+    }
+    Ok(crate::commands::exit(failed.is_empty()))
+}

@@ -1,0 +1,526 @@
+//! What `ckc bench` measured, as plain numbers, and its renderings: the table, the JSON file and
+//! the SVG chart of the ratios cuDNN time / our time. Nothing here needs a GPU.
+
+use serde::Serialize;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// Shapes whose ratio is below this are counted (and drawn) as well behind cuDNN.
+pub const BEHIND: f64 = 0.7;
+
+/// One instance on one shape.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct InstanceResult {
+    pub name: String,
+    /// The portable kernel's symbol (instances deriving the same kernel share one timing).
+    pub kernel: String,
+    /// Median microseconds per launch; `None` when not timed.
+    pub us: Option<f64>,
+    /// Relative error against the fp64 reference; `None` when it did not run.
+    pub relative_error: Option<f64>,
+    pub bound: f64,
+    pub verified: bool,
+    /// Why it did not run or did not verify.
+    pub failure: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShapeResult {
+    pub name: String,
+    /// The problem string.
+    pub problem: String,
+    pub flops: u64,
+    /// Every supporting instance, in library order.
+    pub instances: Vec<InstanceResult>,
+    pub cudnn_us: Option<f64>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    pub card: String,
+    /// UTC, `YYYY-MM-DDTHH:MM:SSZ`.
+    pub date: String,
+    pub command: String,
+    pub op: String,
+    pub dtype: String,
+    pub warmup: u32,
+    pub trials: u32,
+    pub reps: u32,
+    pub seed: u64,
+    pub shapes: Vec<ShapeResult>,
+}
+
+impl ShapeResult {
+    /// The fastest verified instance (the first of equal times).
+    pub fn best(&self) -> Option<(&InstanceResult, f64)> {
+        self.instances
+            .iter()
+            .filter(|i| i.verified)
+            .filter_map(|i| i.us.map(|us| (i, us)))
+            .fold(None, |best, (i, us)| match best {
+                Some((_, b)) if b <= us => best,
+                _ => Some((i, us)),
+            })
+    }
+
+    /// cuDNN's time over ours: above 1 we are faster.
+    pub fn ratio(&self) -> Option<f64> {
+        Some(self.cudnn_us? / self.best()?.1)
+    }
+
+    fn failures(&self) -> usize {
+        self.instances.iter().filter(|i| !i.verified).count()
+    }
+}
+
+pub fn tflops(flops: u64, us: f64) -> f64 {
+    flops as f64 / (us * 1e-6) / 1e12
+}
+
+/// The geometric mean; `None` for no values.
+pub fn geomean(values: &[f64]) -> Option<f64> {
+    (!values.is_empty())
+        .then(|| (values.iter().map(|v| v.ln()).sum::<f64>() / values.len() as f64).exp())
+}
+
+impl Report {
+    fn ratios(&self) -> Vec<f64> {
+        self.shapes.iter().filter_map(ShapeResult::ratio).collect()
+    }
+
+    /// Runs that failed to verify or to run.
+    pub fn failures(&self) -> usize {
+        self.shapes.iter().map(ShapeResult::failures).sum()
+    }
+
+    fn without_best(&self) -> Vec<&str> {
+        self.shapes
+            .iter()
+            .filter(|s| s.best().is_none())
+            .map(|s| s.name.as_str())
+            .collect()
+    }
+}
+
+/// Fixed-point with `digits` decimals, `-` for none.
+fn num(v: Option<f64>, digits: usize) -> String {
+    v.map_or("-".into(), |v| format!("{v:.digits$}"))
+}
+
+/// The table for the terminal: one row per shape, then the summary.
+pub fn table(r: &Report) -> String {
+    let head = [
+        "shape",
+        "best instance",
+        "µs",
+        "TFLOP/s",
+        "cuDNN µs",
+        "ratio",
+    ];
+    let rows: Vec<[String; 6]> = r
+        .shapes
+        .iter()
+        .map(|s| {
+            let best = s.best();
+            [
+                s.name.clone(),
+                best.map_or("-".into(), |(i, _)| i.name.clone()),
+                num(best.map(|b| b.1), 1),
+                num(best.map(|b| tflops(s.flops, b.1)), 1),
+                num(s.cudnn_us, 1),
+                num(s.ratio(), 2),
+            ]
+        })
+        .collect();
+    let width = |c: usize| {
+        rows.iter()
+            .map(|row| row[c].chars().count())
+            .chain([head[c].chars().count()])
+            .max()
+            .unwrap_or(0)
+    };
+    let widths: Vec<usize> = (0..head.len()).map(width).collect();
+    let mut out = String::new();
+    let mut line = |cells: &[&str]| {
+        let text: Vec<String> = cells
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(c, (cell, &w))| match c {
+                0 | 1 => format!("{cell:<w$}"),
+                _ => format!("{cell:>w$}"),
+            })
+            .collect();
+        let _ = writeln!(out, "{}", text.join("  ").trim_end());
+    };
+    line(&head);
+    for row in &rows {
+        line(&row.each_ref().map(String::as_str));
+    }
+    let ratios = r.ratios();
+    match geomean(&ratios) {
+        Some(g) => {
+            let behind = ratios.iter().filter(|&&x| x < BEHIND).count();
+            let _ = writeln!(
+                out,
+                "\n{} {} on {}: geometric mean of cuDNN µs / ours over {} shapes {g:.2}×; \
+                 {behind} below {BEHIND}×",
+                r.op,
+                r.dtype,
+                r.card,
+                ratios.len()
+            );
+        }
+        None => {
+            let _ = writeln!(out, "\n{} {} on {}: no cuDNN ratios", r.op, r.dtype, r.card);
+        }
+    }
+    let missing = r.without_best();
+    if !missing.is_empty() {
+        let _ = writeln!(
+            out,
+            "{} shapes without a verified instance: {}",
+            missing.len(),
+            missing.join(", ")
+        );
+    }
+    let failed = r.failures();
+    if failed > 0 {
+        let _ = writeln!(
+            out,
+            "{failed} runs failed to run or verify (excluded from best; see the JSON)"
+        );
+    }
+    out
+}
+
+/// Every shape with every instance timed, the best, cuDNN's time and the ratio, and the summary.
+pub fn to_json(r: &Report) -> Value {
+    let shapes: Vec<Value> = r
+        .shapes
+        .iter()
+        .map(|s| {
+            let best = s
+                .best()
+                .map(|(i, us)| json!({"name": i.name, "us": us, "tflops": tflops(s.flops, us)}));
+            json!({
+                "name": s.name,
+                "problem": s.problem,
+                "flops": s.flops,
+                "best": best,
+                "cudnn_us": s.cudnn_us,
+                "ratio": s.ratio(),
+                "instances": s.instances,
+            })
+        })
+        .collect();
+    let ratios = r.ratios();
+    json!({
+        "card": r.card,
+        "date": r.date,
+        "command": r.command,
+        "op": r.op,
+        "dtype": r.dtype,
+        "warmup": r.warmup,
+        "trials": r.trials,
+        "reps": r.reps,
+        "seed": r.seed,
+        "shapes": shapes,
+        "summary": {
+            "geomean_ratio": geomean(&ratios),
+            "shapes_compared": ratios.len(),
+            "below_0_7": ratios.iter().filter(|&&x| x < BEHIND).count(),
+            "without_verified_instance": r.without_best(),
+            "failed_runs": r.failures(),
+        },
+    })
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// A bar per shape of cuDNN µs / ours, with lines at 1.0 and at [`BEHIND`]; shapes without a
+/// ratio get a label and no bar.
+pub fn svg(r: &Report) -> String {
+    const LEFT: f64 = 56.0;
+    const TOP: f64 = 44.0;
+    const PLOT_H: f64 = 260.0;
+    const STEP: f64 = 26.0;
+    const LABELS_H: f64 = 170.0;
+    let n = r.shapes.len().max(1) as f64;
+    // Wide enough for the title.
+    let width = (LEFT + STEP * n + 24.0).max(640.0);
+    let height = TOP + PLOT_H + LABELS_H;
+    let ratios: Vec<Option<f64>> = r.shapes.iter().map(ShapeResult::ratio).collect();
+    let top_ratio = ratios.iter().flatten().fold(1.5f64, |m, &v| m.max(v));
+    let y_max = (top_ratio * 2.0).ceil() / 2.0;
+    let y = |v: f64| TOP + PLOT_H * (1.0 - v / y_max);
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="sans-serif">"#
+    );
+    let _ = writeln!(
+        s,
+        r#"<rect width="{width:.0}" height="{height:.0}" fill="white"/>"#
+    );
+    let title = match geomean(&ratios.iter().flatten().copied().collect::<Vec<_>>()) {
+        Some(g) => format!(
+            "cuDNN time / ckdsl time, {} {}, {} (geometric mean {g:.2})",
+            r.op, r.dtype, r.card
+        ),
+        None => format!("cuDNN time / ckdsl time, {} {}, {}", r.op, r.dtype, r.card),
+    };
+    let _ = writeln!(
+        s,
+        r#"<text x="{LEFT}" y="24" font-size="14">{}</text>"#,
+        escape(&title)
+    );
+    // Y axis with a tick every 0.5.
+    let right = LEFT + STEP * n;
+    for t in 0..=(y_max * 2.0).round() as u32 {
+        let v = f64::from(t) / 2.0;
+        let _ = writeln!(
+            s,
+            r##"<line x1="{LEFT}" y1="{yv:.1}" x2="{right:.1}" y2="{yv:.1}" stroke="#e0e0e0"/><text x="{tx:.1}" y="{ty:.1}" font-size="10" text-anchor="end">{v:.1}</text>"##,
+            yv = y(v),
+            tx = LEFT - 6.0,
+            ty = y(v) + 3.0,
+        );
+    }
+    for (i, (shape, ratio)) in r.shapes.iter().zip(&ratios).enumerate() {
+        let x = LEFT + STEP * i as f64;
+        if let Some(v) = ratio {
+            let colour = if *v >= 1.0 {
+                "#3a8c3a"
+            } else if *v >= BEHIND {
+                "#e0a030"
+            } else {
+                "#c83232"
+            };
+            let _ = writeln!(
+                s,
+                r#"<rect x="{bx:.1}" y="{by:.1}" width="{bw:.1}" height="{bh:.1}" fill="{colour}"><title>{name}: {v:.2}</title></rect><text x="{cx:.1}" y="{ty:.1}" font-size="8" text-anchor="middle">{v:.2}</text>"#,
+                bx = x + 4.0,
+                by = y(*v),
+                bw = STEP - 8.0,
+                bh = PLOT_H - (y(*v) - TOP),
+                name = escape(&shape.name),
+                cx = x + STEP / 2.0,
+                ty = y(*v) - 3.0,
+            );
+        }
+        let _ = writeln!(
+            s,
+            r#"<text transform="translate({lx:.1},{ly:.1}) rotate(-60)" font-size="10" text-anchor="end">{}</text>"#,
+            escape(&shape.name),
+            lx = x + STEP / 2.0 + 3.0,
+            ly = TOP + PLOT_H + 8.0,
+        );
+    }
+    for (v, dash, colour) in [(1.0, "6,3", "#202020"), (BEHIND, "2,3", "#c83232")] {
+        let _ = writeln!(
+            s,
+            r#"<line x1="{LEFT}" y1="{yv:.1}" x2="{right:.1}" y2="{yv:.1}" stroke="{colour}" stroke-dasharray="{dash}"/>"#,
+            yv = y(v),
+        );
+    }
+    let _ = writeln!(
+        s,
+        r#"<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{b:.1}" stroke="black"/><line x1="{LEFT}" y1="{b:.1}" x2="{right:.1}" y2="{b:.1}" stroke="black"/>"#,
+        b = TOP + PLOT_H
+    );
+    s.push_str("</svg>\n");
+    s
+}
+
+#[derive(serde::Deserialize)]
+struct CudnnRow {
+    name: String,
+    op: String,
+    dtype: String,
+    median_us: f64,
+}
+
+/// cuDNN's median µs by shape name from the rows `cudnn_baseline.py --out` writes; rows of
+/// another op or data type, or without a positive time, are errors.
+pub fn read_cudnn(text: &str, op: &str, dtype: &str) -> Result<BTreeMap<String, f64>, String> {
+    let rows: Vec<CudnnRow> = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let mut out = BTreeMap::new();
+    for row in rows {
+        if row.op != op || row.dtype != dtype {
+            return Err(format!(
+                "row `{}` is {} {}, the bench times {op} {dtype}",
+                row.name, row.op, row.dtype
+            ));
+        }
+        if !(row.median_us.is_finite() && row.median_us > 0.0) {
+            return Err(format!("row `{}`: median_us {}", row.name, row.median_us));
+        }
+        out.insert(row.name, row.median_us);
+    }
+    Ok(out)
+}
+
+/// `YYYY-MM-DDTHH:MM:SSZ` of a Unix time.
+pub fn utc(secs: u64) -> String {
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    // Civil date from days since 1970-01-01 (proleptic Gregorian, 400-year eras from 0000-03-01).
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let doe = z % 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + u64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inst(name: &str, us: Option<f64>, verified: bool) -> InstanceResult {
+        InstanceResult {
+            name: name.into(),
+            kernel: format!("k_{name}"),
+            us,
+            relative_error: Some(if verified { 1e-4 } else { 0.5 }),
+            bound: 2e-3,
+            verified,
+            failure: (!verified).then(|| "relative error 5.00e-1 > 2.0e-3: FAIL".into()),
+        }
+    }
+
+    fn shape(name: &str, instances: Vec<InstanceResult>, cudnn_us: Option<f64>) -> ShapeResult {
+        ShapeResult {
+            name: name.into(),
+            problem: format!("bwd_weight 2d N=4 K=64 C=64 filter=3x3 input=14x14 ({name})"),
+            flops: 2_000_000_000,
+            instances,
+            cudnn_us,
+        }
+    }
+
+    /// Fixed numbers: a win, a loss below 0.7, a near tie, a shape whose fastest run failed
+    /// verification, one without cuDNN time and one without any verified instance.
+    fn report() -> Report {
+        Report {
+            card: "NVIDIA H100 80GB HBM3".into(),
+            date: utc(1_767_225_600),
+            command: "ckc bench --shapes shapes.json --op bwd_weight --dtype fp16".into(),
+            op: "bwd_weight".into(),
+            dtype: "fp16".into(),
+            warmup: 5,
+            trials: 15,
+            reps: 20,
+            seed: 7,
+            shapes: vec![
+                shape(
+                    "win",
+                    vec![inst("a", Some(20.0), true), inst("b", Some(10.0), true)],
+                    Some(15.0),
+                ),
+                shape("loss", vec![inst("a", Some(100.0), true)], Some(50.0)),
+                shape("tie", vec![inst("c", Some(40.0), true)], Some(38.0)),
+                shape(
+                    "failed_fastest",
+                    vec![inst("a", Some(5.0), false), inst("b", Some(8.0), true)],
+                    Some(9.0),
+                ),
+                shape("no_cudnn", vec![inst("a", Some(12.5), true)], None),
+                shape("<none>", vec![inst("a", None, false)], Some(3.0)),
+            ],
+        }
+    }
+
+    #[test]
+    fn best_ratio_and_geomean() {
+        let r = report();
+        let best: Vec<_> = r
+            .shapes
+            .iter()
+            .map(|s| s.best().map(|(i, us)| (i.name.as_str(), us)))
+            .collect();
+        assert_eq!(
+            best,
+            [
+                Some(("b", 10.0)),
+                Some(("a", 100.0)),
+                Some(("c", 40.0)),
+                Some(("b", 8.0)),
+                Some(("a", 12.5)),
+                None
+            ]
+        );
+        assert_eq!(r.shapes[0].ratio(), Some(1.5));
+        assert_eq!(r.shapes[4].ratio(), None);
+        assert_eq!(r.shapes[5].ratio(), None);
+        assert_eq!(r.failures(), 2);
+        let g = geomean(&[2.0, 8.0]).unwrap();
+        assert!((g - 4.0).abs() < 1e-12);
+        assert_eq!(geomean(&[]), None);
+        assert!((tflops(2_000_000_000, 10.0) - 200.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn table_snapshot() {
+        insta::assert_snapshot!(table(&report()));
+    }
+
+    #[test]
+    fn svg_snapshot() {
+        let s = svg(&report());
+        assert_eq!(s, svg(&report()));
+        assert!(s.contains("&lt;none&gt;") && !s.contains("<none>"));
+        insta::assert_snapshot!(s);
+    }
+
+    #[test]
+    fn json_has_every_instance_and_the_summary() {
+        let j = to_json(&report());
+        assert_eq!(j["shapes"].as_array().unwrap().len(), 6);
+        assert_eq!(j["shapes"][0]["best"]["name"], "b");
+        assert_eq!(j["shapes"][0]["ratio"], 1.5);
+        assert_eq!(j["shapes"][3]["instances"][0]["verified"], false);
+        assert_eq!(j["shapes"][5]["best"], Value::Null);
+        assert_eq!(j["summary"]["shapes_compared"], 4);
+        assert_eq!(j["summary"]["below_0_7"], 1);
+        assert_eq!(j["summary"]["failed_runs"], 2);
+        assert_eq!(j["date"], "2026-01-01T00:00:00Z");
+    }
+
+    #[test]
+    fn cudnn_rows() {
+        let text = r#"[{"name": "a", "op": "fwd", "dtype": "fp16", "median_us": 12.5,
+            "tflops": 1.0, "relerr": 1e-4}]"#;
+        let m = read_cudnn(text, "fwd", "fp16").unwrap();
+        assert_eq!(m["a"], 12.5);
+        assert!(
+            read_cudnn(text, "fwd", "bf16")
+                .unwrap_err()
+                .contains("fwd fp16")
+        );
+        assert!(read_cudnn(&text.replace("12.5", "0"), "fwd", "fp16").is_err());
+        assert!(read_cudnn("{}", "fwd", "fp16").is_err());
+    }
+
+    #[test]
+    fn utc_dates() {
+        assert_eq!(utc(0), "1970-01-01T00:00:00Z");
+        assert_eq!(utc(951_782_400 + 3_661), "2000-02-29T01:01:01Z");
+        assert_eq!(utc(4_107_542_399), "2100-02-28T23:59:59Z");
+    }
+}

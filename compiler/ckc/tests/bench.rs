@@ -1,0 +1,74 @@
+//! `ckc bench` where it cannot time: built without the `cuda` feature, or without a GPU. Either
+//! way a clear error and a non-zero exit, never a panic.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn ckc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ckc"))
+        .args(args)
+        .output()
+        .expect("ckc runs")
+}
+
+/// A one-shape shapes file in a fresh temporary folder.
+fn shapes_file(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ckc-bench-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary folder");
+    let path = dir.join("shapes.json");
+    let text = r#"{"shapes": [{"name": "s", "ndim": 2, "G": 1, "N": 2, "K": 64, "C": 64,
+        "filter": [3, 3], "input": [8, 8], "stride": [1, 1], "dilation": [1, 1],
+        "left_pad": [1, 1], "right_pad": [1, 1]}]}"#;
+    std::fs::write(&path, text).expect("shapes file");
+    path
+}
+
+fn bench(tag: &str, extra: &[&str]) -> (Output, String) {
+    let shapes = shapes_file(tag);
+    let shapes = shapes.to_str().expect("UTF-8 path");
+    let mut args = vec![
+        "bench",
+        "--shapes",
+        shapes,
+        "--op",
+        "bwd_weight",
+        "--dtype",
+        "fp16",
+    ];
+    args.extend(extra);
+    let out = ckc(&args);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    (out, stderr)
+}
+
+#[cfg(not(feature = "cuda"))]
+#[test]
+fn without_the_cuda_feature_bench_says_so() {
+    let (out, stderr) = bench("nocuda", &[]);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("built without CUDA support"), "{stderr}");
+}
+
+#[cfg(feature = "cuda")]
+#[test]
+fn without_a_gpu_bench_says_so() {
+    let (out, stderr) = bench("nogpu", &[]);
+    if !out.status.success() {
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("no CUDA device: "), "{stderr}");
+    }
+    // Shapes are checked before the device is opened.
+    let (out, stderr) = bench("only", &["--only", "nosuch"]);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("no shape named `nosuch`"), "{stderr}");
+}
+
+#[test]
+fn bad_arguments_are_usage_errors() {
+    let (out, stderr) = bench("usage", &["--reps", "0"]);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let out = ckc(&["bench", "--shapes", "x.json", "--op", "bwd-weight"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bwd_weight"));
+}

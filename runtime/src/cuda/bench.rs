@@ -1,0 +1,246 @@
+//! Timing one loaded kernel on one problem: a verified first run on random data, then CUDA-event
+//! timing of back-to-back launches. The random sources and their fp64 reference belong to the
+//! problem ([`BenchProblem`]) and are shared by every kernel timed on it: the reference of a
+//! large shape costs far more than the timing.
+
+use super::{CudaBackend, CudaError, DeviceTensors, LoadedKernel};
+use crate::elementwise::Elementwise;
+use crate::exec::RunError;
+use crate::gpu::{LaunchError, from_bytes, to_bytes};
+use crate::layout::Role;
+use crate::problem::ConvProblem;
+use crate::reference::{random_tensor, reference, relative_error, tolerance};
+use crate::tensor::Tensor;
+use crate::verify::Verification;
+use ck_compiler::ir::Instance;
+use ck_compiler::model::ElementOp;
+use cudarc::driver::sys::CUevent_flags;
+
+/// How a kernel is timed: `warmup` launches, then `trials` timings of `reps` back-to-back
+/// launches each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Trials {
+    pub warmup: u32,
+    pub trials: u32,
+    pub reps: u32,
+}
+
+impl Default for Trials {
+    /// The cuDNN baseline's defaults (15 trials of 20), after 5 warm-up launches.
+    fn default() -> Self {
+        Trials {
+            warmup: 5,
+            trials: 15,
+            reps: 20,
+        }
+    }
+}
+
+/// One kernel on one problem.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measurement {
+    /// The worse of the first run's and the last timed launch's result against the reference.
+    pub verification: Verification,
+    /// Microseconds per launch of each trial; empty when the first run did not verify.
+    pub trial_us: Vec<f64>,
+}
+
+impl Measurement {
+    /// Median microseconds per launch; `None` when the kernel was not timed.
+    pub fn median_us(&self) -> Option<f64> {
+        let mut t = self.trial_us.clone();
+        t.sort_by(f64::total_cmp);
+        let n = t.len();
+        match n {
+            0 => None,
+            _ if n % 2 == 1 => Some(t[n / 2]),
+            _ => Some((t[n / 2 - 1] + t[n / 2]) / 2.0),
+        }
+    }
+}
+
+/// Whether the bench can time `inst`: plain convolution only (the shared reference has no
+/// element-wise ops and no D tensors).
+pub fn plain_convolution(inst: &Instance) -> Result<(), String> {
+    let ops = inst.elementwise;
+    let pass = ElementOp::PassThrough;
+    if ops.input != pass || ops.weight != pass || ops.output != pass || !inst.types.ds.is_empty() {
+        return Err("element-wise ops or D tensors: the bench times plain convolutions".into());
+    }
+    Ok(())
+}
+
+/// A problem's random host tensors and the fp64 reference of its destination.
+pub struct BenchProblem {
+    pub problem: ConvProblem,
+    input: Tensor,
+    weight: Tensor,
+    output: Tensor,
+    reference: Vec<f64>,
+    bound: f64,
+}
+
+impl BenchProblem {
+    /// Uniform `[-1, 1)` sources from `seed` (never zeros) and their reference, computed on every
+    /// core.
+    pub fn new(problem: &ConvProblem, seed: u64) -> Result<BenchProblem, RunError> {
+        let p = problem.clone();
+        let t = |role: Role, s: u64| random_tensor(p.dtype_of(role), p.desc(role)?, s);
+        let (input, weight, output) = (
+            t(Role::Input, seed)?,
+            t(Role::Weight, seed ^ 1)?,
+            t(Role::Output, seed ^ 2)?,
+        );
+        let reference = reference(&p, &input, &weight, &output, &Elementwise::NONE)?;
+        let bound = tolerance(p.dtype_of(p.destination()), p.gemm().2);
+        Ok(BenchProblem {
+            problem: p,
+            input,
+            weight,
+            output,
+            reference,
+            bound,
+        })
+    }
+
+    /// The relative-error bound of the destination's type over the problem's GEMM-K.
+    pub fn bound(&self) -> f64 {
+        self.bound
+    }
+
+    /// Uploads the sources (the destination filled with NaN, so unwritten elements fail), runs
+    /// `k` once and checks it; if it passes, times it. Zero-fills of the output and the workspace
+    /// are part of every timed launch.
+    pub fn measure(
+        &self,
+        be: &CudaBackend,
+        k: &LoadedKernel,
+        trials: Trials,
+    ) -> Result<Measurement, CudaError> {
+        let p = &self.problem;
+        let plan = be.plan(&k.kernel, p)?;
+        let dst = p.destination();
+        let upload = |role: Role, t: &Tensor| -> Result<_, CudaError> {
+            let bytes = to_bytes(t);
+            if role == dst {
+                // All-ones bytes are NaN in fp16, bf16 and fp32.
+                be.upload(&vec![0xff; bytes.len()])
+            } else {
+                be.upload(&bytes)
+            }
+        };
+        let mut t = DeviceTensors {
+            input: upload(Role::Input, &self.input)?,
+            weight: upload(Role::Weight, &self.weight)?,
+            output: upload(Role::Output, &self.output)?,
+            d: None,
+        };
+        let mut ws = match usize::try_from(plan.workspace_bytes) {
+            Ok(0) => None,
+            Ok(n) => Some(be.alloc(n)?),
+            Err(_) => {
+                return Err(CudaError::from(LaunchError::Problem(format!(
+                    "workspace of {} bytes",
+                    plan.workspace_bytes
+                ))));
+            }
+        };
+        let mut launch = |t: &mut DeviceTensors| be.launch(k, &plan, t, ws.as_mut(), 1.0, 0.0);
+        launch(&mut t)?;
+        let first = self.check(be, &t)?;
+        if !first.passed() {
+            return Ok(Measurement {
+                verification: first,
+                trial_us: Vec::new(),
+            });
+        }
+        for _ in 0..trials.warmup {
+            launch(&mut t)?;
+        }
+        let reps = trials.reps.max(1);
+        let mut trial_us = Vec::with_capacity(trials.trials as usize);
+        for _ in 0..trials.trials.max(1) {
+            let start = be
+                .stream
+                .record_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
+            for _ in 0..reps {
+                launch(&mut t)?;
+            }
+            let end = be
+                .stream
+                .record_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
+            trial_us.push(f64::from(start.elapsed_ms(&end)?) * 1e3 / f64::from(reps));
+        }
+        let last = self.check(be, &t)?;
+        let verification = if last.relative_error > first.relative_error {
+            last
+        } else {
+            first
+        };
+        Ok(Measurement {
+            verification,
+            trial_us,
+        })
+    }
+
+    /// The device destination against the reference.
+    fn check(&self, be: &CudaBackend, t: &DeviceTensors) -> Result<Verification, CudaError> {
+        be.synchronize()?;
+        let (buf, host) = match self.problem.destination() {
+            Role::Input => (&t.input, &self.input),
+            Role::Weight => (&t.weight, &self.weight),
+            Role::Output => (&t.output, &self.output),
+        };
+        let mut result = host.clone();
+        from_bytes(&mut result, &be.download(buf)?)
+            .map_err(|e| CudaError::from(LaunchError::Problem(e.to_string())))?;
+        Ok(Verification {
+            relative_error: relative_error(&result, &self.reference),
+            bound: self.bound,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{Variant, instance};
+    use ck_compiler::model::{DataType, Op};
+
+    #[test]
+    fn median_of_odd_and_even_counts() {
+        let v = |r: f64| Verification {
+            relative_error: r,
+            bound: 1.0,
+        };
+        let m = |t: &[f64]| Measurement {
+            verification: v(0.0),
+            trial_us: t.to_vec(),
+        };
+        assert_eq!(m(&[]).median_us(), None);
+        assert_eq!(m(&[3.0, 1.0, 2.0]).median_us(), Some(2.0));
+        assert_eq!(m(&[4.0, 1.0, 3.0, 2.0]).median_us(), Some(2.5));
+    }
+
+    #[test]
+    fn problem_data_is_random_and_referenced() {
+        let p = ConvProblem::new(Op::Fwd, 1, 2, 8, 4, &[3, 3], &[5, 5], DataType::Fp16)
+            .unwrap()
+            .with_pads(&[1], &[1])
+            .unwrap();
+        let b = BenchProblem::new(&p, 11).unwrap();
+        assert!(b.input.to_f32().iter().all(|v| v.abs() < 1.0));
+        assert!(b.input.to_f32().iter().any(|&v| v != 0.0));
+        assert_eq!(b.reference.len(), b.output.len());
+        assert!(b.reference.iter().any(|&v| v != 0.0));
+        assert_eq!(b.bound, tolerance(DataType::Fp16, 4 * 9));
+    }
+
+    #[test]
+    fn only_plain_convolutions() {
+        let mut inst = instance(Variant::FwdXdl);
+        assert!(plain_convolution(&inst).is_ok());
+        inst.elementwise.output = ElementOp::Relu;
+        assert!(plain_convolution(&inst).is_err());
+    }
+}

@@ -33,7 +33,7 @@ if [[ ${1:-} == --stage ]]; then
         --shapes "$SRC/shapes.json" "${SEL[@]}" --precompile target/bench-cache --arch sm_90 \
         >"$DIR/kernels.txt" || true
     # Only the files this selection needs (the cache keeps older kernels too), and those compiled.
-    (cd target/bench-cache && while read -r f; do [[ -f $f ]] && echo "$f"; done <"$DIR/kernels.txt") \
+    (cd target/bench-cache && while read -r f; do if [[ -f $f ]]; then echo "$f"; fi; done <"$DIR/kernels.txt") \
         | tar czf "$DIR/cache.tar.gz" -C target/bench-cache -T -
     echo "$(tar tzf "$DIR/cache.tar.gz" | wc -l) of $(wc -l <"$DIR/kernels.txt") kernels staged"
     cp target/release/ckc scripts/bench.sh "$SRC/shapes.json" "$SRC/cudnn_baseline.py" "$DIR/"

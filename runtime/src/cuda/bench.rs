@@ -17,12 +17,30 @@ use ck_compiler::model::ElementOp;
 use cudarc::driver::sys::CUevent_flags;
 
 /// How a kernel is timed: `warmup` launches, then `trials` timings of `reps` back-to-back
-/// launches each.
+/// launches each. A kernel whose single launch takes longer than [`Trials::TRIAL_BUDGET_US`]
+/// divided by `reps` runs fewer launches per trial (at least one), so that slow candidates
+/// do not dominate a benchmark's run time; fast ones keep every repetition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Trials {
     pub warmup: u32,
     pub trials: u32,
     pub reps: u32,
+}
+
+impl Trials {
+    /// Device time one trial aims at, in microseconds.
+    pub const TRIAL_BUDGET_US: f64 = 2000.0;
+
+    /// Launches per trial (and warm-up launches) for a kernel that takes `once_us` a launch.
+    fn scaled(self, once_us: f64) -> (u32, u32) {
+        let fit = (Self::TRIAL_BUDGET_US / once_us.max(1e-3)).floor();
+        let fit = if fit >= f64::from(u32::MAX) {
+            u32::MAX
+        } else {
+            fit as u32
+        };
+        (self.reps.min(fit).max(1), self.warmup.min(fit))
+    }
 }
 
 impl Default for Trials {
@@ -154,22 +172,25 @@ impl BenchProblem {
                 trial_us: Vec::new(),
             });
         }
-        for _ in 0..trials.warmup {
-            launch(&mut t)?;
-        }
-        let reps = trials.reps.max(1);
-        let mut trial_us = Vec::with_capacity(trials.trials as usize);
-        for _ in 0..trials.trials.max(1) {
+        let mut timed = |n: u32, t: &mut DeviceTensors| -> Result<f64, CudaError> {
             let start = be
                 .stream
                 .record_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
-            for _ in 0..reps {
-                launch(&mut t)?;
+            for _ in 0..n {
+                launch(t)?;
             }
             let end = be
                 .stream
                 .record_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
-            trial_us.push(f64::from(start.elapsed_ms(&end)?) * 1e3 / f64::from(reps));
+            Ok(f64::from(start.elapsed_ms(&end)?) * 1e3 / f64::from(n))
+        };
+        let (reps, warmup) = trials.scaled(timed(1, &mut t)?);
+        if warmup > 0 {
+            timed(warmup, &mut t)?;
+        }
+        let mut trial_us = Vec::with_capacity(trials.trials as usize);
+        for _ in 0..trials.trials.max(1) {
+            trial_us.push(timed(reps, &mut t)?);
         }
         let last = self.check(be, &t)?;
         let verification = if last.relative_error > first.relative_error {
@@ -204,6 +225,17 @@ impl BenchProblem {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn slow_kernels_run_fewer_launches_per_trial() {
+        let t = Trials::default();
+        // 1 µs: every repetition and warm-up launch.
+        assert_eq!(t.scaled(1.0), (20, 5));
+        // 500 µs: 4 launches fill the 2 ms budget.
+        assert_eq!(t.scaled(500.0), (4, 4));
+        // 10 ms: one launch a trial, no warm-up beyond the first timing.
+        assert_eq!(t.scaled(10_000.0), (1, 0));
+    }
     use crate::testing::{Variant, instance};
     use ck_compiler::model::{DataType, Op};
 

@@ -1,7 +1,9 @@
 //! `ckc bench` on the CUDA back end: which instances run on which shapes, compiling their
 //! kernels (ahead of time with `--precompile`), and timing them shape by shape.
 
-use super::report::{InstanceResult, Report, ShapeResult, read_cudnn, svg, table, to_json, utc};
+use super::report::{
+    InstanceResult, Report, ShapeResult, progress_line, read_cudnn, svg, table, to_json, utc,
+};
 use super::shapes::{self, Shape};
 use crate::cli::{BenchArgs, BenchOp, BenchType, Color};
 use crate::commands::candidates::registry;
@@ -198,7 +200,12 @@ pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
                 instance_result(instances[i], &work.kernels[k], m, data.as_ref().ok())
             })
             .collect();
-        results.push(shape_result(shape, p, instances_run, cudnn_us));
+        let result = shape_result(shape, p, instances_run, cudnn_us);
+        // Without a terminal the bar is hidden: one line per shape shows progress in logs.
+        if bar.is_hidden() {
+            eprintln!("{}", progress_line(&result));
+        }
+        results.push(result);
     }
     bar.finish_and_clear();
     let report = Report {

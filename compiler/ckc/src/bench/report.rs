@@ -74,6 +74,22 @@ impl ShapeResult {
     }
 }
 
+/// One line for a finished shape: its best instance and time, the ratio, and the failures.
+pub fn progress_line(s: &ShapeResult) -> String {
+    let best = s.best().map_or("no verified instance".into(), |(i, us)| {
+        format!("best {} {us:.1} µs", i.name)
+    });
+    let ratio = s
+        .ratio()
+        .map_or(String::new(), |r| format!(", {r:.2}x cuDNN"));
+    format!(
+        "{}: {} instances, {best}{ratio}, {} failed",
+        s.name,
+        s.instances.len(),
+        s.failures()
+    )
+}
+
 pub fn tflops(flops: u64, us: f64) -> f64 {
     flops as f64 / (us * 1e-6) / 1e12
 }
@@ -473,6 +489,19 @@ mod tests {
         assert!((g - 4.0).abs() < 1e-12);
         assert_eq!(geomean(&[]), None);
         assert!((tflops(2_000_000_000, 10.0) - 200.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn progress_lines_name_the_best_and_the_failures() {
+        let r = report();
+        assert_eq!(
+            progress_line(&r.shapes[0]),
+            "win: 2 instances, best b 10.0 µs, 1.50x cuDNN, 0 failed"
+        );
+        assert_eq!(
+            progress_line(&r.shapes[5]),
+            "<none>: 1 instances, no verified instance, 1 failed"
+        );
     }
 
     #[test]

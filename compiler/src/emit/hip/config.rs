@@ -162,6 +162,9 @@ pub struct KernelConfig {
     pub merge_groups: u32,
     /// Filter1x1Stride1Pad0: input and output pixels coincide, no im2col arithmetic.
     pub fast_1x1: bool,
+    /// Tensor offsets in 64 bits (large-tensor instances); 32 otherwise, where the host keeps
+    /// every tensor under 2 GB.
+    pub wide_index: bool,
     pub schedule: Schedule,
     /// Byte offset of the B tiles in dynamic LDS and the total LDS bytes.
     pub lds_b_offset: u32,
@@ -389,6 +392,7 @@ impl KernelConfig {
             reg_prefetch: inst.pipeline.prefetch >= 2,
             merge_groups: inst.work.merge_groups.max(1),
             fast_1x1: inst.spec == crate::model::ConvSpec::Filter1x1Stride1Pad0,
+            wide_index: inst.work.large_tensor || inst.kind == crate::model::Kind::XdlLargeTensor,
             schedule,
             lds_b_offset,
             lds_bytes,

@@ -175,23 +175,97 @@ CK_DEV ck_radix ck_k_radix(const CkArgs& a) {
 }
 // Row digits of A (output pixels for forward, input pixels for backward data) and of B (taps
 // for backward weight); other rows are plain channels and need no digits.
-template <bool IS_A> CK_DEV bool ck_rows_split() { return IS_A ? CK_OP != CK_BWD_WEIGHT : CK_OP == CK_BWD_WEIGHT; }
 template <bool IS_A> CK_DEV ck_radix ck_row_radix(const CkArgs& a) {
     if (!IS_A) return ck_radix{(ck_u32)a.Y, (ck_u32)a.X, (ck_u32)a.C};
     if (CK_OP == CK_FWD) return ck_radix{(ck_u32)a.Do, (ck_u32)a.Ho, (ck_u32)a.Wo};
     return ck_radix{(ck_u32)a.Di, (ck_u32)a.Hi, (ck_u32)a.Wi};
 }
 
-// Offset of operand element (row, k) from its digits (the same element as ck_a_off / ck_b_off).
-template <bool IS_A> CK_DEV ck_i64 ck_off_at(const CkArgs& a, ck_i64 g, int row, const ck_d4& rd, const ck_d4& kd) {
-    if (IS_A) {
-        if (CK_OP == CK_FWD) return ck_fwd_in(a, g, ck_as_pix(rd), ck_as_tap(kd));
-        if (CK_OP == CK_BWD_DATA) return ck_bwd_out(a, g, ck_as_pix(rd), ck_as_tap(kd));
-        return ck_y_off(a, g, kd.v[0], kd.v[1], kd.v[2], kd.v[3], row);
+// Operand offsets run in the kernel's index type: 32-bit unless the instance indexes tensors
+// over 2 GB (the host rejects larger tensors for the others).
+template <bool WIDE> struct ck_index_type { typedef int type; };
+template <> struct ck_index_type<true> { typedef ck_i64 type; };
+typedef ck_index_type<WIDE_INDEX>::type ck_idx;
+CK_DEV ck_idx ck_ix(ck_i64 v) { return (ck_idx)v; }
+// 0 <= v < n in one unsigned compare.
+CK_DEV bool ck_in(int v, ck_i64 n) { return (unsigned)v < (unsigned)n; }
+
+// What one load group needs at every K-tile, fixed for the tile: the offset part of its row
+// (and group) and, for operands gathered through the filter window, the row's coordinate bases.
+struct ck_site {
+    ck_idx base;
+    int d, h, w;
+    bool ok;  // the row is inside the GEMM
+};
+
+template <bool IS_A> CK_DEV ck_site ck_make_site(const CkArgs& a, ck_i64 g, int row) {
+    ck_site s;
+    s.ok = ck_in(row, IS_A ? a.M : a.Ng);
+    s.d = s.h = s.w = 0;
+    if (IS_A && CK_OP == CK_BWD_WEIGHT) {
+        s.base = ck_ix(g * a.ys_g) + row * ck_ix(a.ys_k);
+    } else if (IS_A) {
+        // Forward: output pixel row, input window origin; backward data: input pixel row.
+        const ck_d4 p = ck_split4(row, ck_row_radix<true>(a));
+        s.base = p.v[0] * ck_ix(CK_OP == CK_FWD ? a.xs_n : a.ys_n) + ck_ix(g * (CK_OP == CK_FWD ? a.xs_g : a.ys_g));
+        if (CK_OP == CK_FWD) {
+            s.d = p.v[1] * (int)a.sd - (int)a.pd;
+            s.h = p.v[2] * (int)a.sh - (int)a.ph;
+            s.w = p.v[3] * (int)a.sw - (int)a.pw;
+        } else {
+            s.d = p.v[1] + (int)a.pd;
+            s.h = p.v[2] + (int)a.ph;
+            s.w = p.v[3] + (int)a.pw;
+        }
+    } else if (CK_OP == CK_BWD_WEIGHT) {
+        // Filter tap and channel row; the window offset of the tap.
+        const ck_d4 t = ck_split4(row, ck_row_radix<false>(a));
+        s.base = ck_ix(g * a.xs_g) + t.v[3] * ck_ix(a.xs_c);
+        s.d = t.v[0] * (int)a.dd - (int)a.pd;
+        s.h = t.v[1] * (int)a.dh - (int)a.ph;
+        s.w = t.v[2] * (int)a.dw - (int)a.pw;
+    } else {
+        s.base = ck_ix(g * a.ws_g) + row * ck_ix(CK_OP == CK_FWD ? a.ws_k : a.ws_c);
     }
-    if (CK_OP == CK_FWD) return ck_w_off(a, g, row, kd.v[0], kd.v[1], kd.v[2], kd.v[3]);
-    if (CK_OP == CK_BWD_DATA) return ck_w_off(a, g, kd.v[3], kd.v[0], kd.v[1], kd.v[2], row);
-    return ck_fwd_in(a, g, ck_as_pix(kd), ck_as_tap(rd));
+    return s;
+}
+
+// Offset of the site's element at K digits `k` (the element ck_a_off / ck_b_off address);
+// -1 in the padding or outside the GEMM.
+template <bool IS_A> CK_DEV ck_idx ck_site_off(const CkArgs& a, const ck_site& s, const ck_d4& k) {
+    if (!s.ok) return -1;
+    if (IS_A && CK_OP == CK_BWD_WEIGHT) {
+        return s.base + k.v[0] * ck_ix(a.ys_n) + k.v[1] * ck_ix(a.ys_d) + k.v[2] * ck_ix(a.ys_h) + k.v[3] * ck_ix(a.ys_w);
+    }
+    if (!IS_A && CK_OP != CK_BWD_WEIGHT) {
+        // Weights: tap digits (z, y, x) and the channel (C for forward, K for backward data).
+        return s.base + k.v[0] * ck_ix(a.ws_z) + k.v[1] * ck_ix(a.ws_y) + k.v[2] * ck_ix(a.ws_x) +
+               k.v[3] * ck_ix(CK_OP == CK_FWD ? a.ws_c : a.ws_k);
+    }
+    if (CK_OP == CK_BWD_DATA) {
+        // The output pixel that reads this input pixel through tap (z, y, x), if any.
+        int d = s.d - k.v[0] * (int)a.dd, h = s.h - k.v[1] * (int)a.dh, w = s.w - k.v[2] * (int)a.dw;
+        if (d < 0 || h < 0 || w < 0) return -1;
+        if (!FAST_1X1 && (a.sd != 1 || a.sh != 1 || a.sw != 1)) {
+            if (d % (int)a.sd || h % (int)a.sh || w % (int)a.sw) return -1;
+            d /= (int)a.sd; h /= (int)a.sh; w /= (int)a.sw;
+        }
+        if (d >= a.Do || h >= a.Ho || w >= a.Wo) return -1;
+        return s.base + k.v[3] * ck_ix(a.ys_k) + d * ck_ix(a.ys_d) + h * ck_ix(a.ys_h) + w * ck_ix(a.ys_w);
+    }
+    // The input pixel under the filter window: forward (row = output pixel, K = tap and
+    // channel) and backward weight (row = tap and channel, K = output pixel).
+    const bool fwd = CK_OP == CK_FWD;
+    int n = fwd ? 0 : k.v[0], c = fwd ? k.v[3] : 0, d, h, w;
+    if (FAST_1X1) {
+        d = fwd ? s.d : k.v[1]; h = fwd ? s.h : k.v[2]; w = fwd ? s.w : k.v[3];
+    } else if (fwd) {
+        d = s.d + k.v[0] * (int)a.dd; h = s.h + k.v[1] * (int)a.dh; w = s.w + k.v[2] * (int)a.dw;
+    } else {
+        d = s.d + k.v[1] * (int)a.sd; h = s.h + k.v[2] * (int)a.sh; w = s.w + k.v[3] * (int)a.sw;
+    }
+    if (!FAST_1X1 && !(ck_in(d, a.Di) && ck_in(h, a.Hi) && ck_in(w, a.Wi))) return -1;
+    return s.base + n * ck_ix(a.xs_n) + c * ck_ix(a.xs_c) + d * ck_ix(a.xs_d) + h * ck_ix(a.xs_h) + w * ck_ix(a.xs_w);
 }
 
 // cp.async (sm_80+): global -> LDS without registers; a source size of 0 fills zeros (padding).
@@ -222,8 +296,11 @@ struct ck_loader {
     // Whole groups of 4, 8 or 16 bytes without an element-wise op can be copied asynchronously.
     static constexpr int BYTES = (int)sizeof(T) * VEC;
     static constexpr bool ASYNC = WHOLE && OPK == CK_EOP_PASS && (BYTES == 4 || BYTES == 8 || BYTES == 16);
+    // Every thread has the same number of groups: no bounds check per group.
+    static constexpr bool EXACT = (ROWS * KPB / VEC) % LOAD_THREADS == 0;
     T reg[GROUPS][VEC];
-    ck_d4 rd[GROUPS], kd[GROUPS];
+    ck_site site[GROUPS];
+    ck_d4 kd[GROUPS];
     int row[GROUPS], kl[GROUPS];  // tile-absolute row and K index of each group
     ck_d4 step;
 
@@ -232,7 +309,7 @@ struct ck_loader {
         else { r = gi / (KPB / VEC); k = (gi % (KPB / VEC)) * VEC; }
     }
 
-    CK_DEV void begin(const CkArgs& a, ck_i64 r0, ck_i64 k0, int lt) {
+    CK_DEV void begin(const CkArgs& a, ck_i64 g, ck_i64 r0, ck_i64 k0, int lt) {
         const ck_radix kr = ck_k_radix(a);
         step = ck_split4(KPB, kr);
 #pragma unroll
@@ -242,27 +319,26 @@ struct ck_loader {
             row[i] = (int)r0 + r;
             kl[i] = (int)k0 + k;
             kd[i] = ck_split4(kl[i], kr);
-            if (ck_rows_split<IS_A>()) rd[i] = ck_split4(row[i], ck_row_radix<IS_A>(a));
+            site[i] = ck_make_site<IS_A>(a, g, row[i]);
         }
     }
 
     // Element offset of group i at the current K-tile, -1 for zeros (outside or padding).
-    CK_DEV ck_i64 offset(const CkArgs& a, ck_i64 g, int i) const {
-        const ck_i64 rows = IS_A ? a.M : a.Ng;
-        return row[i] < rows && kl[i] < a.Kg ? ck_off_at<IS_A>(a, g, row[i], rd[i], kd[i]) : -1;
+    CK_DEV ck_idx offset(const CkArgs& a, int i) const {
+        return kl[i] < a.Kg ? ck_site_off<IS_A>(a, site[i], kd[i]) : -1;
     }
 
 #if defined(CK_CP_ASYNC)
     // One K-tile straight into LDS (the host checked that vectors are legal), then the next.
-    CK_DEV void issue(const CkArgs& a, const T* src, ck_i64 g, int lt, T* lds) {
+    CK_DEV void issue(const CkArgs& a, const T* src, int lt, T* lds) {
         const ck_radix kr = ck_k_radix(a);
 #pragma unroll
         for (int i = 0; i < GROUPS; ++i) {
             const int gi = lt + i * LOAD_THREADS;
-            if (gi >= ROWS * KPB / VEC) continue;
+            if (!EXACT && gi >= ROWS * KPB / VEC) continue;
             int r, k;
             place(gi, r, k);
-            const ck_i64 off = offset(a, g, i);
+            const ck_idx off = offset(a, i);
             ck_cp_async<BYTES>(lds + ck_lds_idx<ROW, K1>(r, k), src + (off >= 0 ? off : 0), off >= 0);
             kl[i] += KPB;
             ck_advance4(kd[i], step, kr);
@@ -275,7 +351,7 @@ struct ck_loader {
 #pragma unroll
         for (int i = 0; i < GROUPS; ++i) {
             const int gi = lt + i * LOAD_THREADS;
-            if (gi >= ROWS * KPB / VEC) {
+            if (!EXACT && gi >= ROWS * KPB / VEC) {
 #pragma unroll
                 for (int v = 0; v < VEC; ++v) reg[i][v] = ck_zero<T>();
                 continue;
@@ -284,7 +360,7 @@ struct ck_loader {
             if ((VEC == 1 || vec_ok) && OPK == CK_EOP_PASS) {
                 // The host checked that the contiguous extent is a multiple of VEC and aligned,
                 // so the whole group is in bounds (or in the padding) together.
-                const ck_i64 off = offset(a, g, i);
+                const ck_idx off = offset(a, i);
                 if (off >= 0) {
                     w = *reinterpret_cast<const ck_vec<T, VEC>*>(src + off);
                 } else {
@@ -305,7 +381,7 @@ struct ck_loader {
 #pragma unroll
         for (int i = 0; i < GROUPS; ++i) {
             int gi = lt + i * LOAD_THREADS;
-            if (gi >= ROWS * KPB / VEC) continue;
+            if (!EXACT && gi >= ROWS * KPB / VEC) continue;
             int r, k;
             place(gi, r, k);
             if (WHOLE) {

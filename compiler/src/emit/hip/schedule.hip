@@ -12,8 +12,8 @@ CK_DEV void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0
     ck_a_loader la;
     ck_b_loader lb;
     if (b.loader) {
-        la.begin(a, m0, kb * KPB, b.lt);
-        lb.begin(a, n0, kb * KPB, b.lt);
+        la.begin(a, g, m0, kb * KPB, b.lt);
+        lb.begin(a, g, n0, kb * KPB, b.lt);
     }
 #if defined(CK_CP_ASYNC)
     // NVIDIA sm_80+: a STAGES-deep cp.async pipeline when both operands copy whole vectors and
@@ -24,8 +24,8 @@ CK_DEV void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0
 #pragma unroll
         for (int s = 0; s < STAGES - 1; ++s) {
             if (kb + s < ke) {
-                la.issue(a, A, g, b.lt, b.As + s * LDS_A_SIZE);
-                lb.issue(a, B, g, b.lt, b.Bs + s * LDS_B_SIZE);
+                la.issue(a, A, b.lt, b.As + s * LDS_A_SIZE);
+                lb.issue(a, B, b.lt, b.Bs + s * LDS_B_SIZE);
             }
             ck_cp_commit();
         }
@@ -37,8 +37,8 @@ CK_DEV void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0
             const ck_i64 nk = kt + STAGES - 1;
             if (nk < ke) {
                 const int s = (int)((nk - kb) % STAGES);
-                la.issue(a, A, g, b.lt, b.As + s * LDS_A_SIZE);
-                lb.issue(a, B, g, b.lt, b.Bs + s * LDS_B_SIZE);
+                la.issue(a, A, b.lt, b.As + s * LDS_A_SIZE);
+                lb.issue(a, B, b.lt, b.Bs + s * LDS_B_SIZE);
             }
             ck_cp_commit();
             const int s = (int)((kt - kb) % STAGES);

@@ -117,7 +117,7 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
     // The tensor-core path is chosen per target by the prelude; the layout is per instance.
     writeln!(s, "#define CK_MMA_TILE {}", u8::from(cfg.mma.is_some()))?;
     let warps = cfg.mma.map_or([1, 1], |l| l.warps);
-    let consts: [(&str, String); 33] = [
+    let consts: [(&str, String); 34] = [
         ("CK_OP", op.into()),
         ("BLOCK", cfg.block.to_string()),
         ("MPB", m.to_string()),
@@ -150,6 +150,7 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
         ("REG_PREFETCH", cfg.reg_prefetch.to_string()),
         ("MERGE", cfg.merge_groups.to_string()),
         ("FAST_1X1", cfg.fast_1x1.to_string()),
+        ("WIDE_INDEX", cfg.wide_index.to_string()),
         ("SCHEDULE", schedule.into()),
     ];
     for (name, value) in consts {

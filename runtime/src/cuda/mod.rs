@@ -87,6 +87,8 @@ impl CudaBackend {
             max_lds_bytes: attr(
                 sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
             )?,
+            // cp.async arrived with sm_80.
+            async_copy: major >= 8,
         };
         let stream = ctx.default_stream();
         Ok(CudaBackend {
@@ -158,10 +160,11 @@ impl CudaBackend {
         };
         let main = module.load_function(&symbol(EntryKind::Main)?)?;
         let convert = module.load_function(&symbol(EntryKind::Convert)?)?;
-        if kernel.config.lds_bytes > 48 * 1024 {
+        let lds = kernel.config.lds_bytes_on(&self.device);
+        if lds > 48 * 1024 {
             main.set_attribute(
                 sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                kernel.config.lds_bytes as i32,
+                lds as i32,
             )?;
         }
         Ok(LoadedKernel {

@@ -196,6 +196,7 @@ impl HipBackend {
             device: DeviceInfo {
                 compute_units,
                 max_lds_bytes: u32::try_from(lds).unwrap_or(u32::MAX),
+                async_copy: false,
             },
             cache,
             loaded: Mutex::new(HashMap::new()),

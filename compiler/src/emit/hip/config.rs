@@ -99,6 +99,23 @@ pub struct MmaLayout {
     pub frags: [u32; 2],
 }
 
+/// LDS one workgroup's `cp.async` ring may take.
+pub const ASYNC_LDS_BUDGET: u32 = 96 * 1024;
+const MAX_ASYNC_STAGES: u32 = 4;
+
+impl OperandCfg {
+    /// Whether a load group can be copied straight to LDS (the kernel's `ck_loader::ASYNC`).
+    fn copies_whole_vectors(&self) -> bool {
+        let whole = if self.along_rows {
+            self.k1 == 1
+        } else {
+            self.k1.is_multiple_of(self.vector)
+        };
+        let bytes = self.elem.bytes() * self.vector;
+        whole && self.op == ElementOp::PassThrough && matches!(bytes, 4 | 8 | 16)
+    }
+}
+
 /// MMA tile rows, columns and depth.
 const MMA_SHAPE: [u32; 3] = [16, 8, 16];
 /// Most accumulator tiles one warp holds (4 fp32 registers each).
@@ -169,6 +186,13 @@ pub struct KernelConfig {
     /// Byte offset of the B tiles in dynamic LDS and the total LDS bytes.
     pub lds_b_offset: u32,
     pub lds_bytes: u32,
+    /// Stages of the `cp.async` ring on devices that copy asynchronously (NVIDIA sm_80+): a
+    /// double-buffered pipeline whose operands copy whole vectors grows to as many stages as
+    /// fit [`ASYNC_LDS_BUDGET`] (at most 4); otherwise `stages`. Its LDS layout has the B
+    /// tiles at `async_lds_b_offset` and takes `async_lds_bytes`.
+    pub async_stages: u32,
+    pub async_lds_b_offset: u32,
+    pub async_lds_bytes: u32,
 }
 
 fn elem(inst: &Instance, dtype: DataType) -> Result<Elem, HipError> {
@@ -223,6 +247,15 @@ fn thread_grid(threads: u32, m: u32, n: u32) -> ([u32; 2], [u32; 2]) {
 }
 
 impl KernelConfig {
+    /// Dynamic LDS bytes of a workgroup on `dev`.
+    pub fn lds_bytes_on(&self, dev: &super::launch::DeviceInfo) -> u32 {
+        if dev.async_copy {
+            self.async_lds_bytes
+        } else {
+            self.lds_bytes
+        }
+    }
+
     /// Element types of the input, weight and output tensors.
     pub fn tensor_elems(&self) -> [Elem; 3] {
         match self.op {
@@ -353,9 +386,25 @@ impl KernelConfig {
             inst.b.lds_pad,
             inst.b.src_vector,
         )?;
-        let a_bytes = stages * a.lds_stage * a.elem.bytes();
-        let lds_b_offset = a_bytes.div_ceil(16) * 16;
-        let lds_bytes = lds_b_offset + stages * b.lds_stage * b.elem.bytes();
+        // B offset and total bytes of `s` LDS stages.
+        let layout = |s: u32| {
+            let off = (s * a.lds_stage * a.elem.bytes()).div_ceil(16) * 16;
+            (off, off + s * b.lds_stage * b.elem.bytes())
+        };
+        let (lds_b_offset, lds_bytes) = layout(stages);
+        let ring = stages >= 2
+            && inst.wavelet.is_none()
+            && a.copies_whole_vectors()
+            && b.copies_whole_vectors();
+        let async_stages = if ring {
+            (stages..=MAX_ASYNC_STAGES)
+                .rev()
+                .find(|&s| layout(s).1 <= ASYNC_LDS_BUDGET)
+                .unwrap_or(stages)
+        } else {
+            stages
+        };
+        let (async_lds_b_offset, async_lds_bytes) = layout(async_stages);
         let (thread_grid, per_thread) = thread_grid(math_threads, m, n);
         let mma = mma_layout(
             a.elem,
@@ -396,6 +445,9 @@ impl KernelConfig {
             schedule,
             lds_b_offset,
             lds_bytes,
+            async_stages,
+            async_lds_b_offset,
+            async_lds_bytes,
         })
     }
 }

@@ -34,6 +34,8 @@ pub struct DeviceInfo {
     pub compute_units: u32,
     /// Largest dynamic LDS a workgroup may use.
     pub max_lds_bytes: u32,
+    /// The device runs the kernels' `cp.async` ring (NVIDIA sm_80+), with its LDS layout.
+    pub async_copy: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -232,9 +234,10 @@ impl KernelConfig {
                 what: "spatial size, filter, output, stride or dilation",
             });
         }
-        if self.lds_bytes > dev.max_lds_bytes {
+        let lds_bytes = self.lds_bytes_on(dev);
+        if lds_bytes > dev.max_lds_bytes {
             return Err(PlanError::Lds {
-                need: self.lds_bytes,
+                need: lds_bytes,
                 max: dev.max_lds_bytes,
             });
         }
@@ -475,7 +478,7 @@ impl KernelConfig {
                 EntryKind::Main,
                 main_grid[0],
                 main_grid[1],
-                self.lds_bytes,
+                lds_bytes,
             ));
         }
         if args.atomic_to_ws == 1 {

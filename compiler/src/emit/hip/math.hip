@@ -51,7 +51,12 @@ CK_DEV ck_block ck_make_block(unsigned char* smem) {
     b.cb = mt % TN_T;
 #endif
     b.As = reinterpret_cast<AT*>(smem);
+#if defined(CK_CP_ASYNC)
+    // The cp.async ring's layout (the register path uses its first STAGES stages).
+    b.Bs = reinterpret_cast<BT*>(smem + LDS_B_OFFSET_ASYNC);
+#else
     b.Bs = reinterpret_cast<BT*>(smem + LDS_B_OFFSET);
+#endif
     return b;
 }
 

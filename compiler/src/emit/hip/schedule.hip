@@ -16,33 +16,34 @@ CK_DEV void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0
         lb.begin(a, g, n0, kb * KPB, b.lt);
     }
 #if defined(CK_CP_ASYNC)
-    // NVIDIA sm_80+: a STAGES-deep cp.async pipeline when both operands copy whole vectors and
-    // every thread both loads and computes. Stage (kt - kb) % STAGES holds K-tile kt.
+    // NVIDIA sm_80+: an ASYNC_STAGES-deep cp.async ring when both operands copy whole vectors
+    // and every thread both loads and computes. K-tile kt is read from stage `rs`; the tile
+    // ASYNC_STAGES - 1 ahead is written to stage `ws`, the one read in the previous iteration.
     constexpr bool ASYNC = ck_a_loader::ASYNC && ck_b_loader::ASYNC && STAGES >= 2 && LOAD_BEGIN == 0 &&
                            LOAD_THREADS == BLOCK && MATH_BEGIN == 0;
     if (ASYNC && (va || VEC_A == 1) && (vb || VEC_B == 1)) {
 #pragma unroll
-        for (int s = 0; s < STAGES - 1; ++s) {
+        for (int s = 0; s < ASYNC_STAGES - 1; ++s) {
             if (kb + s < ke) {
                 la.issue(a, A, b.lt, b.As + s * LDS_A_SIZE);
                 lb.issue(a, B, b.lt, b.Bs + s * LDS_B_SIZE);
             }
             ck_cp_commit();
         }
+        int rs = 0, ws = ASYNC_STAGES - 1;
         for (ck_i64 kt = kb; kt < ke; ++kt) {
-            // K-tile kt has landed (the newer STAGES - 2 may still fly), and every thread is done
-            // with the stage the next issue overwrites.
-            ck_cp_wait<STAGES - 2>();
+            // K-tile kt has landed (the newer ASYNC_STAGES - 2 may still fly), and every thread
+            // is done with stage `ws`.
+            ck_cp_wait<ASYNC_STAGES - 2>();
             __syncthreads();
-            const ck_i64 nk = kt + STAGES - 1;
-            if (nk < ke) {
-                const int s = (int)((nk - kb) % STAGES);
-                la.issue(a, A, b.lt, b.As + s * LDS_A_SIZE);
-                lb.issue(a, B, b.lt, b.Bs + s * LDS_B_SIZE);
+            if (kt + ASYNC_STAGES - 1 < ke) {
+                la.issue(a, A, b.lt, b.As + ws * LDS_A_SIZE);
+                lb.issue(a, B, b.lt, b.Bs + ws * LDS_B_SIZE);
             }
             ck_cp_commit();
-            const int s = (int)((kt - kb) % STAGES);
-            if (b.math) ck_math_step(acc, b.As + s * LDS_A_SIZE, b.Bs + s * LDS_B_SIZE, b);
+            if (b.math) ck_math_step(acc, b.As + rs * LDS_A_SIZE, b.Bs + rs * LDS_B_SIZE, b);
+            ws = rs;
+            rs = rs + 1 == ASYNC_STAGES ? 0 : rs + 1;
         }
         ck_cp_wait<0>();
         __syncthreads();

@@ -117,7 +117,7 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
     // The tensor-core path is chosen per target by the prelude; the layout is per instance.
     writeln!(s, "#define CK_MMA_TILE {}", u8::from(cfg.mma.is_some()))?;
     let warps = cfg.mma.map_or([1, 1], |l| l.warps);
-    let consts: [(&str, String); 34] = [
+    let consts: [(&str, String); 36] = [
         ("CK_OP", op.into()),
         ("BLOCK", cfg.block.to_string()),
         ("MPB", m.to_string()),
@@ -130,6 +130,8 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
         ("LDS_A_SIZE", cfg.a.lds_stage.to_string()),
         ("LDS_B_SIZE", cfg.b.lds_stage.to_string()),
         ("LDS_B_OFFSET", cfg.lds_b_offset.to_string()),
+        ("LDS_B_OFFSET_ASYNC", cfg.async_lds_b_offset.to_string()),
+        ("ASYNC_STAGES", cfg.async_stages.to_string()),
         ("VEC_A", cfg.a.vector.to_string()),
         ("VEC_B", cfg.b.vector.to_string()),
         ("A_ALONG_M", cfg.a.along_rows.to_string()),

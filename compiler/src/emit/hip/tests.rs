@@ -26,6 +26,7 @@ fn dims(op: Op) -> ConvDims {
 const DEV: DeviceInfo = DeviceInfo {
     compute_units: 132,
     max_lds_bytes: 227 * 1024,
+    async_copy: false,
 };
 
 fn launches(plan: &LaunchPlan) -> Vec<EntryKind> {
@@ -87,6 +88,56 @@ fn unsupported_types_and_load_ops_are_errors() {
         .build();
     wv.block = 256;
     assert!(matches!(emit_hip(&wv), Err(HipError::Wavelet { .. })));
+}
+
+#[test]
+fn async_devices_get_the_deeper_ring_and_its_lds() {
+    let k = emit_hip(
+        &SampleBuilder::new("ring", Op::BwdWeight)
+            .tile(256, [128, 128, 32], 8)
+            .vectors(8, 8, false)
+            .pipeline(1, true)
+            .build(),
+    )
+    .unwrap();
+    let c = &k.config;
+    assert_eq!(c.stages, 2);
+    // Row-contiguous 128 x 32 fp16 tiles with a 16-byte pad: 8704 bytes per operand and stage.
+    assert_eq!(c.async_stages, 4);
+    assert_eq!(
+        (c.async_lds_b_offset, c.async_lds_bytes),
+        (4 * 8704, 8 * 8704)
+    );
+    let lds = |dev: &DeviceInfo| match k
+        .plan(&dims(Op::BwdWeight), dev)
+        .unwrap()
+        .steps
+        .iter()
+        .find_map(|s| match *s {
+            Step::Launch {
+                entry: EntryKind::Main,
+                lds_bytes,
+                ..
+            } => Some(lds_bytes),
+            _ => None,
+        }) {
+        Some(b) => b,
+        None => panic!("no main launch"),
+    };
+    assert_eq!(lds(&DEV), c.lds_bytes);
+    let nv = DeviceInfo {
+        async_copy: true,
+        ..DEV
+    };
+    assert_eq!(lds(&nv), c.async_lds_bytes);
+    // A wavelet split keeps its two stages everywhere.
+    let wv = emit_hip(
+        &SampleBuilder::new("wv", Op::BwdWeight)
+            .wavelet(128, 128)
+            .build(),
+    )
+    .unwrap();
+    assert_eq!(wv.config.async_stages, wv.config.stages);
 }
 
 #[test]

@@ -299,10 +299,26 @@ struct ck_loader {
     // Every thread has the same number of groups: no bounds check per group.
     static constexpr bool EXACT = (ROWS * KPB / VEC) % LOAD_THREADS == 0;
     T reg[GROUPS][VEC];
-    ck_site site[GROUPS];
-    ck_d4 kd[GROUPS];
-    int row[GROUPS], kl[GROUPS];  // tile-absolute row and K index of each group
+    // A thread's groups are LOAD_THREADS apart. When that is a whole number of lines of groups,
+    // they share their row (loaded along rows) or their K index (loaded along K): one copy of
+    // the shared coordinates saves registers.
+    static constexpr bool SHARE_ROW = ALONG_R && LOAD_THREADS % (ROWS / VEC) == 0;
+    static constexpr bool SHARE_K = !ALONG_R && LOAD_THREADS % (KPB / VEC) == 0;
+    ck_site site[SHARE_ROW ? 1 : GROUPS];
+    int row[SHARE_ROW ? 1 : GROUPS];  // tile-absolute row of each group
+    ck_d4 kd[SHARE_K ? 1 : GROUPS];
+    int kl[SHARE_K ? 1 : GROUPS];  // K index of each group
     ck_d4 step;
+
+    CK_DEV static int ri(int i) { return SHARE_ROW ? 0 : i; }
+    CK_DEV static int ki(int i) { return SHARE_K ? 0 : i; }
+
+    // Moves group i (or, with a shared K, every group after the last) to the next K-tile.
+    CK_DEV void next(int i, ck_radix kr) {
+        if (SHARE_K && i != GROUPS - 1) return;
+        kl[ki(i)] += KPB;
+        ck_advance4(kd[ki(i)], step, kr);
+    }
 
     CK_DEV static void place(int gi, int& r, int& k) {
         if (ALONG_R) { k = gi / (ROWS / VEC); r = (gi % (ROWS / VEC)) * VEC; }
@@ -316,16 +332,16 @@ struct ck_loader {
         for (int i = 0; i < GROUPS; ++i) {
             int r, k;
             place(lt + i * LOAD_THREADS, r, k);
-            row[i] = (int)r0 + r;
-            kl[i] = (int)k0 + k;
-            kd[i] = ck_split4(kl[i], kr);
-            site[i] = ck_make_site<IS_A>(a, g, row[i]);
+            row[ri(i)] = (int)r0 + r;
+            kl[ki(i)] = (int)k0 + k;
+            kd[ki(i)] = ck_split4(kl[ki(i)], kr);
+            site[ri(i)] = ck_make_site<IS_A>(a, g, row[ri(i)]);
         }
     }
 
     // Element offset of group i at the current K-tile, -1 for zeros (outside or padding).
     CK_DEV ck_idx offset(const CkArgs& a, int i) const {
-        return kl[i] < a.Kg ? ck_site_off<IS_A>(a, site[i], kd[i]) : -1;
+        return kl[ki(i)] < a.Kg ? ck_site_off<IS_A>(a, site[ri(i)], kd[ki(i)]) : -1;
     }
 
 #if defined(CK_CP_ASYNC)
@@ -335,13 +351,15 @@ struct ck_loader {
 #pragma unroll
         for (int i = 0; i < GROUPS; ++i) {
             const int gi = lt + i * LOAD_THREADS;
-            if (!EXACT && gi >= ROWS * KPB / VEC) continue;
+            if (!EXACT && gi >= ROWS * KPB / VEC) {
+                next(i, kr);
+                continue;
+            }
             int r, k;
             place(gi, r, k);
             const ck_idx off = offset(a, i);
             ck_cp_async<BYTES>(lds + ck_lds_idx<ROW, K1>(r, k), src + (off >= 0 ? off : 0), off >= 0);
-            kl[i] += KPB;
-            ck_advance4(kd[i], step, kr);
+            next(i, kr);
         }
     }
 #endif
@@ -354,6 +372,7 @@ struct ck_loader {
             if (!EXACT && gi >= ROWS * KPB / VEC) {
 #pragma unroll
                 for (int v = 0; v < VEC; ++v) reg[i][v] = ck_zero<T>();
+                next(i, kr);
                 continue;
             }
             ck_vec<T, VEC> w;
@@ -368,12 +387,11 @@ struct ck_loader {
                     for (int v = 0; v < VEC; ++v) w.v[v] = ck_zero<T>();
                 }
             } else {
-                w = ck_load_scalar<T, VEC, ALONG_R, IS_A, OPK>(a, src, g, row[i], kl[i]);
+                w = ck_load_scalar<T, VEC, ALONG_R, IS_A, OPK>(a, src, g, row[ri(i)], kl[ki(i)]);
             }
 #pragma unroll
             for (int v = 0; v < VEC; ++v) reg[i][v] = w.v[v];
-            kl[i] += KPB;
-            ck_advance4(kd[i], step, kr);
+            next(i, kr);
         }
     }
 

@@ -115,10 +115,19 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
     writeln!(s, "typedef {} OT;", cfg.out.c_type())?;
     let [m, n, k] = cfg.tile;
     // The matrix-instruction path is chosen per target by the prelude; the layouts are per
-    // instance (warps of 32 lanes on NVIDIA, waves of CK_WAVE lanes on AMD).
-    writeln!(s, "#define CK_MMA_TILE {}", u8::from(cfg.mma.is_some()))?;
-    writeln!(s, "#define CK_MFMA_TILE {}", u8::from(cfg.mfma.is_some()))?;
-    writeln!(s, "#define CK_WMMA_TILE {}", u8::from(cfg.wmma.is_some()))?;
+    // instance (warps of 32 lanes on NVIDIA, waves of CK_WAVE lanes on AMD). Undefined first: a
+    // translation unit may hold several kernels.
+    for (flag, layout) in [
+        ("CK_MMA_TILE", cfg.mma),
+        ("CK_MFMA_TILE", cfg.mfma),
+        ("CK_WMMA_TILE", cfg.wmma),
+    ] {
+        writeln!(
+            s,
+            "#undef {flag}\n#define {flag} {}",
+            u8::from(layout.is_some())
+        )?;
+    }
     let warps = cfg.mma.map_or([1, 1], |l| l.warps);
     let mfma = cfg
         .mfma

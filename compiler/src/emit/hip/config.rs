@@ -89,14 +89,15 @@ pub struct OperandCfg {
     pub op: ElementOp,
 }
 
-/// Warp layout of the tensor-core math path (16×8×16 MMA tiles: `mma.sync` m16n8k16 on NVIDIA):
-/// the math threads' 32-lane warps form a `warps[0] × warps[1]` grid and each warp owns
-/// `frags[0] × frags[1]` MMA tiles of the block tile. The same source falls back to the SIMT
-/// thread grid on targets without the instruction.
+/// Warp layout of a matrix-instruction math path: the math threads' warps (waves on AMD) form a
+/// `warps[0] × warps[1]` grid and each warp owns `frags[0] × frags[1]` blocks of
+/// `block[0] × block[1]` (depth `block[2]`) of the block tile. The same source falls back to the
+/// SIMT thread grid on targets without the instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MmaLayout {
     pub warps: [u32; 2],
     pub frags: [u32; 2],
+    pub block: [u32; 3],
 }
 
 /// LDS one workgroup's `cp.async` ring may take.
@@ -116,42 +117,95 @@ impl OperandCfg {
     }
 }
 
-/// MMA tile rows, columns and depth.
-const MMA_SHAPE: [u32; 3] = [16, 8, 16];
-/// Most accumulator tiles one warp holds (4 fp32 registers each).
-const MMA_MAX_FRAGS: u32 = 32;
+/// A matrix instruction as the layouts see it: the lanes of the warp or wave that runs it and
+/// the rows × columns × depth of the block one instruction computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct MatrixUnit {
+    lanes: u32,
+    block: [u32; 3],
+}
 
-/// The tensor-core layout for `threads` math threads over an `m × n × k` tile, if there is one:
-/// 16-bit operands of one type, whole warps, and a tile the warps cover exactly. The instance's
-/// own wave grid wins when it fits (a 32-lane target runs its waves as warps); otherwise the
-/// grid with the squarest warp tile (fewest fragment loads).
-fn mma_layout(
-    a: Elem,
-    b: Elem,
-    threads: u32,
-    [m, n, k]: [u32; 3],
+/// NVIDIA `mma.sync` m16n8k16 (32-lane warps).
+const MMA_SYNC: [MatrixUnit; 1] = [MatrixUnit {
+    lanes: 32,
+    block: [16, 8, 16],
+}];
+/// gfx9 MFMA (wave64): 32x32x8, else 16x16x16 (f16 and bf16_1k forms).
+const MFMA: [MatrixUnit; 2] = [
+    MatrixUnit {
+        lanes: 64,
+        block: [32, 32, 8],
+    },
+    MatrixUnit {
+        lanes: 64,
+        block: [16, 16, 16],
+    },
+];
+/// gfx11 and gfx12 WMMA 16x16x16 (wave32).
+const WMMA: [MatrixUnit; 1] = [MatrixUnit {
+    lanes: 32,
+    block: [16, 16, 16],
+}];
+/// Most fp32 accumulators one lane holds (registers: beyond this the kernel spills).
+const MAX_ACC: u32 = 128;
+
+/// What the math layouts are chosen for: the math threads `[begin, begin + count)`, the block
+/// tile `m × n × k`, and the instance's own wave grid and instruction block.
+#[derive(Clone, Copy, Debug)]
+struct MathThreads {
+    begin: u32,
+    count: u32,
+    tile: [u32; 3],
     waves: [u32; 2],
-) -> Option<MmaLayout> {
-    let [fm, fn_, fk] = MMA_SHAPE;
-    if a != b || a == Elem::F32 || !threads.is_multiple_of(32) || !k.is_multiple_of(fk) {
+    instr: [u32; 2],
+}
+
+/// The layout for the first fitting instruction of `units`, if there is one: 16-bit operands of
+/// one type, whole warps starting on a warp boundary, and a tile the warps cover exactly. The
+/// instance's own instruction block and wave grid win when they fit; then the earlier unit, then
+/// the squarest warp tile (fewest fragment loads).
+fn mma_layout(units: &[MatrixUnit], [a, b]: [Elem; 2], t: &MathThreads) -> Option<MmaLayout> {
+    if a != b || a == Elem::F32 {
         return None;
     }
-    let warps = threads / 32;
-    (1..=warps)
-        .filter(|wm| warps.is_multiple_of(*wm))
-        .map(|wm| [wm, warps / wm])
-        .filter(|[wm, wn]| m.is_multiple_of(wm * fm) && n.is_multiple_of(wn * fn_))
-        .map(|[wm, wn]| MmaLayout {
-            warps: [wm, wn],
-            frags: [m / (wm * fm), n / (wn * fn_)],
+    let [m, n, k] = t.tile;
+    units
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| {
+            t.count.is_multiple_of(u.lanes)
+                && t.begin.is_multiple_of(u.lanes)
+                && k.is_multiple_of(u.block[2])
         })
-        .filter(|l| l.frags[0] * l.frags[1] <= MMA_MAX_FRAGS)
-        .min_by_key(|l| {
+        .flat_map(|(rank, u)| {
+            let warps = t.count / u.lanes;
+            (1..=warps)
+                .filter(move |wm| warps.is_multiple_of(*wm))
+                .map(move |wm| (rank, *u, [wm, warps / wm]))
+        })
+        .filter(|(_, u, [wm, wn])| {
+            m.is_multiple_of(wm * u.block[0]) && n.is_multiple_of(wn * u.block[1])
+        })
+        .map(|(rank, u, [wm, wn])| {
+            let l = MmaLayout {
+                warps: [wm, wn],
+                frags: [m / (wm * u.block[0]), n / (wn * u.block[1])],
+                block: u.block,
+            };
+            (rank, u, l)
+        })
+        .filter(|(_, u, l)| {
+            l.frags[0] * l.frags[1] * (u.block[0] * u.block[1] / u.lanes) <= MAX_ACC
+        })
+        .min_by_key(|(rank, u, l)| {
             (
-                l.warps != waves,
-                (l.frags[0] * fm).abs_diff(l.frags[1] * fn_),
+                [u.block[0], u.block[1]] != t.instr,
+                l.warps != t.waves,
+                *rank,
+                (l.frags[0] * u.block[0]).abs_diff(l.frags[1] * u.block[1]),
             )
         })
+        .map(|(_, _, l)| l)
 }
 
 /// Every derived constant of one portable kernel.
@@ -171,8 +225,11 @@ pub struct KernelConfig {
     /// Math threads form a `tm × tn` grid; each owns `rm × rn` outputs strided by the grid.
     pub thread_grid: [u32; 2],
     pub per_thread: [u32; 2],
-    /// Warp layout of the tensor-core path, where the tile and types allow one.
+    /// Warp layouts of the matrix-instruction paths, where the tile and types allow one:
+    /// NVIDIA `mma.sync`, gfx9 MFMA (wave64) and gfx11/gfx12 WMMA (wave32).
     pub mma: Option<MmaLayout>,
+    pub mfma: Option<MmaLayout>,
+    pub wmma: Option<MmaLayout>,
     /// LDS stages (2 = double buffer) and whether the next tile is prefetched into registers.
     pub stages: u32,
     pub reg_prefetch: bool,
@@ -406,13 +463,14 @@ impl KernelConfig {
         };
         let (async_lds_b_offset, async_lds_bytes) = layout(async_stages);
         let (thread_grid, per_thread) = thread_grid(math_threads, m, n);
-        let mma = mma_layout(
-            a.elem,
-            b.elem,
-            math_threads,
-            [m, n, k],
-            [inst.waves[0], inst.waves[1]],
-        );
+        let math = MathThreads {
+            begin: math_begin,
+            count: math_threads,
+            tile: [m, n, k],
+            waves: [inst.waves[0], inst.waves[1]],
+            instr: [inst.mma[0], inst.mma[1]],
+        };
+        let elems = [a.elem, b.elem];
         let schedule = match inst.work.streamk {
             Some(sk) => Schedule::StreamK {
                 reduction: sk.reduction,
@@ -436,7 +494,9 @@ impl KernelConfig {
             math_begin,
             thread_grid,
             per_thread,
-            mma,
+            mma: mma_layout(&MMA_SYNC, elems, &math),
+            mfma: mma_layout(&MFMA, elems, &math),
+            wmma: mma_layout(&WMMA, elems, &math),
             stages,
             reg_prefetch: inst.pipeline.prefetch >= 2,
             merge_groups: inst.work.merge_groups.max(1),
@@ -467,40 +527,106 @@ mod tests {
         assert!(grid[0] * per[0] >= 16 && grid[1] * per[1] >= 48);
     }
 
+    /// Math threads `[0, count)` over `tile`, with the instance's wave grid and instruction.
+    fn math(count: u32, tile: [u32; 3], waves: [u32; 2], instr: [u32; 2]) -> MathThreads {
+        MathThreads {
+            begin: 0,
+            count,
+            tile,
+            waves,
+            instr,
+        }
+    }
+
+    /// Every layout covers the tile exactly with whole warps of `lanes` lanes.
+    fn assert_covers(l: MmaLayout, lanes: u32, threads: u32, [m, n, _]: [u32; 3]) {
+        assert_eq!(l.warps[0] * l.warps[1] * lanes, threads);
+        assert_eq!(
+            [
+                l.warps[0] * l.frags[0] * l.block[0],
+                l.warps[1] * l.frags[1] * l.block[1]
+            ],
+            [m, n]
+        );
+    }
+
     #[test]
     fn mma_layout_covers_the_tile_with_whole_warps() {
         let any = [0, 0];
-        let l = mma_layout(Elem::F16, Elem::F16, 256, [128, 128, 32], any).unwrap();
-        assert_eq!(l.warps[0] * l.warps[1], 8);
-        assert_eq!(
-            [l.warps[0] * l.frags[0] * 16, l.warps[1] * l.frags[1] * 8],
-            [128, 128]
-        );
+        let f16 = [Elem::F16; 2];
+        let l = mma_layout(&MMA_SYNC, f16, &math(256, [128, 128, 32], any, any)).unwrap();
+        assert_covers(l, 32, 256, [128, 128, 32]);
         // Warp tiles as square as the grid allows: 2×4 warps of 64×32.
         assert_eq!((l.warps, l.frags), ([2, 4], [4, 4]));
         // The instance's own grid when it fits.
-        let l = mma_layout(Elem::F16, Elem::F16, 256, [128, 128, 32], [4, 2]).unwrap();
+        let l = mma_layout(&MMA_SYNC, f16, &math(256, [128, 128, 32], [4, 2], any)).unwrap();
         assert_eq!((l.warps, l.frags), ([4, 2], [2, 8]));
         // fp32, mixed types, K not a multiple of 16, partial warps or a tile the warps cannot
         // cover keep the SIMT path.
+        let none =
+            |elems, threads, tile| mma_layout(&MMA_SYNC, elems, &math(threads, tile, any, any));
+        assert_eq!(none([Elem::F32; 2], 256, [128, 128, 32]), None);
+        assert_eq!(none([Elem::F16, Elem::Bf16], 256, [128, 128, 32]), None);
+        assert_eq!(none(f16, 256, [128, 128, 8]), None);
+        assert_eq!(none(f16, 48, [64, 64, 32]), None);
+        assert_eq!(none([Elem::Bf16; 2], 64, [8, 64, 32]), None);
+        // Math threads that start inside a warp (a wavelet split) have no whole warps.
+        let t = MathThreads {
+            begin: 16,
+            ..math(128, [64, 64, 32], any, any)
+        };
+        assert_eq!(mma_layout(&MMA_SYNC, f16, &t), None);
+    }
+
+    #[test]
+    fn mfma_layout_covers_the_tile_with_whole_waves() {
+        let any = [0, 0];
+        let bf16 = [Elem::Bf16; 2];
+        // 256 threads are 4 wave64s; 32x32 blocks first: 2×2 waves of 2×2 blocks.
+        let l = mma_layout(&MFMA, bf16, &math(256, [128, 128, 32], any, any)).unwrap();
+        assert_covers(l, 64, 256, [128, 128, 32]);
+        assert_eq!((l.warps, l.frags, l.block), ([2, 2], [2, 2], [32, 32, 8]));
+        // The instance's own XDL block and wave grid win.
+        let l = mma_layout(&MFMA, bf16, &math(256, [128, 128, 32], [4, 1], [16, 16])).unwrap();
+        assert_eq!((l.warps, l.frags, l.block), ([4, 1], [2, 8], [16, 16, 16]));
+        // A tile 32x32 blocks cannot cover takes 16x16 blocks.
+        let l = mma_layout(&MFMA, bf16, &math(64, [16, 64, 32], any, any)).unwrap();
+        assert_eq!((l.warps, l.frags, l.block), ([1, 1], [1, 4], [16, 16, 16]));
+        // K a multiple of 8 but not 16 only fits 32x32x8.
+        let l = mma_layout(&MFMA, bf16, &math(64, [32, 32, 8], any, any)).unwrap();
+        assert_eq!(l.block, [32, 32, 8]);
+        // 32 lanes are half a wave64; 128 fp32 accumulators per lane at most (a 256x256 tile
+        // over one wave would need 1024).
         assert_eq!(
-            mma_layout(Elem::F32, Elem::F32, 256, [128, 128, 32], any),
+            mma_layout(&MFMA, bf16, &math(32, [32, 32, 32], any, any)),
             None
         );
         assert_eq!(
-            mma_layout(Elem::F16, Elem::Bf16, 256, [128, 128, 32], any),
+            mma_layout(&MFMA, bf16, &math(64, [256, 256, 32], any, any)),
             None
         );
         assert_eq!(
-            mma_layout(Elem::F16, Elem::F16, 256, [128, 128, 8], any),
+            mma_layout(&MFMA, bf16, &math(64, [8, 64, 32], any, any)),
+            None
+        );
+    }
+
+    #[test]
+    fn wmma_layout_covers_the_tile_with_whole_waves() {
+        let any = [0, 0];
+        let f16 = [Elem::F16; 2];
+        let l = mma_layout(&WMMA, f16, &math(128, [64, 64, 32], any, any)).unwrap();
+        assert_covers(l, 32, 128, [64, 64, 32]);
+        assert_eq!((l.warps, l.frags, l.block), ([2, 2], [2, 2], [16, 16, 16]));
+        let l = mma_layout(&WMMA, f16, &math(256, [128, 128, 32], [2, 4], [16, 16])).unwrap();
+        assert_eq!((l.warps, l.frags), ([2, 4], [4, 2]));
+        // 16x16x16 blocks: N or K of 8 do not fit.
+        assert_eq!(
+            mma_layout(&WMMA, f16, &math(64, [32, 8, 32], any, any)),
             None
         );
         assert_eq!(
-            mma_layout(Elem::F16, Elem::F16, 48, [64, 64, 32], any),
-            None
-        );
-        assert_eq!(
-            mma_layout(Elem::Bf16, Elem::Bf16, 64, [8, 64, 32], any),
+            mma_layout(&WMMA, f16, &math(64, [32, 32, 8], any, any)),
             None
         );
     }

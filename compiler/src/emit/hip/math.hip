@@ -1,6 +1,9 @@
 // ---- Math: each math thread holds AR x AC fp32 accumulators. Accumulator (i, j) belongs to
 // tile row `rb + ck_row_step(i)` and column `cb + ck_col_step(j)`; the epilogue, the StreamK
 // partials and the split-K atomics only use this mapping, so every math path shares them.
+// The path flags are per kernel: a translation unit may hold several kernels.
+#undef CK_TENSOR_CORES
+#undef CK_AMD_MATRIX
 #if defined(CK_MMA_SYNC) && CK_MMA_TILE
 #define CK_TENSOR_CORES 1
 // Tensor cores: warp (wm, wn) owns a WTM x WTN tile of FM x FN m16n8k16 MMA tiles. A lane holds
@@ -10,6 +13,45 @@ constexpr int FM = WTM / 16, FN = WTN / 8;
 constexpr int AR = 2 * FM, AC = 2 * FN, MATH_THREADS = 32 * WM_W * WN_W;
 CK_DEV int ck_row_step(int i) { return (i >> 1) * 16 + (i & 1) * 8; }
 CK_DEV int ck_col_step(int j) { return (j >> 1) * 8 + (j & 1); }
+#elif (defined(CK_MFMA) && CK_MFMA_TILE) || (defined(CK_WMMA_GFX11) && CK_WMMA_TILE) || \
+    (defined(CK_WMMA_GFX12) && CK_WMMA_TILE)
+#define CK_AMD_MATRIX 1
+// AMD matrix cores: wave (wm, wn) of CK_WAVE lanes owns a WTM x WTN tile of FM x FN blocks of
+// XM x XN x XK, one instruction each. In every layout below lane l holds A row l % XM and B
+// column l % XN with XKL consecutive K elements from ((l / XM) % (XK / XKL)) * XKL (A and B
+// split K alike, so the order of K within a lane is free), and its XR accumulators of a block
+// are column l % XN, rows (l / XN) * XG + (e / XRUN) * XJUMP + (e % XRUN) * XSTEP (e < XR).
+#if defined(CK_MFMA)
+// gfx9 MFMA, wave64: v_mfma_f32_32x32x8{f16,bf16_1k} or v_mfma_f32_16x16x16{f16,bf16_1k}, one
+// block per instruction (AMD Instinct MI200/MI300 ISA guides, "Matrix fused multiply-add" and
+// the dependent-register layouts of the AMD matrix instruction calculator; the same mapping is
+// in CK's xdlops_gemm.hpp and llama.cpp's mma.cuh): A row l % 32 (l % 16), K 4 * (l / 32)
+// (4 * (l / 16)) .. +3; C register e of 32x32 is row 8 * (e / 4) + 4 * (l / 32) + e % 4, of
+// 16x16 row 4 * (l / 16) + e.
+constexpr int XM = MFMA_BLOCK, XN = MFMA_BLOCK, XK = MFMA_BLOCK == 32 ? 8 : 16, XKL = 4;
+constexpr int XW_M = MFMA_WM, XW_N = MFMA_WN;
+constexpr int XG = 4, XRUN = 4, XJUMP = 8, XSTEP = 1;
+#elif defined(CK_WMMA_GFX11)
+// gfx11 WMMA, wave32: v_wmma_f32_16x16x16_{f16,bf16} (RDNA3 ISA guide, "Wave Matrix Multiply
+// Accumulate"; GPUOpen "How to accelerate AI applications on RDNA 3 using WMMA"): every lane
+// holds all 16 K elements of A row l % 16 and B column l % 16 (lanes 16..31 repeat lanes
+// 0..15); C register e is row 2 * e + l / 16.
+constexpr int XM = 16, XN = 16, XK = 16, XKL = 16;
+constexpr int XW_M = WMMA_WM, XW_N = WMMA_WN;
+constexpr int XG = 1, XRUN = 8, XJUMP = 16, XSTEP = 2;
+#else
+// gfx12 WMMA, wave32: v_wmma_f32_16x16x16_{f16,bf16} with 8 elements per lane, no repetition
+// (RDNA4 ISA guide, "Wave Matrix Multiply Accumulate"; CK's wmma_gemm.hpp and llama.cpp's
+// mma.cuh for RDNA4): A row l % 16, K 8 * (l / 16) .. +7; C register e is row 8 * (l / 16) + e.
+constexpr int XM = 16, XN = 16, XK = 16, XKL = 8;
+constexpr int XW_M = WMMA_WM, XW_N = WMMA_WN;
+constexpr int XG = 8, XRUN = 8, XJUMP = 16, XSTEP = 1;
+#endif
+constexpr int WTM = MPB / XW_M, WTN = NPB / XW_N;
+constexpr int FM = WTM / XM, FN = WTN / XN, XR = XM * XN / CK_WAVE;
+constexpr int AR = FM * XR, AC = FN, MATH_THREADS = CK_WAVE * XW_M * XW_N;
+CK_DEV int ck_row_step(int i) { return (i / XR) * XM + ((i % XR) / XRUN) * XJUMP + (i % XRUN) * XSTEP; }
+CK_DEV int ck_col_step(int j) { return j * XN; }
 #else
 // SIMT: a TM_T x TN_T grid of threads, RM x RN outputs each, strided by the grid.
 constexpr int AR = RM, AC = RN, MATH_THREADS = TM_T * TN_T;
@@ -45,6 +87,11 @@ CK_DEV ck_block ck_make_block(unsigned char* smem) {
     b.lane = mt % 32;
     b.rb = (warp / WN_W) * WTM + b.lane / 4;
     b.cb = (warp % WN_W) * WTN + (b.lane % 4) * 2;
+#elif defined(CK_AMD_MATRIX)
+    const int wave = mt / CK_WAVE;
+    b.lane = mt % CK_WAVE;
+    b.rb = (wave / XW_N) * WTM + (b.lane / XN) * XG;
+    b.cb = (wave % XW_N) * WTN + b.lane % XN;
 #else
     b.lane = 0;
     b.rb = mt / TN_T;
@@ -62,6 +109,9 @@ CK_DEV ck_block ck_make_block(unsigned char* smem) {
 
 CK_DEV int ck_row(const ck_block& b, int i) { return b.rb + ck_row_step(i); }
 CK_DEV int ck_col(const ck_block& b, int j) { return b.cb + ck_col_step(j); }
+
+template <typename T> struct ck_is_bf16 { static constexpr bool value = false; };
+template <> struct ck_is_bf16<ck_bf16> { static constexpr bool value = true; };
 
 #if defined(CK_TENSOR_CORES)
 // Two consecutive-K elements of a 16-bit operand packed into one register (low half first).
@@ -108,9 +158,6 @@ CK_DEV void ck_frag(unsigned (&f)[4], const T* s, int r0, int k0, int lane) {
     }
 }
 
-template <typename T> struct ck_is_bf16 { static constexpr bool value = false; };
-template <> struct ck_is_bf16<ck_bf16> { static constexpr bool value = true; };
-
 CK_DEV void ck_mma(float (&c)[4], const unsigned (&a)[4], const unsigned (&b)[4]) {
     if (ck_is_bf16<AT>::value)
         asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
@@ -142,6 +189,97 @@ CK_DEV void ck_math_step(ck_acc& acc, const AT* As, const BT* Bs, const ck_block
                 acc.v[2 * i][2 * j + 1] = c[1];
                 acc.v[2 * i + 1][2 * j] = c[2];
                 acc.v[2 * i + 1][2 * j + 1] = c[3];
+            }
+    }
+}
+#elif defined(CK_AMD_MATRIX)
+// One lane's XKL K elements of an operand and its XR accumulators of a block; 16-bit values
+// travel as raw bits (no ldmatrix on AMD: fragments are read from LDS directly).
+typedef short ck_xfrag __attribute__((ext_vector_type(XKL)));
+typedef _Float16 ck_xhalf __attribute__((ext_vector_type(XKL)));
+typedef float ck_xacc __attribute__((ext_vector_type(XR)));
+
+// XKL consecutive K elements of row r from k0 (a multiple of XKL). They are contiguous within a
+// K1 run, so a K1 layout reads W elements at a time (W divides K1 and XKL, at most 16 bytes:
+// offsets are multiples of W); a row-contiguous operand (K1 == 1) reads them one by one.
+template <int ROW, int K1, typename T> CK_DEV ck_xfrag ck_xfrag_load(const T* s, int r, int k0) {
+    constexpr int RUN = K1 % 8 == 0 ? 8 : K1 % 4 == 0 ? 4 : K1 % 2 == 0 ? 2 : 1;
+    constexpr int W = RUN < XKL ? RUN : XKL;
+    ck_xfrag f;
+#pragma unroll
+    for (int c = 0; c < XKL; c += W) {
+        const ck_vec<T, W> v = *reinterpret_cast<const ck_vec<T, W>*>(s + ck_lds_idx<ROW, K1>(r, k0 + c));
+#pragma unroll
+        for (int e = 0; e < W; ++e) f[c + e] = (short)v.v[e].bits;
+    }
+    return f;
+}
+
+// c += A x B for one block, fp32 accumulation; the bf16 test folds away.
+#if defined(CK_MFMA)
+// MFMA: the accumulator width picks the block (4 registers: 16x16x16, 16: 32x32x8). gfx908 has
+// no bf16_1k forms: it runs the half-depth ones (2 K elements a lane) on elements 0-1, then 2-3;
+// A and B split K alike, and a one-block MFMA has the same C layout at either depth.
+typedef float ck_f32x4 __attribute__((ext_vector_type(4)));
+typedef float ck_f32x16 __attribute__((ext_vector_type(16)));
+CK_DEV ck_f32x4 ck_xmma(ck_xfrag a, ck_xfrag b, ck_f32x4 c) {
+    if (ck_is_bf16<AT>::value) {
+#if defined(__gfx908__)
+        c = __builtin_amdgcn_mfma_f32_16x16x8bf16(a.xy, b.xy, c, 0, 0, 0);
+        return __builtin_amdgcn_mfma_f32_16x16x8bf16(a.zw, b.zw, c, 0, 0, 0);
+#else
+        return __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(a, b, c, 0, 0, 0);
+#endif
+    }
+    return __builtin_amdgcn_mfma_f32_16x16x16f16(__builtin_bit_cast(ck_xhalf, a), __builtin_bit_cast(ck_xhalf, b), c, 0,
+                                                0, 0);
+}
+CK_DEV ck_f32x16 ck_xmma(ck_xfrag a, ck_xfrag b, ck_f32x16 c) {
+    if (ck_is_bf16<AT>::value) {
+#if defined(__gfx908__)
+        c = __builtin_amdgcn_mfma_f32_32x32x4bf16(a.xy, b.xy, c, 0, 0, 0);
+        return __builtin_amdgcn_mfma_f32_32x32x4bf16(a.zw, b.zw, c, 0, 0, 0);
+#else
+        return __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(a, b, c, 0, 0, 0);
+#endif
+    }
+    return __builtin_amdgcn_mfma_f32_32x32x8f16(__builtin_bit_cast(ck_xhalf, a), __builtin_bit_cast(ck_xhalf, b), c, 0, 0,
+                                               0);
+}
+#else
+CK_DEV ck_xacc ck_xmma(ck_xfrag a, ck_xfrag b, ck_xacc c) {
+    const ck_xhalf ah = __builtin_bit_cast(ck_xhalf, a), bh = __builtin_bit_cast(ck_xhalf, b);
+#if defined(CK_WMMA_GFX11)
+    if (ck_is_bf16<AT>::value) return __builtin_amdgcn_wmma_f32_16x16x16_bf16_w32(a, b, c);
+    return __builtin_amdgcn_wmma_f32_16x16x16_f16_w32(ah, bh, c);
+#else
+    if (ck_is_bf16<AT>::value) return __builtin_amdgcn_wmma_f32_16x16x16_bf16_w32_gfx12(a, b, c);
+    return __builtin_amdgcn_wmma_f32_16x16x16_f16_w32_gfx12(ah, bh, c);
+#endif
+}
+#endif
+
+CK_DEV void ck_math_step(ck_acc& acc, const AT* As, const BT* Bs, const ck_block& b) {
+    // This lane's A row and B column in block (0, 0) and its K offset within an instruction.
+    const int ar = b.rb - (b.lane / XN) * XG + b.lane % XM, bc = b.cb;
+    const int kl = ((b.lane / XM) % (XK / XKL)) * XKL;
+#pragma unroll
+    for (int k = 0; k < KPB; k += XK) {
+        ck_xfrag fa[FM], fb[FN];
+#pragma unroll
+        for (int i = 0; i < FM; ++i) fa[i] = ck_xfrag_load<LDS_A_ROW, K1A>(As, ar + XM * i, k + kl);
+#pragma unroll
+        for (int j = 0; j < FN; ++j) fb[j] = ck_xfrag_load<LDS_B_ROW, K1B>(Bs, bc + XN * j, k + kl);
+#pragma unroll
+        for (int i = 0; i < FM; ++i)
+#pragma unroll
+            for (int j = 0; j < FN; ++j) {
+                ck_xacc c;
+#pragma unroll
+                for (int e = 0; e < XR; ++e) c[e] = acc.v[XR * i + e][j];
+                c = ck_xmma(fa[i], fb[j], c);
+#pragma unroll
+                for (int e = 0; e < XR; ++e) acc.v[XR * i + e][j] = c[e];
             }
     }
 }

@@ -114,10 +114,26 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
     writeln!(s, "typedef {} BT;", cfg.b.elem.c_type())?;
     writeln!(s, "typedef {} OT;", cfg.out.c_type())?;
     let [m, n, k] = cfg.tile;
-    // The tensor-core path is chosen per target by the prelude; the layout is per instance.
-    writeln!(s, "#define CK_MMA_TILE {}", u8::from(cfg.mma.is_some()))?;
+    // The matrix-instruction path is chosen per target by the prelude; the layouts are per
+    // instance (warps of 32 lanes on NVIDIA, waves of CK_WAVE lanes on AMD). Undefined first: a
+    // translation unit may hold several kernels.
+    for (flag, layout) in [
+        ("CK_MMA_TILE", cfg.mma),
+        ("CK_MFMA_TILE", cfg.mfma),
+        ("CK_WMMA_TILE", cfg.wmma),
+    ] {
+        writeln!(
+            s,
+            "#undef {flag}\n#define {flag} {}",
+            u8::from(layout.is_some())
+        )?;
+    }
     let warps = cfg.mma.map_or([1, 1], |l| l.warps);
-    let consts: [(&str, String); 36] = [
+    let mfma = cfg
+        .mfma
+        .map_or([1, 1, 32], |l| [l.warps[0], l.warps[1], l.block[0]]);
+    let wmma = cfg.wmma.map_or([1, 1], |l| l.warps);
+    let consts: [(&str, String); 41] = [
         ("CK_OP", op.into()),
         ("BLOCK", cfg.block.to_string()),
         ("MPB", m.to_string()),
@@ -148,6 +164,11 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
         ("RN", cfg.per_thread[1].to_string()),
         ("WM_W", warps[0].to_string()),
         ("WN_W", warps[1].to_string()),
+        ("MFMA_WM", mfma[0].to_string()),
+        ("MFMA_WN", mfma[1].to_string()),
+        ("MFMA_BLOCK", mfma[2].to_string()),
+        ("WMMA_WM", wmma[0].to_string()),
+        ("WMMA_WN", wmma[1].to_string()),
         ("STAGES", cfg.stages.to_string()),
         ("REG_PREFETCH", cfg.reg_prefetch.to_string()),
         ("MERGE", cfg.merge_groups.to_string()),

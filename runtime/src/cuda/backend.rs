@@ -3,13 +3,10 @@
 //! and kept loaded.
 
 use super::{CudaBackend, CudaError, DeviceTensors, LoadedKernel};
-use crate::backend::Backend;
 use crate::device::DeviceModel;
-use crate::exec::{Buffers, RunError, RunStats};
-use crate::gpu::{HostDevice, portable_kernel, run_on_host};
-use crate::problem::ConvProblem;
+use crate::exec::RunError;
+use crate::gpu::HostDevice;
 use ck_compiler::emit::hip::{DeviceInfo, HipKernel, LaunchPlan};
-use ck_compiler::ir::Instance;
 use cudarc::driver::CudaSlice;
 use std::sync::Arc;
 
@@ -84,26 +81,4 @@ impl HostDevice for CudaBackend {
     }
 }
 
-impl Backend for CudaBackend {
-    fn name(&self) -> &str {
-        "cuda"
-    }
-
-    fn accepts(&self, inst: &Instance) -> Result<(), RunError> {
-        portable_kernel(inst, "cuda").map(|_| ())
-    }
-
-    /// The device workspace is the back end's own; host runs need none.
-    fn workspace_size(&self, _inst: &Instance, _p: &ConvProblem) -> u64 {
-        0
-    }
-
-    fn run(
-        &self,
-        inst: &Instance,
-        p: &ConvProblem,
-        bufs: &mut Buffers<'_>,
-    ) -> Result<RunStats, RunError> {
-        run_on_host(self, inst, p, bufs)
-    }
-}
+crate::gpu::device_backend!(CudaBackend, "cuda");

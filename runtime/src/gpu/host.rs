@@ -296,6 +296,44 @@ pub(crate) trait HostDevice {
     fn synchronize(&self) -> Result<(), Self::Error>;
 }
 
+/// `impl Backend` for a [`HostDevice`] named `$name`: its portable kernels, no host workspace,
+/// runs through [`run_on_host`].
+macro_rules! device_backend {
+    ($ty:ty, $name:literal) => {
+        impl $crate::backend::Backend for $ty {
+            fn name(&self) -> &str {
+                $name
+            }
+
+            fn accepts(
+                &self,
+                inst: &ck_compiler::ir::Instance,
+            ) -> Result<(), $crate::exec::RunError> {
+                $crate::gpu::portable_kernel(inst, $name).map(|_| ())
+            }
+
+            /// The device workspace is the back end's own; host runs need none.
+            fn workspace_size(
+                &self,
+                _inst: &ck_compiler::ir::Instance,
+                _p: &$crate::problem::ConvProblem,
+            ) -> u64 {
+                0
+            }
+
+            fn run(
+                &self,
+                inst: &ck_compiler::ir::Instance,
+                p: &$crate::problem::ConvProblem,
+                bufs: &mut $crate::exec::Buffers<'_>,
+            ) -> Result<$crate::exec::RunStats, $crate::exec::RunError> {
+                $crate::gpu::run_on_host(self, inst, p, bufs)
+            }
+        }
+    };
+}
+pub(crate) use device_backend;
+
 /// [`Backend::run`](crate::Backend::run) on a device: host tensors in, host tensors out.
 pub(crate) fn run_on_host<D: HostDevice>(
     d: &D,

@@ -9,7 +9,7 @@ mod host;
 pub use cache::KernelCache;
 pub use dims::conv_dims;
 pub use host::{ArgImage, DeviceTensors, check_buffers, plan, portable_kernel};
-pub(crate) use host::{HostDevice, run_on_host};
+pub(crate) use host::{HostDevice, device_backend, run_on_host};
 pub(crate) use host::{from_bytes, to_bytes};
 
 use ck_compiler::emit::hip::PlanError;

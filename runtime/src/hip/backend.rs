@@ -3,13 +3,10 @@
 //! and kept loaded.
 
 use super::{DeviceBuffer, DeviceTensors, HipBackend, HipError, LoadedKernel};
-use crate::backend::Backend;
 use crate::device::DeviceModel;
-use crate::exec::{Buffers, RunError, RunStats};
-use crate::gpu::{HostDevice, portable_kernel, run_on_host};
-use crate::problem::ConvProblem;
+use crate::exec::RunError;
+use crate::gpu::HostDevice;
 use ck_compiler::emit::hip::{DeviceInfo, HipKernel, LaunchPlan};
-use ck_compiler::ir::Instance;
 use std::sync::Arc;
 
 impl From<HipError> for RunError {
@@ -83,26 +80,4 @@ impl HostDevice for HipBackend {
     }
 }
 
-impl Backend for HipBackend {
-    fn name(&self) -> &str {
-        "hip"
-    }
-
-    fn accepts(&self, inst: &Instance) -> Result<(), RunError> {
-        portable_kernel(inst, "hip").map(|_| ())
-    }
-
-    /// The device workspace is the back end's own; host runs need none.
-    fn workspace_size(&self, _inst: &Instance, _p: &ConvProblem) -> u64 {
-        0
-    }
-
-    fn run(
-        &self,
-        inst: &Instance,
-        p: &ConvProblem,
-        bufs: &mut Buffers<'_>,
-    ) -> Result<RunStats, RunError> {
-        run_on_host(self, inst, p, bufs)
-    }
-}
+crate::gpu::device_backend!(HipBackend, "hip");

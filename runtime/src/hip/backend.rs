@@ -1,4 +1,4 @@
-//! [`Backend`] for the HIP back end: host tensors in, host tensors out (through the shared
+//! [`Backend`](crate::Backend) for the HIP back end: host tensors in, host tensors out (through the shared
 //! [`run_on_host`]). Each instance's portable kernel is compiled once (through the code-object cache)
 //! and kept loaded.
 

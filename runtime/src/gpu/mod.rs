@@ -10,6 +10,7 @@ pub use cache::KernelCache;
 pub use dims::conv_dims;
 pub use host::{ArgImage, DeviceTensors, check_buffers, plan, portable_kernel};
 pub(crate) use host::{HostDevice, device_backend, run_on_host};
+#[cfg(feature = "cuda")]
 pub(crate) use host::{from_bytes, to_bytes};
 
 use ck_compiler::emit::hip::PlanError;

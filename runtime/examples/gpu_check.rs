@@ -114,7 +114,7 @@ fn precompile(insts: &[Instance], dir: PathBuf, arch: &str) -> ExitCode {
     let t0 = std::time::Instant::now();
     let cache = KernelCache::new(dir);
     let failed: Vec<String> = cache
-        .cubins(&pairs, arch)
+        .cubins(&pairs, arch, &|| {})
         .into_iter()
         .filter_map(|r| r.err().map(|e| e.to_string()))
         .collect();

@@ -18,11 +18,21 @@ impl KernelCache {
         self.get_or_compile(&key, "cubin", || nvrtc::compile_cubin(name, source, arch))
     }
 
-    /// Compiles `(name, source)` pairs in parallel; results in input order.
-    pub fn cubins(&self, kernels: &[(&str, &str)], arch: &str) -> Vec<Result<Vec<u8>, CudaError>> {
+    /// Compiles `(name, source)` pairs in parallel; results in input order. `done` is called
+    /// once per kernel as it finishes (a progress bar's tick).
+    pub fn cubins(
+        &self,
+        kernels: &[(&str, &str)],
+        arch: &str,
+        done: &(dyn Fn() + Sync),
+    ) -> Vec<Result<Vec<u8>, CudaError>> {
         kernels
             .par_iter()
-            .map(|(name, source)| self.cubin(name, source, arch))
+            .map(|(name, source)| {
+                let cubin = self.cubin(name, source, arch);
+                done();
+                cubin
+            })
             .collect()
     }
 }

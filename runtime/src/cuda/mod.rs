@@ -137,12 +137,17 @@ impl CudaBackend {
     }
 
     /// Compiles (in parallel, through the cache) and loads kernels; results in input order.
-    pub fn build(&self, kernels: Vec<HipKernel>) -> Vec<Result<LoadedKernel, CudaError>> {
+    /// `done` is called once per kernel compiled.
+    pub fn build(
+        &self,
+        kernels: Vec<HipKernel>,
+        done: &(dyn Fn() + Sync),
+    ) -> Vec<Result<LoadedKernel, CudaError>> {
         let pairs: Vec<(&str, &str)> = kernels
             .iter()
             .map(|k| (k.name.as_str(), k.source.as_str()))
             .collect();
-        let cubins = self.cache.cubins(&pairs, &self.arch);
+        let cubins = self.cache.cubins(&pairs, &self.arch, done);
         kernels
             .into_iter()
             .zip(cubins)

@@ -159,7 +159,9 @@ pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
         work.kernels.len(),
         be.arch()
     );
-    let loaded = be.build(work.kernels.clone());
+    let bar = compile_bar(work.kernels.len())?;
+    let loaded = be.build(work.kernels.clone(), &|| bar.inc(1));
+    bar.finish_and_clear();
     let seed = args.seed.unwrap_or_else(fresh_seed);
     let trials = Trials {
         warmup: args.warmup,
@@ -231,6 +233,14 @@ pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
     }
     print!("{}", table(&report));
     Ok(crate::commands::exit(report.failures() == 0))
+}
+
+/// The progress bar of compiling `n` kernels (hidden without a terminal).
+fn compile_bar(n: usize) -> Result<ProgressBar, String> {
+    Ok(ProgressBar::new(n as u64).with_style(
+        ProgressStyle::with_template("compiling {bar:40} {pos}/{len} {elapsed_precise}")
+            .map_err(|e| e.to_string())?,
+    ))
 }
 
 fn write(path: &Path, text: &str) -> Result<(), String> {
@@ -328,11 +338,13 @@ fn precompile(
     drop(out);
     let t0 = std::time::Instant::now();
     let cache = KernelCache::new(dir);
+    let bar = compile_bar(pairs.len())?;
     let failed: Vec<String> = cache
-        .cubins(&pairs, &args.arch)
+        .cubins(&pairs, &args.arch, &|| bar.inc(1))
         .into_iter()
         .filter_map(|r| r.err().map(|e| e.to_string()))
         .collect();
+    bar.finish_and_clear();
     eprintln!(
         "{} distinct kernels for {} shapes compiled for {} into {} in {:.1} s, {} failed",
         pairs.len(),

@@ -424,15 +424,7 @@ fn complete(inst: &mut Instance, format: CkFormat, fields: &[crate::emit::format
     }
     inst.work.two_stage = matches!(inst.kind, Kind::XdlTwoStage | Kind::WmmaTwoStage);
     inst.targets = vec![target(inst)];
-    let wave = if inst
-        .targets
-        .iter()
-        .any(|t| matches!(t, Arch::Gfx1100 | Arch::Gfx1201))
-    {
-        32
-    } else {
-        64
-    };
+    let wave = crate::arch::info(inst.targets[0]).wave_size;
     match inst.kind {
         Kind::Tile => {
             inst.block = inst.waves.iter().product::<u32>().saturating_mul(wave);
@@ -459,8 +451,9 @@ fn complete(inst: &mut Instance, format: CkFormat, fields: &[crate::emit::format
 }
 
 /// A target on which the instance is valid: gfx942 for XDL and CK-Tile (gfx950 where direct
-/// or async loads or a gfx950-only CK-Tile warp layout need it), gfx1201 for the V3 WMMA ops and
-/// gfx1100 for the older WMMA ops.
+/// or async loads or a gfx950-only CK-Tile warp layout need it; sm_90 for a CK-Tile warp layout
+/// or warp tile no AMD target has), gfx1201 for the V3 WMMA ops and gfx1100 for the older WMMA
+/// ops.
 fn target(inst: &Instance) -> Arch {
     let async_load = matches!(
         inst.pipeline.version,
@@ -470,12 +463,16 @@ fn target(inst: &Instance) -> Arch {
         Kind::Wmma => Arch::Gfx1100,
         Kind::WmmaV3 | Kind::WmmaTwoStage | Kind::WmmaMultipleD => Arch::Gfx1201,
         _ if inst.pipeline.direct_load || async_load => Arch::Gfx950,
-        Kind::Tile
-            if !crate::arch::info(Arch::Gfx942)
-                .warp_configs()
-                .is_some_and(|w| w.contains(&inst.waves)) =>
-        {
-            Arch::Gfx950
+        Kind::Tile => {
+            let fits = |a: Arch| {
+                let info = crate::arch::info(a);
+                info.warp_configs().is_none_or(|w| w.contains(&inst.waves))
+                    && info.warp_tile_available(inst.types.compute_a, inst.mma)
+            };
+            [Arch::Gfx942, Arch::Gfx950, Arch::Sm90]
+                .into_iter()
+                .find(|&a| fits(a))
+                .unwrap_or(Arch::Gfx942)
         }
         _ => Arch::Gfx942,
     }

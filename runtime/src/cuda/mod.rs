@@ -122,14 +122,9 @@ impl CudaBackend {
         self
     }
 
-    /// The device as support checks and selection see it: one SM is a compute unit, and the
-    /// auto split-K plan fills each twice.
+    /// The device as support checks and selection see it.
     pub fn device_model(&self) -> DeviceModel {
-        DeviceModel {
-            arch: None,
-            compute_units: self.device.compute_units,
-            occupancy: 2,
-        }
+        crate::gpu::device_model_of(&self.device)
     }
 
     pub fn stream(&self) -> &Arc<CudaStream> {

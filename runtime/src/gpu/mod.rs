@@ -29,3 +29,15 @@ pub enum LaunchError {
         need: u64,
     },
 }
+
+/// A GPU as support checks and selection see it: each SM or CU is a compute unit, and the auto
+/// split-K plan fills each twice.
+pub(crate) fn device_model_of(
+    d: &ck_compiler::emit::hip::DeviceInfo,
+) -> crate::device::DeviceModel {
+    crate::device::DeviceModel {
+        arch: None,
+        compute_units: d.compute_units,
+        occupancy: 2,
+    }
+}

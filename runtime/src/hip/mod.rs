@@ -219,14 +219,9 @@ impl HipBackend {
         self
     }
 
-    /// The device as support checks and selection see it: the auto split-K plan fills each
-    /// compute unit twice.
+    /// The device as support checks and selection see it.
     pub fn device_model(&self) -> DeviceModel {
-        DeviceModel {
-            arch: None,
-            compute_units: self.device.compute_units,
-            occupancy: 2,
-        }
+        crate::gpu::device_model_of(&self.device)
     }
 
     /// Makes this back end's device current on the calling thread (HIP's current device is

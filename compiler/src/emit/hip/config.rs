@@ -105,7 +105,8 @@ pub const ASYNC_LDS_BUDGET: u32 = 96 * 1024;
 const MAX_ASYNC_STAGES: u32 = 4;
 
 impl OperandCfg {
-    /// Whether a load group can be copied straight to LDS (the kernel's `ck_loader::ASYNC`).
+    /// Whether a load group can be copied straight to LDS: it is contiguous there (the
+    /// kernel's `ck_loader::WHOLE`), 4, 8 or 16 bytes, with no element-wise op on load.
     fn copies_whole_vectors(&self) -> bool {
         let whole = if self.along_rows {
             self.k1 == 1
@@ -243,10 +244,13 @@ pub struct KernelConfig {
     /// Byte offset of the B tiles in dynamic LDS and the total LDS bytes.
     pub lds_b_offset: u32,
     pub lds_bytes: u32,
-    /// Stages of the `cp.async` ring on devices that copy asynchronously (NVIDIA sm_80+): a
-    /// double-buffered pipeline whose operands copy whole vectors grows to as many stages as
-    /// fit [`ASYNC_LDS_BUDGET`] (at most 4); otherwise `stages`. Its LDS layout has the B
-    /// tiles at `async_lds_b_offset` and takes `async_lds_bytes`.
+    /// The pipeline runs as a `cp.async` ring on devices that copy asynchronously (NVIDIA
+    /// sm_80+): double-buffered, no wavelet split, and both operands copy whole vectors. The
+    /// kernel reads this decision (`ASYNC_RING`) rather than deriving it again.
+    pub async_ring: bool,
+    /// Stages of that ring: as many as fit [`ASYNC_LDS_BUDGET`] (at most 4); otherwise
+    /// `stages`. Its LDS layout has the B tiles at `async_lds_b_offset` and takes
+    /// `async_lds_bytes`.
     pub async_stages: u32,
     pub async_lds_b_offset: u32,
     pub async_lds_bytes: u32,
@@ -449,11 +453,11 @@ impl KernelConfig {
             (off, off + s * b.lds_stage * b.elem.bytes())
         };
         let (lds_b_offset, lds_bytes) = layout(stages);
-        let ring = stages >= 2
+        let async_ring = stages >= 2
             && inst.wavelet.is_none()
             && a.copies_whole_vectors()
             && b.copies_whole_vectors();
-        let async_stages = if ring {
+        let async_stages = if async_ring {
             (stages..=MAX_ASYNC_STAGES)
                 .rev()
                 .find(|&s| layout(s).1 <= ASYNC_LDS_BUDGET)
@@ -505,6 +509,7 @@ impl KernelConfig {
             schedule,
             lds_b_offset,
             lds_bytes,
+            async_ring,
             async_stages,
             async_lds_b_offset,
             async_lds_bytes,

@@ -293,9 +293,7 @@ struct ck_loader {
     // A group lands in one store when it is contiguous in LDS: along the rows of a
     // row-contiguous operand, or within one K1 run of a K1-layout operand.
     static constexpr bool WHOLE = ALONG_R ? K1 == 1 : K1 % VEC == 0;
-    // Whole groups of 4, 8 or 16 bytes without an element-wise op can be copied asynchronously.
     static constexpr int BYTES = (int)sizeof(T) * VEC;
-    static constexpr bool ASYNC = WHOLE && OPK == CK_EOP_PASS && (BYTES == 4 || BYTES == 8 || BYTES == 16);
     // Every thread has the same number of groups: no bounds check per group.
     static constexpr bool EXACT = (ROWS * KPB / VEC) % LOAD_THREADS == 0;
     T reg[GROUPS][VEC];

@@ -16,12 +16,11 @@ CK_DEV void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0
         lb.begin(a, g, n0, kb * KPB, b.lt);
     }
 #if defined(CK_CP_ASYNC)
-    // NVIDIA sm_80+: an ASYNC_STAGES-deep cp.async ring when both operands copy whole vectors
-    // and every thread both loads and computes. K-tile kt is read from stage `rs`; the tile
-    // ASYNC_STAGES - 1 ahead is written to stage `ws`, the one read in the previous iteration.
-    constexpr bool ASYNC = ck_a_loader::ASYNC && ck_b_loader::ASYNC && STAGES >= 2 && LOAD_BEGIN == 0 &&
-                           LOAD_THREADS == BLOCK && MATH_BEGIN == 0;
-    if (ASYNC && (va || VEC_A == 1) && (vb || VEC_B == 1)) {
+    // NVIDIA sm_80+: an ASYNC_STAGES-deep cp.async ring where the instance allows one
+    // (ASYNC_RING, decided on the host) and the problem's vectors are legal. K-tile kt is read
+    // from stage `rs`; the tile ASYNC_STAGES - 1 ahead is written to stage `ws`, the one read in
+    // the previous iteration.
+    if (ASYNC_RING && (va || VEC_A == 1) && (vb || VEC_B == 1)) {
 #pragma unroll
         for (int s = 0; s < ASYNC_STAGES - 1; ++s) {
             if (kb + s < ke) {

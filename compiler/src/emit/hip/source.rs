@@ -133,7 +133,7 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
         .mfma
         .map_or([1, 1, 32], |l| [l.warps[0], l.warps[1], l.block[0]]);
     let wmma = cfg.wmma.map_or([1, 1], |l| l.warps);
-    let consts: [(&str, String); 41] = [
+    let consts: [(&str, String); 42] = [
         ("CK_OP", op.into()),
         ("BLOCK", cfg.block.to_string()),
         ("MPB", m.to_string()),
@@ -147,6 +147,7 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
         ("LDS_B_SIZE", cfg.b.lds_stage.to_string()),
         ("LDS_B_OFFSET", cfg.lds_b_offset.to_string()),
         ("LDS_B_OFFSET_ASYNC", cfg.async_lds_b_offset.to_string()),
+        ("ASYNC_RING", cfg.async_ring.to_string()),
         ("ASYNC_STAGES", cfg.async_stages.to_string()),
         ("VEC_A", cfg.a.vector.to_string()),
         ("VEC_B", cfg.b.vector.to_string()),

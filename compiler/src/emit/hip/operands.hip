@@ -165,8 +165,6 @@ CK_DEV void ck_advance4(ck_d4& d, const ck_d4& s, ck_radix r) {
     d.v[0] += s.v[0] + c;
 }
 
-CK_DEV ck_pix ck_as_pix(const ck_d4& d) { ck_pix p; p.n = d.v[0]; p.d = d.v[1]; p.h = d.v[2]; p.w = d.v[3]; return p; }
-CK_DEV ck_tap ck_as_tap(const ck_d4& d) { ck_tap t; t.z = d.v[0]; t.y = d.v[1]; t.x = d.v[2]; t.c = d.v[3]; return t; }
 
 // GEMM-K digits: output pixels for backward weight, (tap, channel) otherwise.
 CK_DEV ck_radix ck_k_radix(const CkArgs& a) {

@@ -74,6 +74,21 @@ family nv_bwd_weight_grouped_2d : nv_bwd_weight {
     }
 }
 
+/// Depthwise and narrow grouped convolutions (1 to 8 channels per group, 3x3 filters): merged
+/// groups run the kernel's small-channel path, a thread per 8 / C rows holding all 9 x C filter
+/// values, the output pixels split over the blocks. Other problems run the scalar-load tile.
+family nv_bwd_weight_merged_2d : nv_bwd_weight {
+    dims = 2;
+    layout = nhwgc;
+    vector = [1, 1, 1];
+    merge_groups = 8;
+    over dtype = [fp16, bf16];
+    rows (tile, warps, warp_tile) {
+        /// Four warps of 16x16 for the problems the small-channel path does not take.
+        t16x64x32 = ([16, 64, 32], [1, 4, 1], [16, 16, 16]);
+    }
+}
+
 /// StreamK over the GEMM-K iterations of few output tiles: Linear and Tree fix-up.
 family nv_bwd_weight_streamk_2d : nv_bwd_weight {
     dims = 2;

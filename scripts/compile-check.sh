@@ -56,7 +56,7 @@ amd() {
     for src in "${srcs[@]}"; do
         b=$WORK/batch/b$(printf %03d $((i / BATCH))).hip
         [[ -e $b ]] || echo '#include <hip/hip_runtime.h>' >"$b"
-        printf 'namespace k%d {\n#include "%s"\n}\n#undef CK_ENTRY\n' "$i" "$src" >>"$b"
+        printf 'namespace k%d {\n#include "%s"\n}\n#undef CK_ENTRY\n#undef CK_ENTRY_THREADS\n' "$i" "$src" >>"$b"
         i=$((i + 1))
     done
     export WORK devlibs

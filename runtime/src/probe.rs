@@ -40,7 +40,7 @@ pub fn vectors(inst: &Instance) -> [u64; 3] {
 
 /// Shapes built from the instance: C and K multiples of every vector width, G a multiple of
 /// the merged groups, small spatial sizes. `depthwise` and `odd channels` break the widths
-/// when they are above 1.
+/// when they are above 1. Instances that merge groups also get narrow-group shapes.
 pub fn shapes(inst: &Instance) -> Vec<Shape> {
     let v = vectors(inst).into_iter().fold(1, |l, w| l / gcd(l, w) * w);
     let m = u64::from(inst.work.merge_groups.max(1));
@@ -57,7 +57,7 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
         lpad: 1,
         rpad: 1,
     };
-    vec![
+    let mut shapes = vec![
         base,
         Shape {
             what: "strided, dilated",
@@ -130,7 +130,40 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
             c: v + 1,
             ..base
         },
-    ]
+    ];
+    // Merged groups are for narrow groups: 2, 4 and 8 channels, which backward-weight kernels
+    // run on their small-channel path.
+    if m > 1 {
+        shapes.extend([
+            Shape {
+                what: "narrow groups",
+                g: 2 * m,
+                k: 4 * v,
+                c: 4 * v,
+                input: 6,
+                ..base
+            },
+            Shape {
+                what: "narrow groups, K > C",
+                g: m,
+                n: 3,
+                k: 4 * v,
+                c: 2 * v,
+                ..base
+            },
+            Shape {
+                what: "narrow groups, strided",
+                g: m,
+                n: 1,
+                k: 8 * v,
+                c: 8 * v,
+                input: 7,
+                stride: 2,
+                ..base
+            },
+        ]);
+    }
+    shapes
 }
 
 /// The shape as a problem of the instance's op, dimensionality, layouts and types.

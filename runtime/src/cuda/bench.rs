@@ -1,5 +1,5 @@
 //! Timing one loaded kernel on one problem: a verified first run on random data, then CUDA-event
-//! timing of back-to-back launches. The random sources and their fp64 reference belong to the
+//! timing of replayed graphs of back-to-back runs. The random sources and their fp64 reference belong to the
 //! problem ([`BenchProblem`]) and are shared by every kernel timed on it: the reference of a
 //! large shape costs far more than the timing.
 
@@ -172,26 +172,41 @@ impl BenchProblem {
                 trial_us: Vec::new(),
             });
         }
-        let mut timed = |n: u32, t: &mut DeviceTensors| -> Result<f64, CudaError> {
+        // Launches per trial (fewer for slow kernels), measured on one plain launch.
+        let once = {
             let start = be
                 .stream
                 .record_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
-            for _ in 0..n {
-                launch(t)?;
+            launch(&mut t)?;
+            let end = be
+                .stream
+                .record_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
+            f64::from(start.elapsed_ms(&end)?) * 1e3
+        };
+        let (reps, warmup) = trials.scaled(once);
+        // A trial replays a graph of `reps` runs (every step of the plan), as the cuDNN baseline
+        // does: host launch overhead is out of both measurements.
+        let graph = be.capture(|| (0..reps).try_for_each(|_| launch(&mut t)))?;
+        let timed = |graphs: u32| -> Result<f64, CudaError> {
+            let start = be
+                .stream
+                .record_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
+            for _ in 0..graphs {
+                graph.launch()?;
             }
             let end = be
                 .stream
                 .record_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
-            Ok(f64::from(start.elapsed_ms(&end)?) * 1e3 / f64::from(n))
+            Ok(f64::from(start.elapsed_ms(&end)?) * 1e3 / f64::from(graphs * reps))
         };
-        let (reps, warmup) = trials.scaled(timed(1, &mut t)?);
         if warmup > 0 {
-            timed(warmup, &mut t)?;
+            timed(warmup.div_ceil(reps))?;
         }
         let mut trial_us = Vec::with_capacity(trials.trials as usize);
         for _ in 0..trials.trials.max(1) {
-            trial_us.push(timed(reps, &mut t)?);
+            trial_us.push(timed(1)?);
         }
+        drop(graph);
         let last = self.check(be, &t)?;
         let verification = if last.relative_error > first.relative_error {
             last

@@ -14,7 +14,7 @@ use crate::gpu::{self, ArgImage, LaunchError};
 use crate::problem::ConvProblem;
 use ck_compiler::emit::hip::{Buffers, DeviceInfo, EntryKind, HipKernel, LaunchPlan, Step};
 use cudarc::driver::{
-    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr,
+    CudaContext, CudaFunction, CudaGraph, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr,
     DriverError, LaunchConfig, PushKernelArg, sys,
 };
 use cudarc::nvrtc::Ptx;
@@ -39,13 +39,15 @@ pub enum CudaError {
     },
     #[error(transparent)]
     Launch(#[from] LaunchError),
+    #[error("stream capture recorded no CUDA graph")]
+    EmptyGraph,
 }
 
 /// A kernel compiled and loaded on the device.
 pub struct LoadedKernel {
     pub kernel: HipKernel,
-    main: CudaFunction,
-    convert: CudaFunction,
+    /// One function per entry of the kernel.
+    functions: Vec<(EntryKind, CudaFunction)>,
     _module: Arc<CudaModule>,
 }
 
@@ -90,7 +92,12 @@ impl CudaBackend {
             // cp.async arrived with sm_80.
             async_copy: major >= 8,
         };
-        let stream = ctx.default_stream();
+        // An own stream rather than the legacy default one: graphs can only be captured from
+        // other streams. Every buffer of the backend is used on this one stream, so cudarc's
+        // cross-stream event tracking is not needed (and would add nodes to captured graphs).
+        // SAFETY: no buffer of this context is shared with another stream.
+        unsafe { ctx.disable_event_tracking() };
+        let stream = ctx.new_stream()?;
         Ok(CudaBackend {
             ctx,
             stream,
@@ -152,25 +159,25 @@ impl CudaBackend {
 
     fn load(&self, kernel: HipKernel, cubin: Vec<u8>) -> Result<LoadedKernel, CudaError> {
         let module = self.ctx.load_module(Ptx::from_binary(cubin))?;
-        let symbol = |kind| {
-            kernel
-                .entry(kind)
-                .map(|e| e.symbol.clone())
-                .ok_or_else(|| CudaError::Nvrtc(format!("{}: no {kind:?} entry", kernel.name)))
-        };
-        let main = module.load_function(&symbol(EntryKind::Main)?)?;
-        let convert = module.load_function(&symbol(EntryKind::Convert)?)?;
+        let functions = kernel
+            .entries
+            .iter()
+            .map(|e| Ok((e.kind, module.load_function(&e.symbol)?)))
+            .collect::<Result<Vec<_>, CudaError>>()?;
+        let main = functions
+            .iter()
+            .find(|f| f.0 == EntryKind::Main)
+            .ok_or_else(|| CudaError::Nvrtc(format!("{}: no main entry", kernel.name)))?;
         let lds = kernel.config.lds_bytes_on(&self.device);
         if lds > 48 * 1024 {
-            main.set_attribute(
+            main.1.set_attribute(
                 sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                 lds as i32,
             )?;
         }
         Ok(LoadedKernel {
             kernel,
-            main,
-            convert,
+            functions,
             _module: module,
         })
     }
@@ -189,6 +196,23 @@ impl CudaBackend {
 
     pub fn synchronize(&self) -> Result<(), CudaError> {
         Ok(self.stream.synchronize()?)
+    }
+
+    /// Records the work `enqueue` puts on the stream into a graph (nothing runs while it is
+    /// recorded) and instantiates it, ready to replay with [`CudaGraph::launch`].
+    pub fn capture(
+        &self,
+        enqueue: impl FnOnce() -> Result<(), CudaError>,
+    ) -> Result<CudaGraph, CudaError> {
+        self.stream
+            .begin_capture(sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)?;
+        // The capture must end even when enqueueing failed, or the stream stays unusable.
+        let recorded = enqueue();
+        let graph = self.stream.end_capture(sys::CUgraphInstantiate_flags(0))?;
+        recorded?;
+        let graph = graph.ok_or(CudaError::EmptyGraph)?;
+        graph.upload()?;
+        Ok(graph)
     }
 
     /// Plans `problem` for the kernel on this device, checking the problem's data types.
@@ -241,10 +265,14 @@ impl CudaBackend {
                 lds_bytes,
             } = *step
             {
-                let func = match entry {
-                    EntryKind::Main => &k.main,
-                    EntryKind::Convert => &k.convert,
-                };
+                let func = k
+                    .functions
+                    .iter()
+                    .find(|f| f.0 == entry)
+                    .map(|f| &f.1)
+                    .ok_or_else(|| {
+                        LaunchError::Problem(format!("{}: no {entry:?} entry", k.kernel.name))
+                    })?;
                 let cfg = LaunchConfig {
                     grid_dim: (grid[0], grid[1], grid[2]),
                     block_dim: (block[0], block[1], block[2]),

@@ -104,8 +104,8 @@ impl Drop for DeviceBuffer {
 /// A kernel compiled and loaded on the device; the module is unloaded on drop.
 pub struct LoadedKernel {
     pub kernel: HipKernel,
-    main: Function,
-    convert: Function,
+    /// One function per entry of the kernel.
+    functions: Vec<(EntryKind, Function)>,
     module: Module,
     api: &'static Api,
 }
@@ -258,30 +258,19 @@ impl HipBackend {
         // Owns the module from here on, so an error below unloads it.
         let mut loaded = LoadedKernel {
             kernel,
-            main: std::ptr::null_mut(),
-            convert: std::ptr::null_mut(),
+            functions: Vec::new(),
             module,
             api,
         };
-        for kind in [EntryKind::Main, EntryKind::Convert] {
-            let symbol = loaded
-                .kernel
-                .entry(kind)
-                .map(|e| e.symbol.clone())
-                .ok_or_else(|| {
-                    HipError::Device(format!("{}: no {kind:?} entry", loaded.kernel.name))
-                })?;
-            let symbol =
-                CString::new(symbol).map_err(|_| HipError::Device("bad entry symbol".into()))?;
+        for entry in &loaded.kernel.entries {
+            let symbol = CString::new(entry.symbol.as_str())
+                .map_err(|_| HipError::Device("bad entry symbol".into()))?;
             let mut f: Function = std::ptr::null_mut();
             // SAFETY: the module is loaded; `symbol` is NUL-terminated.
             api.check("hipModuleGetFunction", unsafe {
                 (api.module_get_function)(&mut f, loaded.module, symbol.as_ptr())
             })?;
-            match kind {
-                EntryKind::Main => loaded.main = f,
-                EntryKind::Convert => loaded.convert = f,
-            }
+            loaded.functions.push((entry.kind, f));
         }
         Ok(loaded)
     }
@@ -408,10 +397,14 @@ impl HipBackend {
                 lds_bytes,
             } = *step
             {
-                let func = match entry {
-                    EntryKind::Main => k.main,
-                    EntryKind::Convert => k.convert,
-                };
+                let func = k
+                    .functions
+                    .iter()
+                    .find(|f| f.0 == entry)
+                    .map(|f| f.1)
+                    .ok_or_else(|| {
+                        HipError::Device(format!("{}: no {entry:?} entry", k.kernel.name))
+                    })?;
                 let mut params = [(&image as *const ArgImage).cast_mut().cast::<c_void>()];
                 // SAFETY: the single parameter is the argument block with the kernel's `CkArgs`
                 // layout; every address in it points into a live buffer of at least the size the

@@ -67,6 +67,10 @@ ck_args! {
     store_atomic: i64 => "ck_i64", atomic_to_ws: i64 => "ck_i64",
     /// 1: the operand's vectorised global loads are legal for this problem.
     vec_a: i64 => "ck_i64", vec_b: i64 => "ck_i64",
+    /// Slices of `[G][M][N]` fp32 sums in the workspace that the convert entry adds.
+    ws_slices: i64 => "ck_i64",
+    /// Small-channel entry: channels per group (1, 2, 4 or 8) and output pixels per block.
+    direct_ch: i64 => "ck_i64", direct_pixels: i64 => "ck_i64",
     /// Scale and Bilinear factors.
     alpha: f64 => "double", beta: f64 => "double",
 }

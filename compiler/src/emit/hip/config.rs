@@ -308,6 +308,12 @@ fn thread_grid(threads: u32, m: u32, n: u32) -> ([u32; 2], [u32; 2]) {
 }
 
 impl KernelConfig {
+    /// Backward-weight kernels that merge groups also carry the small-channel entry
+    /// (`direct.hip`): the problems they are for have a handful of channels per group.
+    pub fn has_direct(&self) -> bool {
+        self.op == Op::BwdWeight && self.merge_groups > 1
+    }
+
     /// Dynamic LDS bytes of a workgroup on `dev`.
     pub fn lds_bytes_on(&self, dev: &super::launch::DeviceInfo) -> u32 {
         if dev.async_copy {

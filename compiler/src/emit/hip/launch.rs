@@ -67,6 +67,8 @@ pub enum EntryKind {
     Main,
     /// fp32 workspace → output tensor (two-stage and atomic split-K of non-fp32 outputs).
     Convert,
+    /// Small-channel backward weight (kernels that merge groups; see [`KernelConfig::has_direct`]).
+    Direct,
 }
 
 /// Which buffer a zero-fill step clears.
@@ -368,6 +370,11 @@ impl KernelConfig {
         args.vec_a = i64::from(self.vector_ok(dims, true, &xs, &ws, &ys));
         args.vec_b = i64::from(self.vector_ok(dims, false, &xs, &ws, &ys));
 
+        args.ws_slices = 1;
+        if let Some(ch) = self.direct_channels(dims, &xs, &ys) {
+            return Ok(self.direct_plan(dims, dev, ch, args, tensor_bytes));
+        }
+
         let block = [self.block, 1, 1];
         let tiles = dims.g * tiles_m * tiles_n;
         let cus = u64::from(dev.compute_units);
@@ -492,6 +499,102 @@ impl KernelConfig {
             tensor_bytes,
             args,
         })
+    }
+
+    /// Channels per group when the small-channel entry runs `dims`: a kernel that has it, a
+    /// backward-weight problem with a 3x3 filter (one depth tap), 1, 2, 4 or 8 channels per
+    /// group, plain operand loads, and channels-last tensors whose vectors (the thread's
+    /// `8 / C` rows of the output gradient; their input channels) are aligned.
+    fn direct_channels(
+        &self,
+        dims: &ConvDims,
+        xs: &[(char, u64)],
+        ys: &[(char, u64)],
+    ) -> Option<u64> {
+        let pass = ElementOp::PassThrough;
+        let (c, k) = (dims.c, dims.k);
+        if !self.has_direct()
+            || dims.filter != [1, 3, 3]
+            || ![1, 2, 4, 8].contains(&c)
+            || self.a.op != pass
+            || self.b.op != pass
+        {
+            return None;
+        }
+        let rows_per_thread = (8 / c).max(1);
+        // With K = 1 a thread's rows are groups and it reads their channels as one vector.
+        let across = k == 1;
+        let x_vec = if across { rows_per_thread * c } else { c };
+        let stride = |s: &[(char, u64)], l| s.iter().find(|x| x.0 == l).map_or(0, |x| x.1);
+        let others = |s: &[(char, u64)], skip: [char; 2], v: u64| {
+            s.iter().all(|&(l, st)| skip.contains(&l) || st % v == 0)
+        };
+        // Rows (g, k) of the output gradient are consecutive elements of a pixel.
+        let y_ok = (k == 1 || stride(ys, 'K') == 1)
+            && stride(ys, 'G') == k
+            && others(ys, ['G', 'K'], rows_per_thread);
+        let x_group = stride(xs, 'G');
+        let x_ok = (c == 1 || stride(xs, 'C') == 1)
+            && if across {
+                x_group == c
+            } else {
+                x_group % c == 0
+            }
+            && others(xs, ['G', 'C'], x_vec);
+        let fits = (across || k % rows_per_thread == 0)
+            && (dims.g * k) % rows_per_thread == 0
+            && y_ok
+            && x_ok;
+        fits.then_some(c)
+    }
+
+    /// The small-channel entry's plan: row sets of 64 threads across the GEMM rows, output
+    /// pixels split over blocks (about two per compute unit, at least 64 pixels each); each
+    /// block writes a workspace slice and the convert entry adds them.
+    fn direct_plan(
+        &self,
+        dims: &ConvDims,
+        dev: &DeviceInfo,
+        c: u64,
+        mut args: CkArgs,
+        tensor_bytes: [u64; 3],
+    ) -> LaunchPlan {
+        const ROWS: u64 = 64;
+        const LANES: u64 = 4;
+        let rows_per_thread = (8 / c).max(1);
+        let row_blocks = (dims.g * dims.k / rows_per_thread).div_ceil(ROWS);
+        let pixels = dims.n * dims.output.iter().product::<u64>();
+        let wanted = (2 * u64::from(dev.compute_units)).div_ceil(row_blocks);
+        let slices = wanted.min(pixels.div_ceil(64)).clamp(1, MAX_GRID_Y);
+        let per_block = pixels.div_ceil(slices);
+        let slices = pixels.div_ceil(per_block);
+        args.direct_ch = c as i64;
+        args.direct_pixels = per_block as i64;
+        args.ws_slices = slices as i64;
+        let out_elems = dims.g * dims.k * dims.c * 9;
+        let convert_blocks = out_elems
+            .div_ceil(u64::from(self.block))
+            .clamp(1, 8 * u64::from(dev.compute_units));
+        LaunchPlan {
+            steps: vec![
+                Step::Launch {
+                    entry: EntryKind::Direct,
+                    grid: [row_blocks as u32, slices as u32, 1],
+                    block: [(ROWS * LANES) as u32, 1, 1],
+                    lds_bytes: 0,
+                },
+                Step::Launch {
+                    entry: EntryKind::Convert,
+                    grid: [convert_blocks as u32, 1, 1],
+                    block: [self.block, 1, 1],
+                    lds_bytes: 0,
+                },
+            ],
+            workspace_bytes: slices * out_elems * 4,
+            flags_offset: 0,
+            tensor_bytes,
+            args,
+        }
     }
 
     /// Whether an operand's vector loads are legal: its contiguous dimension has unit stride,

@@ -52,8 +52,10 @@ pub fn emit_hip(inst: &Instance) -> Result<HipKernel, HipError> {
     let config = KernelConfig::new(inst)?;
     let kernel = source::kernel_text(&config);
     let base = &kernel.symbol_base;
+    let direct = config.has_direct().then_some((EntryKind::Direct, "direct"));
     let entries = [(EntryKind::Main, "main"), (EntryKind::Convert, "convert")]
         .into_iter()
+        .chain(direct)
         .map(|(kind, suffix)| Entry {
             kind,
             symbol: format!("{base}_{suffix}"),

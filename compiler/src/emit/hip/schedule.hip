@@ -243,11 +243,15 @@ CK_ENTRY(main)(const CK_GRID_CONST CkArgs a) {
     else ck_split_k(a, b);
 }
 
-// Second stage: fp32 workspace [G][M][N] -> output tensor with the element-wise op.
+// Second stage: the sum of the fp32 workspace's [G][M][N] slices -> output tensor with the
+// element-wise op.
 CK_ENTRY(convert)(const CK_GRID_CONST CkArgs a) {
     const ck_i64 total = a.G * a.M * a.Ng;
+    const float* ws = reinterpret_cast<const float*>(a.ws);
     for (ck_i64 i = (ck_i64)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (ck_i64)gridDim.x * blockDim.x) {
         const ck_i64 n = i % a.Ng, m = (i / a.Ng) % a.M, g = i / (a.Ng * a.M);
-        ck_store_final(a, ck_c_row(a, g, m) + ck_c_col(a, n), reinterpret_cast<const float*>(a.ws)[i]);
+        float v = 0.0f;
+        for (ck_i64 s = 0; s < a.ws_slices; ++s) v += ws[s * total + i];
+        ck_store_final(a, ck_c_row(a, g, m) + ck_c_col(a, n), v);
     }
 }

@@ -17,6 +17,9 @@ const BODY: [&str; 3] = [
     include_str!("schedule.hip"),
 ];
 
+/// The small-channel backward-weight entry of kernels that merge groups.
+const DIRECT: &str = include_str!("direct.hip");
+
 /// FNV-1a, 64 bits: a stable hash of the instance constants that names the kernel's symbols.
 fn fnv1a(text: &str) -> u64 {
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
@@ -38,7 +41,8 @@ fn eop(op: ElementOp) -> &'static str {
 /// A kernel's text, a function of its configuration only: instances that derive the same
 /// constants share it (and its symbols), so it is compiled once for all of them.
 pub struct KernelText {
-    /// `ck_<hash of the constants>`; the entry points are `<base>_main` and `<base>_convert`.
+    /// `ck_<hash of the constants>`; the entry points are `<base>_main`, `<base>_convert` and,
+    /// where the kernel has it, `<base>_direct`.
     pub symbol_base: String,
     /// Prelude, argument struct, constants and body, without any provenance comment.
     pub text: String,
@@ -75,11 +79,15 @@ pub fn kernel_text(cfg: &KernelConfig) -> KernelText {
     text.push_str(&consts);
     let _ = writeln!(
         text,
-        "#define CK_ENTRY(e) extern \"C\" __global__ void __launch_bounds__(BLOCK) {symbol_base}_##e"
+        "#define CK_ENTRY_THREADS(e, n) extern \"C\" __global__ void __launch_bounds__(n) {symbol_base}_##e\n\
+         #define CK_ENTRY(e) CK_ENTRY_THREADS(e, BLOCK)"
     );
     text.push('\n');
     for part in BODY {
         text.push_str(part);
+    }
+    if cfg.has_direct() {
+        text.push_str(DIRECT);
     }
     KernelText { symbol_base, text }
 }

@@ -426,3 +426,75 @@ fn buffers_keep_their_conv_roles_for_every_op() {
     });
     assert_eq!((a.x, a.w, a.y, a.d, a.flags), (1, 2, 3, 4, 0));
 }
+
+#[test]
+fn merged_backward_weight_runs_narrow_groups_on_the_small_channel_entry() {
+    let merged = emit_hip(
+        &SampleBuilder::new("m", Op::BwdWeight)
+            .merge_groups(8)
+            .vectors(1, 1, false)
+            .build(),
+    )
+    .unwrap();
+    assert!(merged.entry(EntryKind::Direct).is_some());
+    assert!(merged.source.contains("_direct("));
+    // Depthwise, 512 groups: 64 row sets of 8 groups, one row block; the pixels over two
+    // blocks per compute unit, but at least 64 pixels each.
+    let dw = ConvDims {
+        g: 512,
+        n: 32,
+        k: 1,
+        c: 1,
+        ..dims(Op::BwdWeight)
+    };
+    let plan = merged.plan(&dw, &DEV).unwrap();
+    assert_eq!(launches(&plan), [EntryKind::Direct, EntryKind::Convert]);
+    let pixels: u64 = 32 * 14 * 14;
+    let (slices, per) = (plan.args.ws_slices as u64, plan.args.direct_pixels as u64);
+    assert_eq!(slices, (2 * 132).min(pixels.div_ceil(64)));
+    assert!(per * slices >= pixels && per * (slices - 1) < pixels);
+    assert_eq!(plan.args.direct_ch, 1);
+    assert_eq!(plan.workspace_bytes, slices * 512 * 9 * 4);
+    assert!(
+        matches!(plan.steps[0], Step::Launch { grid: [1, s, 1], block: [256, 1, 1], .. } if u64::from(s) == slices)
+    );
+    // 4 channels: two rows (k) of one group a thread.
+    let narrow = ConvDims {
+        g: 32,
+        k: 4,
+        c: 4,
+        ..dw.clone()
+    };
+    assert_eq!(merged.plan(&narrow, &DEV).unwrap().args.direct_ch, 4);
+    // 3 channels, a 1x3 filter, K = 2 with C = 2 (rows would straddle groups), or a GNHWC
+    // layout (groups not adjacent): the GEMM tiles.
+    let gemm = |d: ConvDims| {
+        launches(&merged.plan(&d, &DEV).unwrap()) != [EntryKind::Direct, EntryKind::Convert]
+    };
+    assert!(gemm(ConvDims {
+        c: 3,
+        ..narrow.clone()
+    }));
+    assert!(gemm(ConvDims {
+        filter: [1, 1, 3],
+        output: [1, 14, 12],
+        ..narrow.clone()
+    }));
+    assert!(gemm(ConvDims {
+        k: 2,
+        c: 2,
+        ..narrow.clone()
+    }));
+    assert!(gemm(ConvDims {
+        layouts: [Layout::Gnhwc, Layout::Gkyxc, Layout::Gnhwk],
+        ..dw.clone()
+    }));
+    // Kernels that do not merge groups have no such entry.
+    let plain = emit_hip(&SampleBuilder::new("p", Op::BwdWeight).build()).unwrap();
+    assert!(plain.entry(EntryKind::Direct).is_none());
+    assert!(!plain.source.contains("_direct("));
+    assert_eq!(
+        launches(&plain.plan(&dw, &DEV).unwrap())[0],
+        EntryKind::Main
+    );
+}

@@ -11,15 +11,10 @@ constexpr int DIRECT_LANES = 4;  // threads per row set
 constexpr int DIRECT_BLOCK = DIRECT_ROWS * DIRECT_LANES;
 constexpr int DIRECT_MAX_ACC = 72;
 
-// N consecutive elements (one aligned vector, checked by the host) as floats.
-template <typename T, int N> CK_DEV void ck_load_floats(const T* p, float (&out)[N]) {
-    const ck_vec<T, N> v = *reinterpret_cast<const ck_vec<T, N>*>(p);
-#pragma unroll
-    for (int i = 0; i < N; ++i) out[i] = ck_to_float(v.v[i]);
-}
-
-template <int CH> CK_DEV void ck_direct(const CkArgs& a, float* red) {
+// ACROSS (K == 1): the thread's rows are VR groups, whose input channels are one vector.
+template <int CH, bool ACROSS> CK_DEV void ck_direct(const CkArgs& a, float* red) {
     constexpr int VR = CH >= 8 ? 1 : 8 / CH;
+    constexpr int XV = ACROSS ? VR * CH : CH;
     constexpr int ACC = VR * 9 * CH;  // [v][tap][c]
     static_assert(ACC <= DIRECT_MAX_ACC, "direct accumulators exceed the reduction buffer");
     const AT* dy = reinterpret_cast<const AT*>(a.y);
@@ -27,8 +22,6 @@ template <int CH> CK_DEV void ck_direct(const CkArgs& a, float* red) {
     const int rt = threadIdx.x % DIRECT_ROWS, lane = threadIdx.x / DIRECT_ROWS;
     const int rows = (int)(a.G * a.K);
     const int r0 = ((int)blockIdx.x * DIRECT_ROWS + rt) * VR;
-    // K == 1: the rows are groups, and their input channels are one vector of VR x CH.
-    const bool across = a.K == 1;
     const ck_idx xg = ck_ix((r0 / (int)a.K) * a.xs_g);
     float acc[ACC];
 #pragma unroll
@@ -44,38 +37,37 @@ template <int CH> CK_DEV void ck_direct(const CkArgs& a, float* red) {
         for (int p = p0 + lane; p < p1; p += DIRECT_LANES, ck_advance4(px, step, pr)) {
             // The filter has one depth tap: the input plane is fixed by the output's.
             const int id = px.v[1] * (int)a.sd - (int)a.pd;
-            if (!ck_in(id, a.Di)) continue;
-            float dv[VR];
-            ck_load_floats<AT, VR>(dy + px.v[0] * ck_ix(a.ys_n) + px.v[1] * ck_ix(a.ys_d) + px.v[2] * ck_ix(a.ys_h) +
-                                       px.v[3] * ck_ix(a.ys_w) + r0,
-                                   dv);
+            const int h0 = px.v[2] * (int)a.sh - (int)a.ph, w0 = px.v[3] * (int)a.sw - (int)a.pw;
             const ck_idx xb = px.v[0] * ck_ix(a.xs_n) + id * ck_ix(a.xs_d) + xg;
+            // Every load of the pixel is issued before any is used (no branch between them):
+            // taps in the padding read the tensor's first vector and are zeroed after, as the
+            // GEMM tiles zero them.
+            ck_vec<AT, VR> dr = *reinterpret_cast<const ck_vec<AT, VR>*>(
+                dy + px.v[0] * ck_ix(a.ys_n) + px.v[1] * ck_ix(a.ys_d) + px.v[2] * ck_ix(a.ys_h) +
+                px.v[3] * ck_ix(a.ys_w) + r0);
+            ck_vec<BT, XV> xr[9];
+            bool in[9];
 #pragma unroll
-            for (int ty = 0; ty < 3; ++ty) {
-                const int ih = px.v[2] * (int)a.sh - (int)a.ph + ty * (int)a.dh;
-                if (!ck_in(ih, a.Hi)) continue;
+            for (int t = 0; t < 9; ++t) {
+                const int ih = h0 + (t / 3) * (int)a.dh, iw = w0 + (t % 3) * (int)a.dw;
+                in[t] = ck_in(id, a.Di) && ck_in(ih, a.Hi) && ck_in(iw, a.Wi);
+                const ck_idx off = in[t] ? xb + ih * ck_ix(a.xs_h) + iw * ck_ix(a.xs_w) : 0;
+                xr[t] = *reinterpret_cast<const ck_vec<BT, XV>*>(x + off);
+            }
 #pragma unroll
-                for (int tx = 0; tx < 3; ++tx) {
-                    const int iw = px.v[3] * (int)a.sw - (int)a.pw + tx * (int)a.dw;
-                    if (!ck_in(iw, a.Wi)) continue;
-                    const BT* src = x + xb + ih * ck_ix(a.xs_h) + iw * ck_ix(a.xs_w);
-                    const int t = ty * 3 + tx;
-                    if (across) {
-                        float xv[VR * CH];
-                        ck_load_floats<BT, VR * CH>(src, xv);
+            for (int t = 0; t < 9; ++t)
 #pragma unroll
-                        for (int v = 0; v < VR; ++v)
+                for (int e = 0; e < XV; ++e) xr[t].v[e] = in[t] ? xr[t].v[e] : ck_zero<BT>();
+            float dv[VR];
 #pragma unroll
-                            for (int c = 0; c < CH; ++c) acc[(v * 9 + t) * CH + c] += dv[v] * xv[v * CH + c];
-                    } else {
-                        float xv[CH];
-                        ck_load_floats<BT, CH>(src, xv);
+            for (int v = 0; v < VR; ++v) dv[v] = ck_to_float(dr.v[v]);
 #pragma unroll
-                        for (int v = 0; v < VR; ++v)
+            for (int t = 0; t < 9; ++t) {
 #pragma unroll
-                            for (int c = 0; c < CH; ++c) acc[(v * 9 + t) * CH + c] += dv[v] * xv[c];
-                    }
-                }
+                for (int v = 0; v < VR; ++v)
+#pragma unroll
+                    for (int c = 0; c < CH; ++c)
+                        acc[(v * 9 + t) * CH + c] += dv[v] * ck_to_float(xr[t].v[ACROSS ? v * CH + c : c]);
             }
         }
     }
@@ -108,10 +100,11 @@ template <int CH> CK_DEV void ck_direct(const CkArgs& a, float* red) {
 
 CK_ENTRY_THREADS(direct, DIRECT_BLOCK)(const CK_GRID_CONST CkArgs a) {
     __shared__ float red[DIRECT_MAX_ACC * DIRECT_ROWS];
+    const bool across = a.K == 1;
     switch (a.direct_ch) {
-    case 1: ck_direct<1>(a, red); break;
-    case 2: ck_direct<2>(a, red); break;
-    case 4: ck_direct<4>(a, red); break;
-    default: ck_direct<8>(a, red); break;
+    case 1: across ? ck_direct<1, true>(a, red) : ck_direct<1, false>(a, red); break;
+    case 2: across ? ck_direct<2, true>(a, red) : ck_direct<2, false>(a, red); break;
+    case 4: across ? ck_direct<4, true>(a, red) : ck_direct<4, false>(a, red); break;
+    default: ck_direct<8, false>(a, red); break;
     }
 }

@@ -295,11 +295,16 @@ struct ck_loader {
     // Every thread has the same number of groups: no bounds check per group.
     static constexpr bool EXACT = (ROWS * KPB / VEC) % LOAD_THREADS == 0;
     T reg[GROUPS][VEC];
-    // A thread's groups are LOAD_THREADS apart. When that is a whole number of lines of groups,
-    // they share their row (loaded along rows) or their K index (loaded along K): one copy of
-    // the shared coordinates saves registers.
-    static constexpr bool SHARE_ROW = ALONG_R && LOAD_THREADS % (ROWS / VEC) == 0;
-    static constexpr bool SHARE_K = !ALONG_R && LOAD_THREADS % (KPB / VEC) == 0;
+    // Loaded along rows, a thread's groups lie on one K line when they divide it (K_MAJOR):
+    // its K coordinates (an output pixel, for backward weight) are then split and advanced once
+    // for all groups, and each group adds only its row's part. Otherwise a thread's groups are
+    // LOAD_THREADS apart; when that is a whole number of lines of groups, they share their row
+    // (loaded along rows) or their K index (loaded along K). One copy of the shared coordinates
+    // saves registers and arithmetic.
+    static constexpr int LINE = ALONG_R ? ROWS / VEC : KPB / VEC;  // groups per line
+    static constexpr bool K_MAJOR = ALONG_R && EXACT && GROUPS > 1 && LINE % GROUPS == 0;
+    static constexpr bool SHARE_ROW = ALONG_R && !K_MAJOR && LOAD_THREADS % LINE == 0;
+    static constexpr bool SHARE_K = K_MAJOR || (!ALONG_R && LOAD_THREADS % LINE == 0);
     ck_site site[SHARE_ROW ? 1 : GROUPS];
     int row[SHARE_ROW ? 1 : GROUPS];  // tile-absolute row of each group
     ck_d4 kd[SHARE_K ? 1 : GROUPS];
@@ -316,9 +321,19 @@ struct ck_loader {
         ck_advance4(kd[ki(i)], step, kr);
     }
 
-    CK_DEV static void place(int gi, int& r, int& k) {
-        if (ALONG_R) { k = gi / (ROWS / VEC); r = (gi % (ROWS / VEC)) * VEC; }
-        else { r = gi / (KPB / VEC); k = (gi % (KPB / VEC)) * VEC; }
+    // Row and K index of group i of loading thread lt. K-major: LINE / GROUPS threads share a
+    // K line, each taking every (LINE / GROUPS)-th group of it, so that a warp's loads of one
+    // group index still cover whole runs of each line.
+    CK_DEV static void place(int lt, int i, int& r, int& k) {
+        if (K_MAJOR) {
+            constexpr int PER_LINE = LINE / GROUPS;
+            k = lt / PER_LINE;
+            r = (lt % PER_LINE + i * PER_LINE) * VEC;
+            return;
+        }
+        const int gi = lt + i * LOAD_THREADS;
+        if (ALONG_R) { k = gi / LINE; r = (gi % LINE) * VEC; }
+        else { r = gi / LINE; k = (gi % LINE) * VEC; }
     }
 
     CK_DEV void begin(const CkArgs& a, ck_i64 g, ck_i64 r0, ck_i64 k0, int lt) {
@@ -327,7 +342,7 @@ struct ck_loader {
 #pragma unroll
         for (int i = 0; i < GROUPS; ++i) {
             int r, k;
-            place(lt + i * LOAD_THREADS, r, k);
+            place(lt, i, r, k);
             row[ri(i)] = (int)r0 + r;
             kl[ki(i)] = (int)k0 + k;
             kd[ki(i)] = ck_split4(kl[ki(i)], kr);
@@ -352,7 +367,7 @@ struct ck_loader {
                 continue;
             }
             int r, k;
-            place(gi, r, k);
+            place(lt, i, r, k);
             const ck_idx off = offset(a, i);
             ck_cp_async<BYTES>(lds + ck_lds_idx<ROW, K1>(r, k), src + (off >= 0 ? off : 0), off >= 0);
             next(i, kr);
@@ -397,7 +412,7 @@ struct ck_loader {
             int gi = lt + i * LOAD_THREADS;
             if (!EXACT && gi >= ROWS * KPB / VEC) continue;
             int r, k;
-            place(gi, r, k);
+            place(lt, i, r, k);
             if (WHOLE) {
                 ck_vec<T, VEC> w;
 #pragma unroll

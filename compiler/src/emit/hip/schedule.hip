@@ -250,8 +250,15 @@ CK_ENTRY(convert)(const CK_GRID_CONST CkArgs a) {
     const float* ws = reinterpret_cast<const float*>(a.ws);
     for (ck_i64 i = (ck_i64)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (ck_i64)gridDim.x * blockDim.x) {
         const ck_i64 n = i % a.Ng, m = (i / a.Ng) % a.M, g = i / (a.Ng * a.M);
-        float v = 0.0f;
-        for (ck_i64 s = 0; s < a.ws_slices; ++s) v += ws[s * total + i];
-        ck_store_final(a, ck_c_row(a, g, m) + ck_c_col(a, n), v);
+        // Eight independent partial sums keep eight loads in flight over many slices.
+        float v[8] = {};
+        ck_i64 s = 0;
+        for (; s + 8 <= a.ws_slices; s += 8) {
+#pragma unroll
+            for (int j = 0; j < 8; ++j) v[j] += ws[(s + j) * total + i];
+        }
+        for (; s < a.ws_slices; ++s) v[0] += ws[s * total + i];
+        const float sum = ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
+        ck_store_final(a, ck_c_row(a, g, m) + ck_c_col(a, n), sum);
     }
 }

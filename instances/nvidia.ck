@@ -27,6 +27,7 @@ family nv_bwd_weight_2d : nv_bwd_weight {
     dims = 2;
     layout = nhwgc;
     over dtype = [fp16, bf16];
+    over pipeline.version = [compv4, compv3];
     rows (tile, warps, warp_tile) {
         /// 8 warps of 64x32: deep GEMM-K with K and C·Y·X of 128 or more.
         t128x128x32 = ([128, 128, 32], [2, 4, 1], [64, 32, 16]);
@@ -45,10 +46,29 @@ family nv_bwd_weight_2d : nv_bwd_weight {
     }
 }
 
+/// K a multiple of 4 but not of 8 (K = 36 and the like): 8-byte loads of the output gradient,
+/// M tiles of 48 and 64, two workgroups per SM (CompV3).
+family nv_bwd_weight_k4_2d : nv_bwd_weight {
+    dims = 2;
+    layout = nhwgc;
+    vector = [4, 8, 8];
+    pipeline.version = compv3;
+    over dtype = [fp16, bf16];
+    rows (tile, warps, warp_tile) {
+        /// 4 warps of 48x32: K = 36 in one M tile.
+        t48x128x64 = ([48, 128, 64], [1, 4, 1], [48, 32, 16]);
+        /// 4 warps of 48x32, K per block 32.
+        t48x128x32 = ([48, 128, 32], [1, 4, 1], [48, 32, 16]);
+        /// 4 warps of 32x64.
+        t64x128x32 = ([64, 128, 32], [2, 2, 1], [32, 64, 16]);
+    }
+}
+
 family nv_bwd_weight_3d : nv_bwd_weight {
     dims = 3;
     layout = ndhwgc;
     over dtype = [fp16, bf16];
+    over pipeline.version = [compv4, compv3];
     rows (tile, warps, warp_tile) {
         /// 8 warps of 64x32.
         t128x128x32 = ([128, 128, 32], [2, 4, 1], [64, 32, 16]);

@@ -2,7 +2,7 @@
 //! specialised with and the host launch arithmetic reads. Derived once, here.
 
 use crate::ir::{Instance, SplitK};
-use crate::model::{DataType, ElementOp, Op, Reduction};
+use crate::model::{DataType, ElementOp, Op, PipelineVersion, Reduction};
 use serde::{Deserialize, Serialize};
 
 /// Why an instance has no portable kernel.
@@ -254,6 +254,8 @@ pub struct KernelConfig {
     pub async_stages: u32,
     pub async_lds_b_offset: u32,
     pub async_lds_bytes: u32,
+    /// Workgroups per compute unit the compiler keeps registers for (NVIDIA launch bounds).
+    pub blocks_per_cu: u32,
 }
 
 fn elem(inst: &Instance, dtype: DataType) -> Result<Elem, HipError> {
@@ -459,17 +461,24 @@ impl KernelConfig {
             (off, off + s * b.lds_stage * b.elem.bytes())
         };
         let (lds_b_offset, lds_bytes) = layout(stages);
-        let async_ring = stages >= 2
-            && inst.wavelet.is_none()
-            && a.copies_whole_vectors()
-            && b.copies_whole_vectors();
-        let async_stages = if async_ring {
-            (stages..=MAX_ASYNC_STAGES)
-                .rev()
-                .find(|&s| layout(s).1 <= ASYNC_LDS_BUDGET)
-                .unwrap_or(stages)
-        } else {
-            stages
+        // The ring has at least two stages, as many as fit the budget (a double-buffered
+        // pipeline keeps its two even when they do not).
+        let ring_ok =
+            inst.wavelet.is_none() && a.copies_whole_vectors() && b.copies_whole_vectors();
+        let ring_stages = (2..=MAX_ASYNC_STAGES)
+            .rev()
+            .find(|&s| layout(s).1 <= ASYNC_LDS_BUDGET)
+            .or((stages >= 2).then_some(stages));
+        let (async_ring, async_stages) = match ring_stages {
+            Some(s) if ring_ok => (true, s),
+            _ => (false, stages),
+        };
+        // CK-Tile's block_per_cu: one workgroup per compute unit for the double-LDS pipelines,
+        // two for the others; old CK kernels ask for one.
+        let blocks_per_cu = match inst.pipeline.version {
+            PipelineVersion::CompV4 | PipelineVersion::CompAsync => 1,
+            v if v.is_tile() => 2,
+            _ => 1,
         };
         let (async_lds_b_offset, async_lds_bytes) = layout(async_stages);
         let (thread_grid, per_thread) = thread_grid(math_threads, m, n);
@@ -516,6 +525,7 @@ impl KernelConfig {
             lds_b_offset,
             lds_bytes,
             async_ring,
+            blocks_per_cu,
             async_stages,
             async_lds_b_offset,
             async_lds_bytes,

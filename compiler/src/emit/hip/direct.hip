@@ -1,15 +1,18 @@
 
 // ---- Small-channel backward weight, for kernels that merge groups (depthwise and narrow
 // grouped convolutions: at most 8 channels per group, a 3x3 filter). A GEMM tile would be
-// almost all padding there, so the host launches this entry instead: a thread owns VR
-// consecutive GEMM rows (group, k) and all 9 x CH filter values of each; DIRECT_LANES threads
-// share a row set and take turns over the block's output pixels. The block's sums land in its
-// slice of the fp32 workspace; the convert entry adds the slices (no atomics, deterministic).
+// almost all padding there, so the host launches this entry instead. A thread owns a row set,
+// VR consecutive GEMM rows (group, k), and all 9 x CH filter values of each; a block has
+// DIRECT_SETS row sets and DIRECT_LANES threads per set that take turns over the block's output
+// pixels (a warp reads DIRECT_SETS adjacent sets of 4 pixels). The lanes' sums are added with
+// shuffles, then across warps in LDS, and land in the block's slice of the fp32 workspace; the
+// convert entry adds the slices (no atomics, deterministic).
 
-constexpr int DIRECT_ROWS = 64;  // row sets per block
-constexpr int DIRECT_LANES = 4;  // threads per row set
-constexpr int DIRECT_BLOCK = DIRECT_ROWS * DIRECT_LANES;
+constexpr int DIRECT_SETS = 8;    // row sets per block
+constexpr int DIRECT_LANES = 32;  // threads per row set
+constexpr int DIRECT_BLOCK = DIRECT_SETS * DIRECT_LANES;
 constexpr int DIRECT_MAX_ACC = 72;
+constexpr int DIRECT_WARPS = DIRECT_BLOCK / 32;
 
 // ACROSS (K == 1): the thread's rows are VR groups, whose input channels are one vector.
 template <int CH, bool ACROSS> CK_DEV void ck_direct(const CkArgs& a, float* red) {
@@ -19,9 +22,9 @@ template <int CH, bool ACROSS> CK_DEV void ck_direct(const CkArgs& a, float* red
     static_assert(ACC <= DIRECT_MAX_ACC, "direct accumulators exceed the reduction buffer");
     const AT* dy = reinterpret_cast<const AT*>(a.y);
     const BT* x = reinterpret_cast<const BT*>(a.x);
-    const int rt = threadIdx.x % DIRECT_ROWS, lane = threadIdx.x / DIRECT_ROWS;
+    const int set = threadIdx.x % DIRECT_SETS, lane = threadIdx.x / DIRECT_SETS;
     const int rows = (int)(a.G * a.K);
-    const int r0 = ((int)blockIdx.x * DIRECT_ROWS + rt) * VR;
+    const int r0 = ((int)blockIdx.x * DIRECT_SETS + set) * VR;
     const ck_idx xg = ck_ix((r0 / (int)a.K) * a.xs_g);
     float acc[ACC];
 #pragma unroll
@@ -42,7 +45,7 @@ template <int CH, bool ACROSS> CK_DEV void ck_direct(const CkArgs& a, float* red
             // Every load of the pixel is issued before any is used (no branch between them):
             // taps in the padding read the tensor's first vector and are zeroed after, as the
             // GEMM tiles zero them.
-            ck_vec<AT, VR> dr = *reinterpret_cast<const ck_vec<AT, VR>*>(
+            const ck_vec<AT, VR> dr = *reinterpret_cast<const ck_vec<AT, VR>*>(
                 dy + px.v[0] * ck_ix(a.ys_n) + px.v[1] * ck_ix(a.ys_d) + px.v[2] * ck_ix(a.ys_h) +
                 px.v[3] * ck_ix(a.ys_w) + r0);
             ck_vec<BT, XV> xr[9];
@@ -62,44 +65,46 @@ template <int CH, bool ACROSS> CK_DEV void ck_direct(const CkArgs& a, float* red
 #pragma unroll
             for (int v = 0; v < VR; ++v) dv[v] = ck_to_float(dr.v[v]);
 #pragma unroll
-            for (int t = 0; t < 9; ++t) {
+            for (int t = 0; t < 9; ++t)
 #pragma unroll
                 for (int v = 0; v < VR; ++v)
 #pragma unroll
                     for (int c = 0; c < CH; ++c)
                         acc[(v * 9 + t) * CH + c] += dv[v] * ck_to_float(xr[t].v[ACROSS ? v * CH + c : c]);
-            }
         }
     }
-    // Lanes 1.. hand their sums to lane 0 through LDS ([j][row set]: no bank conflicts).
-    for (int l = 1; l < DIRECT_LANES; ++l) {
-        if (lane == l) {
+    // The set's lanes within the warp (DIRECT_SETS apart), then the warps through LDS, laid out
+    // [warp][j][set].
+    const int warp = threadIdx.x / 32;
 #pragma unroll
-            for (int j = 0; j < ACC; ++j) red[j * DIRECT_ROWS + rt] = acc[j];
-        }
-        __syncthreads();
-        if (lane == 0) {
+    for (int j = 0; j < ACC; ++j) {
+        float v = acc[j];
 #pragma unroll
-            for (int j = 0; j < ACC; ++j) acc[j] += red[j * DIRECT_ROWS + rt];
-        }
-        __syncthreads();
+        for (int m = DIRECT_SETS; m < 32; m <<= 1) v += ck_shfl_xor(v, m);
+        acc[j] = v;
     }
-    if (lane == 0) {
+    if (threadIdx.x % 32 < DIRECT_SETS) {
 #pragma unroll
-        for (int j = 0; j < ACC; ++j) red[j * DIRECT_ROWS + rt] = acc[j];
+        for (int j = 0; j < ACC; ++j) red[(warp * ACC + j) * DIRECT_SETS + set] = acc[j];
     }
     __syncthreads();
-    // Row set s's values are workspace elements [s * ACC, (s + 1) * ACC) of the block's part: the
-    // whole block writes them contiguously.
-    const int sets = rows / VR - (int)blockIdx.x * DIRECT_ROWS;
-    const int n = (sets < DIRECT_ROWS ? sets : DIRECT_ROWS) * ACC;
+    // Set s's values are workspace elements [s * ACC, (s + 1) * ACC) of the block's part, in the
+    // same [j][set] order as LDS: the block writes them contiguously.
+    const int sets = rows / VR - (int)blockIdx.x * DIRECT_SETS;
+    const int n = (sets < DIRECT_SETS ? sets : DIRECT_SETS) * ACC;
     float* out = reinterpret_cast<float*>(a.ws) + (ck_i64)blockIdx.y * rows * 9 * CH +
-                 (ck_i64)blockIdx.x * DIRECT_ROWS * ACC;
-    for (int e = threadIdx.x; e < n; e += DIRECT_BLOCK) out[e] = red[(e % ACC) * DIRECT_ROWS + e / ACC];
+                 (ck_i64)blockIdx.x * DIRECT_SETS * ACC;
+    for (int e = threadIdx.x; e < n; e += DIRECT_BLOCK) {
+        const int s = e / ACC, j = e % ACC;
+        float v = 0.0f;
+#pragma unroll
+        for (int w = 0; w < DIRECT_WARPS; ++w) v += red[(w * ACC + j) * DIRECT_SETS + s];
+        out[e] = v;
+    }
 }
 
-CK_ENTRY_THREADS(direct, DIRECT_BLOCK)(const CK_GRID_CONST CkArgs a) {
-    __shared__ float red[DIRECT_MAX_ACC * DIRECT_ROWS];
+CK_ENTRY_THREADS(direct, DIRECT_BLOCK, 2)(const CK_GRID_CONST CkArgs a) {
+    __shared__ float red[DIRECT_WARPS * DIRECT_MAX_ACC * DIRECT_SETS];
     const bool across = a.K == 1;
     switch (a.direct_ch) {
     case 1: across ? ck_direct<1, true>(a, red) : ck_direct<1, false>(a, red); break;

@@ -548,9 +548,9 @@ impl KernelConfig {
         fits.then_some(c)
     }
 
-    /// The small-channel entry's plan: row sets of 64 threads across the GEMM rows, output
-    /// pixels split over blocks (about two per compute unit, at least 64 pixels each); each
-    /// block writes a workspace slice and the convert entry adds them.
+    /// The small-channel entry's plan: blocks of 8 row sets (a thread's `8 / C` rows) by 32
+    /// threads per set, the output pixels split over blocks (about four per compute unit, at
+    /// least 64 pixels each); each block writes a workspace slice and the convert entry adds them.
     fn direct_plan(
         &self,
         dims: &ConvDims,
@@ -559,12 +559,12 @@ impl KernelConfig {
         mut args: CkArgs,
         tensor_bytes: [u64; 3],
     ) -> LaunchPlan {
-        const ROWS: u64 = 64;
-        const LANES: u64 = 4;
+        const SETS: u64 = 8;
+        const LANES: u64 = 32;
         let rows_per_thread = (8 / c).max(1);
-        let row_blocks = (dims.g * dims.k / rows_per_thread).div_ceil(ROWS);
+        let row_blocks = (dims.g * dims.k / rows_per_thread).div_ceil(SETS);
         let pixels = dims.n * dims.output.iter().product::<u64>();
-        let wanted = (2 * u64::from(dev.compute_units)).div_ceil(row_blocks);
+        let wanted = (4 * u64::from(dev.compute_units)).div_ceil(row_blocks);
         let slices = wanted.min(pixels.div_ceil(64)).clamp(1, MAX_GRID_Y);
         let per_block = pixels.div_ceil(slices);
         let slices = pixels.div_ceil(per_block);
@@ -580,7 +580,7 @@ impl KernelConfig {
                 Step::Launch {
                     entry: EntryKind::Direct,
                     grid: [row_blocks as u32, slices as u32, 1],
-                    block: [(ROWS * LANES) as u32, 1, 1],
+                    block: [(SETS * LANES) as u32, 1, 1],
                     lds_bytes: 0,
                 },
                 Step::Launch {

@@ -30,6 +30,14 @@
 #endif
 
 #define CK_DEV __device__ __forceinline__
+// Threads per workgroup and the workgroups per compute unit the registers are budgeted for. The
+// second bound is NVIDIA's minimum blocks per SM; HIP's reads differently (waves per EU), so AMD
+// keeps the thread bound only.
+#if defined(CK_NV)
+#define CK_LAUNCH_BOUNDS(n, b) __launch_bounds__(n, b)
+#else
+#define CK_LAUNCH_BOUNDS(n, b) __launch_bounds__(n)
+#endif
 // Kernel arguments are read in place: on NVIDIA `__grid_constant__` lets device functions take
 // their address without a copy to the stack; AMD reads them from the kernarg segment anyway.
 #if defined(CK_NV)
@@ -85,6 +93,15 @@ template <> CK_DEV ck_bf16 ck_from_float<ck_bf16>(float v) {
 }
 
 template <typename T> CK_DEV T ck_zero() { return ck_from_float<T>(0.0f); }
+
+// v of the lane whose index differs by `mask` (below 32: within a warp, and within a wave).
+CK_DEV float ck_shfl_xor(float v, int mask) {
+#if defined(CK_NV)
+    return __shfl_xor_sync(0xffffffffu, v, mask);
+#else
+    return __shfl_xor(v, mask);
+#endif
+}
 
 // Flags of the StreamK fix-up: release after the partial tile is stored, acquire before it is read.
 CK_DEV void ck_signal(int* flag) {

@@ -79,8 +79,8 @@ pub fn kernel_text(cfg: &KernelConfig) -> KernelText {
     text.push_str(&consts);
     let _ = writeln!(
         text,
-        "#define CK_ENTRY_THREADS(e, n) extern \"C\" __global__ void __launch_bounds__(n) {symbol_base}_##e\n\
-         #define CK_ENTRY(e) CK_ENTRY_THREADS(e, BLOCK)"
+        "#define CK_ENTRY_THREADS(e, n, b) extern \"C\" __global__ void CK_LAUNCH_BOUNDS(n, b) {symbol_base}_##e\n\
+         #define CK_ENTRY(e) CK_ENTRY_THREADS(e, BLOCK, BLOCKS_PER_CU)"
     );
     text.push('\n');
     for part in BODY {
@@ -141,7 +141,7 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
         .mfma
         .map_or([1, 1, 32], |l| [l.warps[0], l.warps[1], l.block[0]]);
     let wmma = cfg.wmma.map_or([1, 1], |l| l.warps);
-    let consts: [(&str, String); 42] = [
+    let consts: [(&str, String); 43] = [
         ("CK_OP", op.into()),
         ("BLOCK", cfg.block.to_string()),
         ("MPB", m.to_string()),
@@ -181,6 +181,7 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
         ("STAGES", cfg.stages.to_string()),
         ("REG_PREFETCH", cfg.reg_prefetch.to_string()),
         ("MERGE", cfg.merge_groups.to_string()),
+        ("BLOCKS_PER_CU", cfg.blocks_per_cu.to_string()),
         ("FAST_1X1", cfg.fast_1x1.to_string()),
         ("WIDE_INDEX", cfg.wide_index.to_string()),
         ("SCHEDULE", schedule.into()),

@@ -438,8 +438,8 @@ fn merged_backward_weight_runs_narrow_groups_on_the_small_channel_entry() {
     .unwrap();
     assert!(merged.entry(EntryKind::Direct).is_some());
     assert!(merged.source.contains("_direct("));
-    // Depthwise, 512 groups: 64 row sets of 8 groups, one row block; the pixels over two
-    // blocks per compute unit, but at least 64 pixels each.
+    // Depthwise, 512 groups: 64 row sets of 8 groups in 8 row blocks; the pixels over about
+    // four blocks per compute unit, but at least 64 pixels each.
     let dw = ConvDims {
         g: 512,
         n: 32,
@@ -451,12 +451,12 @@ fn merged_backward_weight_runs_narrow_groups_on_the_small_channel_entry() {
     assert_eq!(launches(&plan), [EntryKind::Direct, EntryKind::Convert]);
     let pixels: u64 = 32 * 14 * 14;
     let (slices, per) = (plan.args.ws_slices as u64, plan.args.direct_pixels as u64);
-    assert_eq!(slices, (2 * 132).min(pixels.div_ceil(64)));
+    assert_eq!(slices, (4 * 132u64).div_ceil(8).min(pixels.div_ceil(64)));
     assert!(per * slices >= pixels && per * (slices - 1) < pixels);
     assert_eq!(plan.args.direct_ch, 1);
     assert_eq!(plan.workspace_bytes, slices * 512 * 9 * 4);
     assert!(
-        matches!(plan.steps[0], Step::Launch { grid: [1, s, 1], block: [256, 1, 1], .. } if u64::from(s) == slices)
+        matches!(plan.steps[0], Step::Launch { grid: [8, s, 1], block: [256, 1, 1], .. } if u64::from(s) == slices)
     );
     // 4 channels: two rows (k) of one group a thread.
     let narrow = ConvDims {

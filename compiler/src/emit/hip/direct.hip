@@ -14,6 +14,18 @@ constexpr int DIRECT_BLOCK = DIRECT_SETS * DIRECT_LANES;
 constexpr int DIRECT_MAX_ACC = 72;
 constexpr int DIRECT_WARPS = DIRECT_BLOCK / 32;
 
+// Zeroes v unless `keep`, a 32-bit word at a time.
+template <typename T, int N> CK_DEV void ck_zero_unless(ck_vec<T, N>& v, bool keep) {
+    if (sizeof(v) % 4 == 0) {
+        unsigned* w = reinterpret_cast<unsigned*>(&v);
+#pragma unroll
+        for (int i = 0; i < (int)(sizeof(v) / 4); ++i) w[i] = keep ? w[i] : 0u;
+    } else {
+#pragma unroll
+        for (int i = 0; i < N; ++i) v.v[i] = keep ? v.v[i] : ck_zero<T>();
+    }
+}
+
 // ACROSS (K == 1): the thread's rows are VR groups, whose input channels are one vector.
 template <int CH, bool ACROSS> CK_DEV void ck_direct(const CkArgs& a, float* red) {
     constexpr int VR = CH >= 8 ? 1 : 8 / CH;
@@ -36,12 +48,20 @@ template <int CH, bool ACROSS> CK_DEV void ck_direct(const CkArgs& a, float* red
     const ck_radix pr{(ck_u32)a.Do, (ck_u32)a.Ho, (ck_u32)a.Wo};
     const ck_d4 step = ck_split4(DIRECT_LANES, pr);
     ck_d4 px = ck_split4(p0 + lane, pr);
+    // Tap offsets, fixed for the kernel: each tap adds a constant to the pixel's base.
+    const ck_idx xs_h = ck_ix(a.xs_h), xs_w = ck_ix(a.xs_w);
+    int tap_h[3], tap_w[3];
+#pragma unroll
+    for (int i = 0; i < 3; ++i) {
+        tap_h[i] = i * (int)a.dh;
+        tap_w[i] = i * (int)a.dw;
+    }
     if (r0 < rows) {
         for (int p = p0 + lane; p < p1; p += DIRECT_LANES, ck_advance4(px, step, pr)) {
             // The filter has one depth tap: the input plane is fixed by the output's.
             const int id = px.v[1] * (int)a.sd - (int)a.pd;
             const int h0 = px.v[2] * (int)a.sh - (int)a.ph, w0 = px.v[3] * (int)a.sw - (int)a.pw;
-            const ck_idx xb = px.v[0] * ck_ix(a.xs_n) + id * ck_ix(a.xs_d) + xg;
+            const ck_idx xb = px.v[0] * ck_ix(a.xs_n) + id * ck_ix(a.xs_d) + xg + h0 * xs_h + w0 * xs_w;
             // Every load of the pixel is issued before any is used (no branch between them):
             // taps in the padding read the tensor's first vector and are zeroed after, as the
             // GEMM tiles zero them.
@@ -50,17 +70,16 @@ template <int CH, bool ACROSS> CK_DEV void ck_direct(const CkArgs& a, float* red
                 px.v[3] * ck_ix(a.ys_w) + r0);
             ck_vec<BT, XV> xr[9];
             bool in[9];
+            const bool din = ck_in(id, a.Di);
 #pragma unroll
             for (int t = 0; t < 9; ++t) {
-                const int ih = h0 + (t / 3) * (int)a.dh, iw = w0 + (t % 3) * (int)a.dw;
-                in[t] = ck_in(id, a.Di) && ck_in(ih, a.Hi) && ck_in(iw, a.Wi);
-                const ck_idx off = in[t] ? xb + ih * ck_ix(a.xs_h) + iw * ck_ix(a.xs_w) : 0;
+                const int ty = t / 3, tx = t % 3;
+                in[t] = din && ck_in(h0 + tap_h[ty], a.Hi) && ck_in(w0 + tap_w[tx], a.Wi);
+                const ck_idx off = in[t] ? xb + tap_h[ty] * xs_h + tap_w[tx] * xs_w : 0;
                 xr[t] = *reinterpret_cast<const ck_vec<BT, XV>*>(x + off);
             }
 #pragma unroll
-            for (int t = 0; t < 9; ++t)
-#pragma unroll
-                for (int e = 0; e < XV; ++e) xr[t].v[e] = in[t] ? xr[t].v[e] : ck_zero<BT>();
+            for (int t = 0; t < 9; ++t) ck_zero_unless(xr[t], in[t]);
             float dv[VR];
 #pragma unroll
             for (int v = 0; v < VR; ++v) dv[v] = ck_to_float(dr.v[v]);

@@ -158,37 +158,52 @@ CK_DEV void ck_frag(unsigned (&f)[4], const T* s, int r0, int k0, int lane) {
     }
 }
 
+// Not volatile: a pure function of its registers, so the compiler may interleave it with the
+// (volatile, ordered) fragment loads of the next K step.
 CK_DEV void ck_mma(float (&c)[4], const unsigned (&a)[4], const unsigned (&b)[4]) {
     if (ck_is_bf16<AT>::value)
-        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-                     : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+        asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
     else
-        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-                     : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+        asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
+// The fragments of one 16-deep K step of the warp's tile.
+struct ck_frags {
+    unsigned a[FM][4], b[FN][4];
+};
+
+CK_DEV void ck_load_frags(ck_frags& f, const AT* As, const BT* Bs, int wr, int wc, int k, int lane) {
+#pragma unroll
+    for (int i = 0; i < FM; ++i) ck_frag<16, LDS_A_ROW, K1A>(f.a[i], As, wr + 16 * i, k, lane);
+#pragma unroll
+    for (int j = 0; j < FN; ++j) ck_frag<8, LDS_B_ROW, K1B>(f.b[j], Bs, wc + 8 * j, k, lane);
+}
+
+// The fragments of K step s + 1 are read from LDS before the MMAs of step s, so that their
+// latency hides behind those MMAs.
 CK_DEV void ck_math_step(ck_acc& acc, const AT* As, const BT* Bs, const ck_block& b) {
     const int wr = b.rb - b.lane / 4, wc = b.cb - (b.lane % 4) * 2;
+    ck_frags f[2];
+    ck_load_frags(f[0], As, Bs, wr, wc, 0, b.lane);
 #pragma unroll
-    for (int k = 0; k < KPB; k += 16) {
-        unsigned fa[FM][4], fb[FN][4];
-#pragma unroll
-        for (int i = 0; i < FM; ++i) ck_frag<16, LDS_A_ROW, K1A>(fa[i], As, wr + 16 * i, k, b.lane);
-#pragma unroll
-        for (int j = 0; j < FN; ++j) ck_frag<8, LDS_B_ROW, K1B>(fb[j], Bs, wc + 8 * j, k, b.lane);
+    for (int s = 0; s < KPB / 16; ++s) {
+        if (s + 1 < KPB / 16) ck_load_frags(f[(s + 1) % 2], As, Bs, wr, wc, 16 * (s + 1), b.lane);
+        const ck_frags& c = f[s % 2];
 #pragma unroll
         for (int i = 0; i < FM; ++i)
 #pragma unroll
             for (int j = 0; j < FN; ++j) {
-                float c[4] = {acc.v[2 * i][2 * j], acc.v[2 * i][2 * j + 1], acc.v[2 * i + 1][2 * j],
+                float v[4] = {acc.v[2 * i][2 * j], acc.v[2 * i][2 * j + 1], acc.v[2 * i + 1][2 * j],
                               acc.v[2 * i + 1][2 * j + 1]};
-                ck_mma(c, fa[i], fb[j]);
-                acc.v[2 * i][2 * j] = c[0];
-                acc.v[2 * i][2 * j + 1] = c[1];
-                acc.v[2 * i + 1][2 * j] = c[2];
-                acc.v[2 * i + 1][2 * j + 1] = c[3];
+                ck_mma(v, c.a[i], c.b[j]);
+                acc.v[2 * i][2 * j] = v[0];
+                acc.v[2 * i][2 * j + 1] = v[1];
+                acc.v[2 * i + 1][2 * j] = v[2];
+                acc.v[2 * i + 1][2 * j + 1] = v[3];
             }
     }
 }

@@ -33,6 +33,10 @@ family nv_bwd_weight_2d : nv_bwd_weight {
         t128x128x32 = ([128, 128, 32], [2, 4, 1], [64, 32, 16]);
         /// 8 warps of 64x32, K per block 64: half the barriers per MMA.
         t128x128x64 = ([128, 128, 64], [2, 4, 1], [64, 32, 16]);
+        /// 4 warps of 64x64: twice the MMAs per fragment load.
+        t128x128x32_w4 = ([128, 128, 32], [2, 2, 1], [64, 64, 16]);
+        /// 8 warps of 64x64, wide.
+        t128x256x32 = ([128, 256, 32], [2, 4, 1], [64, 64, 16]);
         /// 4 warps of 64x32, tall.
         t128x64x32 = ([128, 64, 32], [2, 2, 1], [64, 32, 16]);
         /// 4 warps of 32x64, wide: C·Y·X much larger than K.

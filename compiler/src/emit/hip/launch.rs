@@ -389,8 +389,11 @@ impl KernelConfig {
                 let group_blocks = dims.g.div_ceil(u64::from(self.merge_groups));
                 let wanted = match slices {
                     SplitK::Fixed(s) => u64::from(s.max(1)),
-                    // Occupancy model: fill every compute unit twice, at most 128 slices.
-                    SplitK::Auto => ((2 * cus) / (tiles_m * tiles_n * group_blocks)).clamp(1, 128),
+                    // Occupancy model: two rounds of the workgroups every compute unit holds
+                    // at once, at most 128 slices.
+                    SplitK::Auto => ((2 * cus * u64::from(self.blocks_per_cu))
+                        / (tiles_m * tiles_n * group_blocks))
+                        .clamp(1, 128),
                 };
                 let split_iters = k_iters.div_ceil(wanted.min(k_iters));
                 let slices = k_iters.div_ceil(split_iters);

@@ -193,6 +193,9 @@ CK_DEV bool ck_in(int v, ck_i64 n) { return (unsigned)v < (unsigned)n; }
 struct ck_site {
     ck_idx base;
     int d, h, w;
+    // Operands gathered through the filter window: the offset of the window origin (d, h, w),
+    // so that a K index only adds its own displacement, the same for every row.
+    ck_idx win;
     bool ok;  // the row is inside the GEMM
 };
 
@@ -225,45 +228,66 @@ template <bool IS_A> CK_DEV ck_site ck_make_site(const CkArgs& a, ck_i64 g, int 
     } else {
         s.base = ck_ix(g * a.ws_g) + row * ck_ix(CK_OP == CK_FWD ? a.ws_k : a.ws_c);
     }
+    s.win = s.base + s.d * ck_ix(a.xs_d) + s.h * ck_ix(a.xs_h) + s.w * ck_ix(a.xs_w);
     return s;
 }
 
-// Offset of the site's element at K digits `k` (the element ck_a_off / ck_b_off address);
-// -1 in the padding or outside the GEMM.
-template <bool IS_A> CK_DEV ck_idx ck_site_off(const CkArgs& a, const ck_site& s, const ck_d4& k) {
-    if (!s.ok) return -1;
+// The K index's part of an operand offset: the same for every row at that K index, so a
+// thread whose load groups share their K index computes it once per K-tile.
+struct ck_kpart {
+    ck_idx off;
+    int d, h, w;  // displacement from the window origin (gathered operands)
+    bool ok;      // the K index is inside the GEMM
+};
+
+template <bool IS_A> CK_DEV ck_kpart ck_make_kpart(const CkArgs& a, const ck_d4& k, int kl) {
+    ck_kpart p;
+    p.ok = kl < a.Kg;
+    p.d = p.h = p.w = 0;
     if (IS_A && CK_OP == CK_BWD_WEIGHT) {
-        return s.base + k.v[0] * ck_ix(a.ys_n) + k.v[1] * ck_ix(a.ys_d) + k.v[2] * ck_ix(a.ys_h) + k.v[3] * ck_ix(a.ys_w);
-    }
-    if (!IS_A && CK_OP != CK_BWD_WEIGHT) {
+        // Output gradient at output pixel k.
+        p.off = k.v[0] * ck_ix(a.ys_n) + k.v[1] * ck_ix(a.ys_d) + k.v[2] * ck_ix(a.ys_h) + k.v[3] * ck_ix(a.ys_w);
+    } else if (!IS_A && CK_OP != CK_BWD_WEIGHT) {
         // Weights: tap digits (z, y, x) and the channel (C for forward, K for backward data).
-        return s.base + k.v[0] * ck_ix(a.ws_z) + k.v[1] * ck_ix(a.ws_y) + k.v[2] * ck_ix(a.ws_x) +
-               k.v[3] * ck_ix(CK_OP == CK_FWD ? a.ws_c : a.ws_k);
+        p.off = k.v[0] * ck_ix(a.ws_z) + k.v[1] * ck_ix(a.ws_y) + k.v[2] * ck_ix(a.ws_x) +
+                k.v[3] * ck_ix(CK_OP == CK_FWD ? a.ws_c : a.ws_k);
+    } else if (CK_OP == CK_BWD_DATA) {
+        // Tap (z, y, x) times dilation; the output channel.
+        p.d = k.v[0] * (int)a.dd; p.h = k.v[1] * (int)a.dh; p.w = k.v[2] * (int)a.dw;
+        p.off = k.v[3] * ck_ix(a.ys_k);
+    } else if (CK_OP == CK_FWD) {
+        // Tap times dilation and the input channel; 1x1 stride-1 filters add the channel only.
+        if (!FAST_1X1) { p.d = k.v[0] * (int)a.dd; p.h = k.v[1] * (int)a.dh; p.w = k.v[2] * (int)a.dw; }
+        p.off = k.v[3] * ck_ix(a.xs_c) + p.d * ck_ix(a.xs_d) + p.h * ck_ix(a.xs_h) + p.w * ck_ix(a.xs_w);
+    } else {
+        // Backward weight, the input: output pixel k times the stride (the pixel itself for 1x1
+        // stride-1 filters, whose window origin is the pixel).
+        const int sd = FAST_1X1 ? 1 : (int)a.sd, sh = FAST_1X1 ? 1 : (int)a.sh, sw = FAST_1X1 ? 1 : (int)a.sw;
+        p.d = k.v[1] * sd; p.h = k.v[2] * sh; p.w = k.v[3] * sw;
+        p.off = k.v[0] * ck_ix(a.xs_n) + p.d * ck_ix(a.xs_d) + p.h * ck_ix(a.xs_h) + p.w * ck_ix(a.xs_w);
     }
+    return p;
+}
+
+// Offset of the site's element at the K index of `p` (the element ck_a_off / ck_b_off address);
+// -1 in the padding or outside the GEMM.
+template <bool IS_A> CK_DEV ck_idx ck_site_off(const CkArgs& a, const ck_site& s, const ck_kpart& p) {
+    if (!s.ok || !p.ok) return -1;
+    if ((IS_A && CK_OP == CK_BWD_WEIGHT) || (!IS_A && CK_OP != CK_BWD_WEIGHT)) return s.base + p.off;
     if (CK_OP == CK_BWD_DATA) {
-        // The output pixel that reads this input pixel through tap (z, y, x), if any.
-        int d = s.d - k.v[0] * (int)a.dd, h = s.h - k.v[1] * (int)a.dh, w = s.w - k.v[2] * (int)a.dw;
+        // The output pixel that reads this input pixel through the tap, if any.
+        int d = s.d - p.d, h = s.h - p.h, w = s.w - p.w;
         if (d < 0 || h < 0 || w < 0) return -1;
         if (!FAST_1X1 && (a.sd != 1 || a.sh != 1 || a.sw != 1)) {
             if (d % (int)a.sd || h % (int)a.sh || w % (int)a.sw) return -1;
             d /= (int)a.sd; h /= (int)a.sh; w /= (int)a.sw;
         }
         if (d >= a.Do || h >= a.Ho || w >= a.Wo) return -1;
-        return s.base + k.v[3] * ck_ix(a.ys_k) + d * ck_ix(a.ys_d) + h * ck_ix(a.ys_h) + w * ck_ix(a.ys_w);
+        return s.base + p.off + d * ck_ix(a.ys_d) + h * ck_ix(a.ys_h) + w * ck_ix(a.ys_w);
     }
-    // The input pixel under the filter window: forward (row = output pixel, K = tap and
-    // channel) and backward weight (row = tap and channel, K = output pixel).
-    const bool fwd = CK_OP == CK_FWD;
-    int n = fwd ? 0 : k.v[0], c = fwd ? k.v[3] : 0, d, h, w;
-    if (FAST_1X1) {
-        d = fwd ? s.d : k.v[1]; h = fwd ? s.h : k.v[2]; w = fwd ? s.w : k.v[3];
-    } else if (fwd) {
-        d = s.d + k.v[0] * (int)a.dd; h = s.h + k.v[1] * (int)a.dh; w = s.w + k.v[2] * (int)a.dw;
-    } else {
-        d = s.d + k.v[1] * (int)a.sd; h = s.h + k.v[2] * (int)a.sh; w = s.w + k.v[3] * (int)a.sw;
-    }
-    if (!FAST_1X1 && !(ck_in(d, a.Di) && ck_in(h, a.Hi) && ck_in(w, a.Wi))) return -1;
-    return s.base + n * ck_ix(a.xs_n) + c * ck_ix(a.xs_c) + d * ck_ix(a.xs_d) + h * ck_ix(a.xs_h) + w * ck_ix(a.xs_w);
+    // The input pixel under the filter window: the window origin plus the K displacement.
+    if (!FAST_1X1 && !(ck_in(s.d + p.d, a.Di) && ck_in(s.h + p.h, a.Hi) && ck_in(s.w + p.w, a.Wi))) return -1;
+    return s.win + p.off;
 }
 
 // cp.async (sm_80+): global -> LDS without registers; a source size of 0 fills zeros (padding).
@@ -350,15 +374,24 @@ struct ck_loader {
         }
     }
 
+    // The K parts of the groups' offsets at the current K-tile (one when they share K).
+    typedef ck_kpart ck_kparts[SHARE_K ? 1 : GROUPS];
+    CK_DEV void kparts(const CkArgs& a, ck_kparts& kp) const {
+#pragma unroll
+        for (int i = 0; i < (SHARE_K ? 1 : GROUPS); ++i) kp[i] = ck_make_kpart<IS_A>(a, kd[i], kl[i]);
+    }
+
     // Element offset of group i at the current K-tile, -1 for zeros (outside or padding).
-    CK_DEV ck_idx offset(const CkArgs& a, int i) const {
-        return kl[ki(i)] < a.Kg ? ck_site_off<IS_A>(a, site[ri(i)], kd[ki(i)]) : -1;
+    CK_DEV ck_idx offset(const CkArgs& a, int i, const ck_kparts& kp) const {
+        return ck_site_off<IS_A>(a, site[ri(i)], kp[ki(i)]);
     }
 
 #if defined(CK_CP_ASYNC)
     // One K-tile straight into LDS (the host checked that vectors are legal), then the next.
     CK_DEV void issue(const CkArgs& a, const T* src, int lt, T* lds) {
         const ck_radix kr = ck_k_radix(a);
+        ck_kparts kp;
+        kparts(a, kp);
 #pragma unroll
         for (int i = 0; i < GROUPS; ++i) {
             const int gi = lt + i * LOAD_THREADS;
@@ -368,7 +401,7 @@ struct ck_loader {
             }
             int r, k;
             place(lt, i, r, k);
-            const ck_idx off = offset(a, i);
+            const ck_idx off = offset(a, i, kp);
             ck_cp_async<BYTES>(lds + ck_lds_idx<ROW, K1>(r, k), src + (off >= 0 ? off : 0), off >= 0);
             next(i, kr);
         }
@@ -377,6 +410,8 @@ struct ck_loader {
 
     CK_DEV void load(const CkArgs& a, const T* src, ck_i64 g, int lt, bool vec_ok) {
         const ck_radix kr = ck_k_radix(a);
+        ck_kparts kp;
+        kparts(a, kp);
 #pragma unroll
         for (int i = 0; i < GROUPS; ++i) {
             const int gi = lt + i * LOAD_THREADS;
@@ -390,7 +425,7 @@ struct ck_loader {
             if ((VEC == 1 || vec_ok) && OPK == CK_EOP_PASS) {
                 // The host checked that the contiguous extent is a multiple of VEC and aligned,
                 // so the whole group is in bounds (or in the padding) together.
-                const ck_idx off = offset(a, i);
+                const ck_idx off = offset(a, i, kp);
                 if (off >= 0) {
                     w = *reinterpret_cast<const ck_vec<T, VEC>*>(src + off);
                 } else {

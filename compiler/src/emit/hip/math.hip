@@ -137,24 +137,35 @@ template <int NREG, bool TRANS> CK_DEV void ck_ldsm(unsigned (&r)[4], const void
                      : "=r"(r[0]), "=r"(r[1]) : "r"(a));
 }
 
-// Fragment of a 16-row (A) or 8-row (B) slice at rows r0.., K k0..k0+15, in mma.sync's order:
-// (row g, k 2t), then for A (row g+8, k 2t); then the same at k + 8. Row-contiguous operands
-// (K1 == 1, rows 16-byte aligned) load with a transposing ldmatrix, K1 % 8 == 0 ones with a plain one (8 rows of 16
-// bytes either way); other K1 layouts read register pairs.
-template <int ROWS, int ROW, int K1, typename T>
-CK_DEV void ck_frag(unsigned (&f)[4], const T* s, int r0, int k0, int lane) {
+// Fragment of a 16-row (A) or 8-row (B) slice at rows r0 + rc.., K k0..k0+15, in mma.sync's
+// order: (row g, k 2t), then for A (row g+8, k 2t); then the same at k + 8. Row-contiguous
+// operands (K1 == 1, rows 16-byte aligned) load with a transposing ldmatrix, K1 % 8 == 0 ones
+// with a plain one (8 rows of 16 bytes either way); other K1 layouts read register pairs.
+// ldmatrix addresses are linear in (row, k) for these layouts (K1 of 1, 8 or a multiple of 16,
+// K steps of 16): `lane` points at the lane's row of matrix 0 (ck_frag_lane), and rc and k0,
+// constants after unrolling, only add an immediate offset.
+template <int ROW, int K1> struct ck_ldsm_linear {
+    static constexpr bool value = (K1 == 1 && ROW % 8 == 0) || K1 == 8 || K1 % 16 == 0;
+};
+
+template <int ROWS, int ROW, int K1> CK_DEV int ck_frag_lane(int r0, int lane) {
     constexpr int NREG = ROWS / 4;
     const int q = (lane / 8) % NREG, rr = lane % 8;
-    // Matrix q covers rows r0 + 8 * (q % (ROWS / 8)) and K chunk k0 + 8 * (q / (ROWS / 8)).
-    const int mr = r0 + 8 * (q % (ROWS / 8)), mk = k0 + 8 * (q / (ROWS / 8));
-    if (K1 == 1 && ROW % 8 == 0) {
-        ck_ldsm<NREG, true>(f, s + ck_lds_idx<ROW, K1>(mr, mk + rr));
-    } else if (K1 % 8 == 0) {
-        ck_ldsm<NREG, false>(f, s + ck_lds_idx<ROW, K1>(mr + rr, mk));
+    // Matrix q covers rows r0 + 8 * (q % (ROWS / 8)) and K chunk 8 * (q / (ROWS / 8)).
+    const int mr = r0 + 8 * (q % (ROWS / 8)), mk = 8 * (q / (ROWS / 8));
+    return K1 == 1 ? ck_lds_idx<ROW, K1>(mr, mk + rr) : ck_lds_idx<ROW, K1>(mr + rr, mk);
+}
+
+template <int ROWS, int ROW, int K1, typename T>
+CK_DEV void ck_frag(unsigned (&f)[4], const T* s, const T* lane, int r0, int rc, int k0, int ln) {
+    constexpr int NREG = ROWS / 4;
+    if (ck_ldsm_linear<ROW, K1>::value) {
+        ck_ldsm<NREG, K1 == 1>(f, lane + ck_lds_idx<ROW, K1>(rc, k0));
     } else {
-        const int g = lane / 4, t = (lane % 4) * 2;
+        const int g = ln / 4, t = (ln % 4) * 2;
 #pragma unroll
-        for (int i = 0; i < NREG; ++i) f[i] = ck_pair<ROW, K1>(s, r0 + g + 8 * (i % (ROWS / 8)), k0 + t + 8 * (i / (ROWS / 8)));
+        for (int i = 0; i < NREG; ++i)
+            f[i] = ck_pair<ROW, K1>(s, r0 + rc + g + 8 * (i % (ROWS / 8)), k0 + t + 8 * (i / (ROWS / 8)));
     }
 }
 
@@ -176,22 +187,35 @@ struct ck_frags {
     unsigned a[FM][4], b[FN][4];
 };
 
-CK_DEV void ck_load_frags(ck_frags& f, const AT* As, const BT* Bs, int wr, int wc, int k, int lane) {
+// The warp's fragments of one K step; la and lb point at the lane's rows (ck_frag_lane).
+struct ck_warp_lds {
+    const AT *as, *la;
+    const BT *bs, *lb;
+    int wr, wc;
+};
+
+CK_DEV void ck_load_frags(ck_frags& f, const ck_warp_lds& w, int k, int lane) {
 #pragma unroll
-    for (int i = 0; i < FM; ++i) ck_frag<16, LDS_A_ROW, K1A>(f.a[i], As, wr + 16 * i, k, lane);
+    for (int i = 0; i < FM; ++i) ck_frag<16, LDS_A_ROW, K1A>(f.a[i], w.as, w.la, w.wr, 16 * i, k, lane);
 #pragma unroll
-    for (int j = 0; j < FN; ++j) ck_frag<8, LDS_B_ROW, K1B>(f.b[j], Bs, wc + 8 * j, k, lane);
+    for (int j = 0; j < FN; ++j) ck_frag<8, LDS_B_ROW, K1B>(f.b[j], w.bs, w.lb, w.wc, 8 * j, k, lane);
 }
 
 // The fragments of K step s + 1 are read from LDS before the MMAs of step s, so that their
 // latency hides behind those MMAs.
 CK_DEV void ck_math_step(ck_acc& acc, const AT* As, const BT* Bs, const ck_block& b) {
-    const int wr = b.rb - b.lane / 4, wc = b.cb - (b.lane % 4) * 2;
+    ck_warp_lds w;
+    w.wr = b.rb - b.lane / 4;
+    w.wc = b.cb - (b.lane % 4) * 2;
+    w.as = As;
+    w.bs = Bs;
+    w.la = As + ck_frag_lane<16, LDS_A_ROW, K1A>(w.wr, b.lane);
+    w.lb = Bs + ck_frag_lane<8, LDS_B_ROW, K1B>(w.wc, b.lane);
     ck_frags f[2];
-    ck_load_frags(f[0], As, Bs, wr, wc, 0, b.lane);
+    ck_load_frags(f[0], w, 0, b.lane);
 #pragma unroll
     for (int s = 0; s < KPB / 16; ++s) {
-        if (s + 1 < KPB / 16) ck_load_frags(f[(s + 1) % 2], As, Bs, wr, wc, 16 * (s + 1), b.lane);
+        if (s + 1 < KPB / 16) ck_load_frags(f[(s + 1) % 2], w, 16 * (s + 1), b.lane);
         const ck_frags& c = f[s % 2];
 #pragma unroll
         for (int i = 0; i < FM; ++i)

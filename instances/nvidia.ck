@@ -134,15 +134,50 @@ family nv_fwd_bwd_data_2d : nv_tile {
     layout = nhwgc;
     over op = [fwd, bwd_data];
     over dtype = [fp16, bf16];
+    over pipeline.version = [compv4, compv3];
     rows (tile, warps, warp_tile) {
         /// 8 warps of 64x32.
         t128x128x32 = ([128, 128, 32], [2, 4, 1], [64, 32, 16]);
+        /// 4 warps of 64x64: twice the MMAs per fragment load.
+        t128x128x32_w4 = ([128, 128, 32], [2, 2, 1], [64, 64, 16]);
         /// 4 warps of 64x32: K or C of 64.
         t128x64x32 = ([128, 64, 32], [2, 2, 1], [64, 32, 16]);
         /// 4 warps of 32x32, K per block 64: few output pixels.
         t64x64x64 = ([64, 64, 64], [2, 2, 1], [32, 32, 16]);
         /// 4 warps of 64x16: K or C of 36 and other narrow N.
         t128x48x64 = ([128, 48, 64], [2, 2, 1], [64, 24, 16]);
+    }
+}
+
+/// Forward with K a multiple of 4 but not of 8 (K = 36): 8-byte output stores.
+family nv_fwd_k4_2d : nv_tile {
+    dims = 2;
+    layout = nhwgc;
+    op = fwd;
+    vector = [8, 8, 4];
+    pipeline.version = compv3;
+    over dtype = [fp16, bf16];
+    rows (tile, warps, warp_tile) {
+        /// 4 warps of 64x24: N = K = 36 in one tile.
+        t128x48x64 = ([128, 48, 64], [2, 2, 1], [64, 24, 16]);
+        /// 4 warps of 32x24: few output pixels.
+        t64x48x64 = ([64, 48, 64], [2, 2, 1], [32, 24, 16]);
+    }
+}
+
+/// Backward data with K a multiple of 4 but not of 8: 8-byte loads of the output gradient.
+family nv_bwd_data_k4_2d : nv_tile {
+    dims = 2;
+    layout = nhwgc;
+    op = bwd_data;
+    vector = [4, 8, 8];
+    pipeline.version = compv3;
+    over dtype = [fp16, bf16];
+    rows (tile, warps, warp_tile) {
+        /// 4 warps of 64x32.
+        t128x64x32 = ([128, 64, 32], [2, 2, 1], [64, 32, 16]);
+        /// 4 warps of 32x32, K per block 64: few input pixels.
+        t64x64x64 = ([64, 64, 64], [2, 2, 1], [32, 32, 16]);
     }
 }
 

@@ -1,7 +1,9 @@
 // Families tuned for NVIDIA Hopper (sm_90): CK-Tile grouped-conv kernels whose warps run
-// mma.sync m16n8k16 tiles (warp tiles are multiples of 16x8), double-buffered LDS (CompV4).
-// They cover the benchmark suite's classes: large tiles for deep GEMM-K, split-K and StreamK
-// for few output tiles, narrow-M tiles for small K, and small tiles for grouped convolutions.
+// mma.sync m16n8k16 tiles (warp tiles are multiples of 16x8), double-buffered LDS (CompV4, one
+// workgroup per SM) or single-buffered (CompV3, two per SM); on NVIDIA both run as a cp.async
+// ring. They cover the benchmark suite's classes: large tiles for deep GEMM-K, split-K and
+// StreamK for few output tiles, narrow-M tiles for small K, merged groups for depthwise and
+// narrow grouped convolutions.
 import "common.ck";
 
 /// Hopper, wave (warp) size 32.
@@ -35,8 +37,6 @@ family nv_bwd_weight_2d : nv_bwd_weight {
         t128x128x64 = ([128, 128, 64], [2, 4, 1], [64, 32, 16]);
         /// 4 warps of 64x64: twice the MMAs per fragment load.
         t128x128x32_w4 = ([128, 128, 32], [2, 2, 1], [64, 64, 16]);
-        /// 8 warps of 64x64, wide.
-        t128x256x32 = ([128, 256, 32], [2, 4, 1], [64, 64, 16]);
         /// 4 warps of 64x32, tall.
         t128x64x32 = ([128, 64, 32], [2, 2, 1], [64, 32, 16]);
         /// 4 warps of 32x64, wide: C·Y·X much larger than K.
@@ -105,6 +105,8 @@ family nv_bwd_weight_merged_2d : nv_bwd_weight {
     dims = 2;
     layout = nhwgc;
     vector = [1, 1, 1];
+    // CK-Tile: an odd output vector with 16-bit outputs allows no split-K.
+    split_k = 1;
     merge_groups = 8;
     over dtype = [fp16, bf16];
     rows (tile, warps, warp_tile) {

@@ -67,6 +67,9 @@ ck_args! {
     store_atomic: i64 => "ck_i64", atomic_to_ws: i64 => "ck_i64",
     /// 1: the operand's vectorised global loads are legal for this problem.
     vec_a: i64 => "ck_i64", vec_b: i64 => "ck_i64",
+    /// 1: the output's offsets are linear in the GEMM index the epilogue would decompose (the
+    /// pixel for forward and backward data, the (z, y, x, c) column for backward weight).
+    lin_out: i64 => "ck_i64",
     /// Slices of `[G][M][N]` fp32 sums in the workspace that the convert entry adds.
     ws_slices: i64 => "ck_i64",
     /// Small-channel entry: channels per group (1, 2, 4 or 8) and output pixels per block.

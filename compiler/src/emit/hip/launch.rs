@@ -371,6 +371,21 @@ impl KernelConfig {
         args.vec_b = i64::from(self.vector_ok(dims, false, &xs, &ws, &ys));
 
         args.ws_slices = 1;
+        // Packed output dimensions: the epilogue's row (or column) offset is one product. Each
+        // dimension's stride must be the next inner one's times its size (a dimension of size 1
+        // may have any stride).
+        let (st, order) = match dims.op {
+            Op::Fwd => (&ys, [('W', wo), ('H', ho), ('D', do_), ('N', dims.n)]),
+            Op::BwdData => (&xs, [('W', wi), ('H', hi), ('D', di), ('N', dims.n)]),
+            Op::BwdWeight => (&ws, [('C', dims.c), ('W', x), ('H', y), ('D', z)]),
+        };
+        let mut expect = get(st, order[0].0);
+        let mut packed = true;
+        for w in order.windows(2) {
+            expect = expect.saturating_mul(w[0].1 as i64);
+            packed &= w[1].1 == 1 || get(st, w[1].0) == expect;
+        }
+        args.lin_out = i64::from(packed);
         if let Some(ch) = self.direct_channels(dims, &xs, &ys) {
             return Ok(self.direct_plan(dims, dev, ch, args, tensor_bytes));
         }

@@ -89,6 +89,9 @@ CK_DEV ck_i64 ck_b_off(const CkArgs& a, ck_i64 g, ck_i64 k, ck_i64 n) {
 // Offset of output element (m, n) of group g in the tensor the op writes: a row part plus a
 // column part, so an epilogue decomposes RM rows and RN columns instead of RM x RN elements.
 CK_DEV ck_i64 ck_c_row(const CkArgs& a, ck_i64 g, ck_i64 m) {
+    // Packed pixels (forward, backward data): the row's pixel offset is the row times the W stride.
+    if (CK_OP == CK_FWD && a.lin_out) return g * a.ys_g + m * a.ys_w;
+    if (CK_OP == CK_BWD_DATA && a.lin_out) return g * a.xs_g + m * a.xs_w;
     if (CK_OP == CK_FWD) {
         ck_pix o = ck_split_pix(m, a.Do, a.Ho, a.Wo);
         return ck_y_off(a, g, o.n, o.d, o.h, o.w, 0);
@@ -102,6 +105,8 @@ CK_DEV ck_i64 ck_c_row(const CkArgs& a, ck_i64 g, ck_i64 m) {
 CK_DEV ck_i64 ck_c_col(const CkArgs& a, ck_i64 n) {
     if (CK_OP == CK_FWD) return n * a.ys_k;
     if (CK_OP == CK_BWD_DATA) return n * a.xs_c;
+    // Packed filter taps and channels (backward weight): the column times the channel stride.
+    if (a.lin_out) return n * a.ws_c;
     ck_tap t = ck_split_tap(n, a.C, a);
     return ck_w_off(a, 0, 0, t.z, t.y, t.x, t.c);
 }

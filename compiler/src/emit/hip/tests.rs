@@ -498,3 +498,25 @@ fn merged_backward_weight_runs_narrow_groups_on_the_small_channel_entry() {
         EntryKind::Main
     );
 }
+
+#[test]
+fn packed_outputs_skip_the_epilogue_decomposition() {
+    let k = |op| emit_hip(&SampleBuilder::new("p", op).build()).unwrap();
+    for op in [Op::Fwd, Op::BwdData, Op::BwdWeight] {
+        // NHWGC / GKYXC / NHWGK are packed: 2-D problems have D = 1 with stride 0.
+        assert_eq!(k(op).plan(&dims(op), &DEV).unwrap().args.lin_out, 1, "{op:?}");
+        // G first: pixels are still packed for the activations, the filter taps too.
+        let gnhwc = ConvDims {
+            layouts: [Layout::Gnhwc, Layout::Gkyxc, Layout::Gnhwk],
+            ..dims(op)
+        };
+        assert_eq!(k(op).plan(&gnhwc, &DEV).unwrap().args.lin_out, 1, "{op:?}");
+    }
+    // Channel-first layouts: pixels and taps are not adjacent to the channel.
+    let nchw = ConvDims {
+        layouts: [Layout::Ngchw, Layout::Gkcyx, Layout::Ngkhw],
+        ..dims(Op::BwdWeight)
+    };
+    let plan = k(Op::BwdWeight).plan(&nchw, &DEV).unwrap();
+    assert_eq!(plan.args.lin_out, 0);
+}

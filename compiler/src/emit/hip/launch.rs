@@ -545,7 +545,8 @@ impl KernelConfig {
         let x_vec = if across { rows_per_thread * c } else { c };
         let stride = |s: &[(char, u64)], l| s.iter().find(|x| x.0 == l).map_or(0, |x| x.1);
         let others = |s: &[(char, u64)], skip: [char; 2], v: u64| {
-            s.iter().all(|&(l, st)| skip.contains(&l) || st % v == 0)
+            s.iter()
+                .all(|&(l, st)| skip.contains(&l) || st.is_multiple_of(v))
         };
         // Rows (g, k) of the output gradient are consecutive elements of a pixel.
         let y_ok = (k == 1 || stride(ys, 'K') == 1)
@@ -556,11 +557,11 @@ impl KernelConfig {
             && if across {
                 x_group == c
             } else {
-                x_group % c == 0
+                x_group.is_multiple_of(c)
             }
             && others(xs, ['G', 'C'], x_vec);
-        let fits = (across || k % rows_per_thread == 0)
-            && (dims.g * k) % rows_per_thread == 0
+        let fits = (across || k.is_multiple_of(rows_per_thread))
+            && (dims.g * k).is_multiple_of(rows_per_thread)
             && y_ok
             && x_ok;
         fits.then_some(c)

@@ -504,7 +504,11 @@ fn packed_outputs_skip_the_epilogue_decomposition() {
     let k = |op| emit_hip(&SampleBuilder::new("p", op).build()).unwrap();
     for op in [Op::Fwd, Op::BwdData, Op::BwdWeight] {
         // NHWGC / GKYXC / NHWGK are packed: 2-D problems have D = 1 with stride 0.
-        assert_eq!(k(op).plan(&dims(op), &DEV).unwrap().args.lin_out, 1, "{op:?}");
+        assert_eq!(
+            k(op).plan(&dims(op), &DEV).unwrap().args.lin_out,
+            1,
+            "{op:?}"
+        );
         // G first: pixels are still packed for the activations, the filter taps too.
         let gnhwc = ConvDims {
             layouts: [Layout::Gnhwc, Layout::Gkyxc, Layout::Gnhwk],

@@ -1,7 +1,7 @@
 //! Timing one loaded kernel on one problem: a verified first run on random data, then CUDA-event
-//! timing of replayed graphs of back-to-back runs. The random sources and their fp64 reference belong to the
-//! problem ([`BenchProblem`]) and are shared by every kernel timed on it: the reference of a
-//! large shape costs far more than the timing.
+//! timing of replayed CUDA graphs of back-to-back runs. The random sources and their fp64
+//! reference belong to the problem ([`BenchProblem`]) and are shared by every kernel timed on it:
+//! the reference of a large shape costs far more than the timing.
 
 use super::{CudaBackend, CudaError, DeviceTensors, LoadedKernel};
 use crate::elementwise::Elementwise;
@@ -16,10 +16,10 @@ use ck_compiler::ir::Instance;
 use ck_compiler::model::ElementOp;
 use cudarc::driver::sys::CUevent_flags;
 
-/// How a kernel is timed: `warmup` launches, then `trials` timings of `reps` back-to-back
-/// launches each. A kernel whose single launch takes longer than [`Trials::TRIAL_BUDGET_US`]
-/// divided by `reps` runs fewer launches per trial (at least one), so that slow candidates
-/// do not dominate a benchmark's run time; fast ones keep every repetition.
+/// How a kernel is timed: `warmup` runs, then `trials` replays of one CUDA graph of `reps`
+/// back-to-back runs (every step of the launch plan). A kernel whose single run takes longer than
+/// [`Trials::TRIAL_BUDGET_US`] divided by `reps` gets fewer runs per graph (at least one), so that
+/// slow candidates do not dominate a benchmark's run time; fast ones keep every repetition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Trials {
     pub warmup: u32,

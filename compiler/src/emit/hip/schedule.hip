@@ -81,7 +81,7 @@ CK_DEV void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0
 }
 
 // Final value of the output element at `off`: element-wise op, optional D tensor, conversion.
-CK_DEV void ck_store_final(const CkArgs& a, ck_i64 off, float v) {
+CK_DEV OT ck_final(const CkArgs& a, ck_i64 off, float v) {
     if (EOP_OUT == CK_EOP_SCALE || EOP_OUT == CK_EOP_RELU) {
         v = ck_unary<EOP_OUT>(v, a);
     } else if (EOP_OUT != CK_EOP_PASS) {
@@ -90,7 +90,16 @@ CK_DEV void ck_store_final(const CkArgs& a, ck_i64 off, float v) {
         else v = v + d;
         if (EOP_OUT == CK_EOP_ADD_RELU) v = v > 0.0f ? v : 0.0f;
     }
-    reinterpret_cast<OT*>(CK_OP == CK_FWD ? a.y : CK_OP == CK_BWD_DATA ? a.x : a.w)[off] = ck_from_float<OT>(v);
+    return ck_from_float<OT>(v);
+}
+CK_DEV OT* ck_out(const CkArgs& a) { return reinterpret_cast<OT*>(CK_OP == CK_FWD ? a.y : CK_OP == CK_BWD_DATA ? a.x : a.w); }
+CK_DEV void ck_store_final(const CkArgs& a, ck_i64 off, float v) { ck_out(a)[off] = ck_final(a, off, v); }
+// Two adjacent output elements in one store (`off` even).
+CK_DEV void ck_store_pair(const CkArgs& a, ck_i64 off, float v0, float v1) {
+    ck_vec<OT, 2> w;
+    w.v[0] = ck_final(a, off, v0);
+    w.v[1] = ck_final(a, off + 1, v1);
+    *reinterpret_cast<ck_vec<OT, 2>*>(ck_out(a) + off) = w;
 }
 
 // Writes a finished (or, with atomic accumulation, partial) tile. ATOMIC adds into the fp32
@@ -109,12 +118,26 @@ CK_DEV void ck_store_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m
         ck_i64 m = m0 + ck_row(b, i);
         if (ck_row(b, i) >= MPB || m >= a.M) continue;
         const ck_i64 row = ck_c_row(a, g, m);
+        bool stored = false;  // column j went out with column j - 1
 #pragma unroll
         for (int j = 0; j < AC; ++j) {
             ck_i64 n = n0 + ck_col(b, j);
-            if (ck_col(b, j) >= NPB || n >= a.Ng) continue;
+            if (stored || ck_col(b, j) >= NPB || n >= a.Ng) {
+                stored = false;
+                continue;
+            }
             if (!atomic) {
-                ck_store_final(a, row + col[j], acc.v[i][j]);
+                // A thread's adjacent tile columns (the tensor-core layouts hold pairs) land in one
+                // store when the output has them adjacent too and the pair is aligned.
+                const bool pair = j % 2 == 0 && j + 1 < AC && ck_col_step(j + 1) == ck_col_step(j) + 1 &&
+                                  ck_col(b, j + 1) < NPB && n + 1 < a.Ng && col[j + 1] == col[j] + 1 &&
+                                  ((row + col[j]) & 1) == 0;
+                if (pair) {
+                    ck_store_pair(a, row + col[j], acc.v[i][j], acc.v[i][j + 1]);
+                    stored = true;
+                } else {
+                    ck_store_final(a, row + col[j], acc.v[i][j]);
+                }
             } else if (a.atomic_to_ws) {
                 atomicAdd(reinterpret_cast<float*>(a.ws) + (g * a.M + m) * a.Ng + n, acc.v[i][j]);
             } else {

@@ -206,7 +206,6 @@ impl BenchProblem {
         for _ in 0..trials.trials.max(1) {
             trial_us.push(timed(1)?);
         }
-        drop(graph);
         let last = self.check(be, &t)?;
         let verification = if last.relative_error > first.relative_error {
             last

@@ -164,13 +164,11 @@ impl CudaBackend {
             .iter()
             .map(|e| Ok((e.kind, module.load_function(&e.symbol)?)))
             .collect::<Result<Vec<_>, CudaError>>()?;
-        let main = functions
-            .iter()
-            .find(|f| f.0 == EntryKind::Main)
-            .ok_or_else(|| CudaError::Nvrtc(format!("{}: no main entry", kernel.name)))?;
+        // Only the main entry uses dynamic LDS.
+        let main = gpu::entry_function(&functions, EntryKind::Main, &kernel.name)?;
         let lds = kernel.config.lds_bytes_on(&self.device);
         if lds > 48 * 1024 {
-            main.1.set_attribute(
+            main.set_attribute(
                 sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                 lds as i32,
             )?;
@@ -265,14 +263,7 @@ impl CudaBackend {
                 lds_bytes,
             } = *step
             {
-                let func = k
-                    .functions
-                    .iter()
-                    .find(|f| f.0 == entry)
-                    .map(|f| &f.1)
-                    .ok_or_else(|| {
-                        LaunchError::Problem(format!("{}: no {entry:?} entry", k.kernel.name))
-                    })?;
+                let func = gpu::entry_function(&k.functions, entry, &k.kernel.name)?;
                 let cfg = LaunchConfig {
                     grid_dim: (grid[0], grid[1], grid[2]),
                     block_dim: (block[0], block[1], block[2]),

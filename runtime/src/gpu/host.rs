@@ -158,6 +158,19 @@ impl<B> DeviceTensors<B> {
     }
 }
 
+/// The loaded function of entry `kind` among a kernel's `(entry, function)` pairs.
+pub fn entry_function<'a, F>(
+    functions: &'a [(EntryKind, F)],
+    kind: EntryKind,
+    kernel: &str,
+) -> Result<&'a F, LaunchError> {
+    functions
+        .iter()
+        .find(|f| f.0 == kind)
+        .map(|f| &f.1)
+        .ok_or_else(|| LaunchError::Problem(format!("{kernel}: no {kind:?} entry")))
+}
+
 /// Checks that every buffer (sizes through `len`) holds what `plan` reads and writes.
 pub fn check_buffers<B>(
     plan: &LaunchPlan,

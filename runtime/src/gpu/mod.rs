@@ -8,7 +8,7 @@ mod host;
 
 pub use cache::KernelCache;
 pub use dims::conv_dims;
-pub use host::{ArgImage, DeviceTensors, check_buffers, plan, portable_kernel};
+pub use host::{ArgImage, DeviceTensors, check_buffers, entry_function, plan, portable_kernel};
 pub(crate) use host::{HostDevice, device_backend, run_on_host};
 #[cfg(feature = "cuda")]
 pub(crate) use host::{from_bytes, to_bytes};
@@ -30,8 +30,8 @@ pub enum LaunchError {
     },
 }
 
-/// A GPU as support checks and selection see it: each SM or CU is a compute unit, and the auto
-/// split-K plan fills each twice.
+/// A GPU as support checks and selection see it: each SM or CU is a compute unit with two
+/// workgroup slots (what CK's auto split-K rule divides among the tiles).
 pub(crate) fn device_model_of(
     d: &ck_compiler::emit::hip::DeviceInfo,
 ) -> crate::device::DeviceModel {

@@ -397,14 +397,7 @@ impl HipBackend {
                 lds_bytes,
             } = *step
             {
-                let func = k
-                    .functions
-                    .iter()
-                    .find(|f| f.0 == entry)
-                    .map(|f| f.1)
-                    .ok_or_else(|| {
-                        HipError::Device(format!("{}: no {entry:?} entry", k.kernel.name))
-                    })?;
+                let func = *gpu::entry_function(&k.functions, entry, &k.kernel.name)?;
                 let mut params = [(&image as *const ArgImage).cast_mut().cast::<c_void>()];
                 // SAFETY: the single parameter is the argument block with the kernel's `CkArgs`
                 // layout; every address in it points into a live buffer of at least the size the

@@ -245,10 +245,11 @@ pub struct KernelConfig {
     pub lds_b_offset: u32,
     pub lds_bytes: u32,
     /// The pipeline runs as a `cp.async` ring on devices that copy asynchronously (NVIDIA
-    /// sm_80+): double-buffered, no wavelet split, and both operands copy whole vectors. The
-    /// kernel reads this decision (`ASYNC_RING`) rather than deriving it again.
+    /// sm_80+): no wavelet split, both operands copy whole vectors, and at least two stages fit
+    /// [`ASYNC_LDS_BUDGET`] (a double-buffered pipeline keeps its two regardless). The kernel
+    /// reads this decision (`ASYNC_RING`) rather than deriving it again.
     pub async_ring: bool,
-    /// Stages of that ring: as many as fit [`ASYNC_LDS_BUDGET`] (at most 4); otherwise
+    /// Stages of that ring: as many as fit [`ASYNC_LDS_BUDGET`] (2 to 4); without a ring,
     /// `stages`. Its LDS layout has the B tiles at `async_lds_b_offset` and takes
     /// `async_lds_bytes`.
     pub async_stages: u32,

@@ -8,10 +8,10 @@
 // shuffles, then across warps in LDS, and land in the block's slice of the fp32 workspace; the
 // convert entry adds the slices (no atomics, deterministic).
 
-constexpr int DIRECT_SETS = 8;    // row sets per block
-constexpr int DIRECT_LANES = 32;  // threads per row set
+// DIRECT_SETS (row sets per block), DIRECT_LANES (threads per set) and DIRECT_SPAN (channels a
+// thread covers) come from the host's launch plan, above.
 constexpr int DIRECT_BLOCK = DIRECT_SETS * DIRECT_LANES;
-constexpr int DIRECT_MAX_ACC = 72;
+constexpr int DIRECT_MAX_ACC = 9 * DIRECT_SPAN;
 constexpr int DIRECT_WARPS = DIRECT_BLOCK / 32;
 
 // Zeroes v unless `keep`, a 32-bit word at a time.
@@ -28,7 +28,7 @@ template <typename T, int N> CK_DEV void ck_zero_unless(ck_vec<T, N>& v, bool ke
 
 // ACROSS (K == 1): the thread's rows are VR groups, whose input channels are one vector.
 template <int CH, bool ACROSS> CK_DEV void ck_direct(const CkArgs& a, float* red) {
-    constexpr int VR = CH >= 8 ? 1 : 8 / CH;
+    constexpr int VR = CH >= DIRECT_SPAN ? 1 : DIRECT_SPAN / CH;
     constexpr int XV = ACROSS ? VR * CH : CH;
     constexpr int ACC = VR * 9 * CH;  // [v][tap][c]
     static_assert(ACC <= DIRECT_MAX_ACC, "direct accumulators exceed the reduction buffer");

@@ -199,6 +199,29 @@ fn get(s: &[(char, u64)], l: char) -> i64 {
     s.iter().find(|x| x.0 == l).map_or(0, |x| x.1 as i64)
 }
 
+/// Shape of the small-channel entry (`direct.hip`), emitted into its source so that the host
+/// and the kernel agree: row sets per block, threads per row set, and the channels a thread
+/// covers (its `SPAN / C` rows of C channels each).
+pub(super) const DIRECT_SETS: u64 = 8;
+pub(super) const DIRECT_LANES: u64 = 32;
+pub(super) const DIRECT_SPAN: u64 = 8;
+
+/// GEMM rows (group, k) a small-channel thread owns at `c` channels per group.
+fn direct_rows_per_thread(c: u64) -> u64 {
+    (DIRECT_SPAN / c).max(1)
+}
+
+/// Whether the output's offsets are linear in the GEMM index the epilogue would decompose:
+/// each dimension's stride is the next inner one's times its size (one of size 1 may have any
+/// stride). `order` lists (dimension, size) from the innermost.
+fn packed(strides: &[(char, u64)], order: [(char, u64); 4]) -> bool {
+    let mut expect = get(strides, order[0].0);
+    order.windows(2).all(|w| {
+        expect = expect.saturating_mul(w[0].1 as i64);
+        w[1].1 == 1 || get(strides, w[1].0) == expect
+    })
+}
+
 /// Grid dimension limits shared by HIP and CUDA.
 const MAX_GRID_X: u64 = i32::MAX as u64;
 const MAX_GRID_Y: u64 = 65535;
@@ -371,21 +394,12 @@ impl KernelConfig {
         args.vec_b = i64::from(self.vector_ok(dims, false, &xs, &ws, &ys));
 
         args.ws_slices = 1;
-        // Packed output dimensions: the epilogue's row (or column) offset is one product. Each
-        // dimension's stride must be the next inner one's times its size (a dimension of size 1
-        // may have any stride).
-        let (st, order) = match dims.op {
-            Op::Fwd => (&ys, [('W', wo), ('H', ho), ('D', do_), ('N', dims.n)]),
-            Op::BwdData => (&xs, [('W', wi), ('H', hi), ('D', di), ('N', dims.n)]),
-            Op::BwdWeight => (&ws, [('C', dims.c), ('W', x), ('H', y), ('D', z)]),
-        };
-        let mut expect = get(st, order[0].0);
-        let mut packed = true;
-        for w in order.windows(2) {
-            expect = expect.saturating_mul(w[0].1 as i64);
-            packed &= w[1].1 == 1 || get(st, w[1].0) == expect;
-        }
-        args.lin_out = i64::from(packed);
+        // Packed outputs: the epilogue's row (or column) offset is one product.
+        args.lin_out = i64::from(match dims.op {
+            Op::Fwd => packed(&ys, [('W', wo), ('H', ho), ('D', do_), ('N', dims.n)]),
+            Op::BwdData => packed(&xs, [('W', wi), ('H', hi), ('D', di), ('N', dims.n)]),
+            Op::BwdWeight => packed(&ws, [('C', dims.c), ('W', x), ('H', y), ('D', z)]),
+        });
         if let Some(ch) = self.direct_channels(dims, &xs, &ys) {
             return Ok(self.direct_plan(dims, dev, ch, args, tensor_bytes));
         }
@@ -521,8 +535,9 @@ impl KernelConfig {
 
     /// Channels per group when the small-channel entry runs `dims`: a kernel that has it, a
     /// backward-weight problem with a 3x3 filter (one depth tap), 1, 2, 4 or 8 channels per
-    /// group, plain operand loads, and channels-last tensors whose vectors (the thread's
-    /// `8 / C` rows of the output gradient; their input channels) are aligned.
+    /// group, plain operand loads, pixel and row counts within the kernel's 32-bit indices, and
+    /// channels-last tensors whose vectors (the thread's `8 / C` rows of the output gradient;
+    /// their input channels) are aligned.
     fn direct_channels(
         &self,
         dims: &ConvDims,
@@ -531,33 +546,35 @@ impl KernelConfig {
     ) -> Option<u64> {
         let pass = ElementOp::PassThrough;
         let (c, k) = (dims.c, dims.k);
+        let int = |v: u64| v <= i32::MAX as u64;
         if !self.has_direct()
             || dims.filter != [1, 3, 3]
             || ![1, 2, 4, 8].contains(&c)
             || self.a.op != pass
             || self.b.op != pass
+            || !int(dims.n * dims.output.iter().product::<u64>())
+            || !int(dims.g * k)
         {
             return None;
         }
-        let rows_per_thread = (8 / c).max(1);
+        let rows_per_thread = direct_rows_per_thread(c);
         // With K = 1 a thread's rows are groups and it reads their channels as one vector.
         let across = k == 1;
         let x_vec = if across { rows_per_thread * c } else { c };
-        let stride = |s: &[(char, u64)], l| s.iter().find(|x| x.0 == l).map_or(0, |x| x.1);
         let others = |s: &[(char, u64)], skip: [char; 2], v: u64| {
             s.iter()
                 .all(|&(l, st)| skip.contains(&l) || st.is_multiple_of(v))
         };
         // Rows (g, k) of the output gradient are consecutive elements of a pixel.
-        let y_ok = (k == 1 || stride(ys, 'K') == 1)
-            && stride(ys, 'G') == k
+        let y_ok = (k == 1 || get(ys, 'K') == 1)
+            && get(ys, 'G') == k as i64
             && others(ys, ['G', 'K'], rows_per_thread);
-        let x_group = stride(xs, 'G');
-        let x_ok = (c == 1 || stride(xs, 'C') == 1)
+        let x_group = get(xs, 'G');
+        let x_ok = (c == 1 || get(xs, 'C') == 1)
             && if across {
-                x_group == c
+                x_group == c as i64
             } else {
-                x_group.is_multiple_of(c)
+                x_group % c as i64 == 0
             }
             && others(xs, ['G', 'C'], x_vec);
         let fits = (across || k.is_multiple_of(rows_per_thread))
@@ -567,7 +584,7 @@ impl KernelConfig {
         fits.then_some(c)
     }
 
-    /// The small-channel entry's plan: blocks of 8 row sets (a thread's `8 / C` rows) by 32
+    /// The small-channel entry's plan: blocks of [`DIRECT_SETS`] row sets by [`DIRECT_LANES`]
     /// threads per set, the output pixels split over blocks (about four per compute unit, at
     /// least 64 pixels each); each block writes a workspace slice and the convert entry adds them.
     fn direct_plan(
@@ -578,10 +595,7 @@ impl KernelConfig {
         mut args: CkArgs,
         tensor_bytes: [u64; 3],
     ) -> LaunchPlan {
-        const SETS: u64 = 8;
-        const LANES: u64 = 32;
-        let rows_per_thread = (8 / c).max(1);
-        let row_blocks = (dims.g * dims.k / rows_per_thread).div_ceil(SETS);
+        let row_blocks = (dims.g * dims.k / direct_rows_per_thread(c)).div_ceil(DIRECT_SETS);
         let pixels = dims.n * dims.output.iter().product::<u64>();
         let wanted = (4 * u64::from(dev.compute_units)).div_ceil(row_blocks);
         let slices = wanted.min(pixels.div_ceil(64)).clamp(1, MAX_GRID_Y);
@@ -599,7 +613,7 @@ impl KernelConfig {
                 Step::Launch {
                     entry: EntryKind::Direct,
                     grid: [row_blocks as u32, slices as u32, 1],
-                    block: [(SETS * LANES) as u32, 1, 1],
+                    block: [(DIRECT_SETS * DIRECT_LANES) as u32, 1, 1],
                     lds_bytes: 0,
                 },
                 Step::Launch {

@@ -142,7 +142,7 @@ template <int NREG, bool TRANS> CK_DEV void ck_ldsm(unsigned (&r)[4], const void
 // operands (K1 == 1, rows 16-byte aligned) load with a transposing ldmatrix, K1 % 8 == 0 ones
 // with a plain one (8 rows of 16 bytes either way); other K1 layouts read register pairs.
 // ldmatrix addresses are linear in (row, k) for these layouts (K1 of 1, 8 or a multiple of 16,
-// K steps of 16): `lane` points at the lane's row of matrix 0 (ck_frag_lane), and rc and k0,
+// K steps of 16): `lp` points at the lane's row of matrix 0 (ck_frag_lane), and rc and k0,
 // constants after unrolling, only add an immediate offset.
 template <int ROW, int K1> struct ck_ldsm_linear {
     static constexpr bool value = (K1 == 1 && ROW % 8 == 0) || K1 == 8 || K1 % 16 == 0;
@@ -157,12 +157,12 @@ template <int ROWS, int ROW, int K1> CK_DEV int ck_frag_lane(int r0, int lane) {
 }
 
 template <int ROWS, int ROW, int K1, typename T>
-CK_DEV void ck_frag(unsigned (&f)[4], const T* s, const T* lane, int r0, int rc, int k0, int ln) {
+CK_DEV void ck_frag(unsigned (&f)[4], const T* s, const T* lp, int r0, int rc, int k0, int lane) {
     constexpr int NREG = ROWS / 4;
     if (ck_ldsm_linear<ROW, K1>::value) {
-        ck_ldsm<NREG, K1 == 1>(f, lane + ck_lds_idx<ROW, K1>(rc, k0));
+        ck_ldsm<NREG, K1 == 1>(f, lp + ck_lds_idx<ROW, K1>(rc, k0));
     } else {
-        const int g = ln / 4, t = (ln % 4) * 2;
+        const int g = lane / 4, t = (lane % 4) * 2;
 #pragma unroll
         for (int i = 0; i < NREG; ++i)
             f[i] = ck_pair<ROW, K1>(s, r0 + rc + g + 8 * (i % (ROWS / 8)), k0 + t + 8 * (i / (ROWS / 8)));
@@ -187,7 +187,8 @@ struct ck_frags {
     unsigned a[FM][4], b[FN][4];
 };
 
-// The warp's fragments of one K step; la and lb point at the lane's rows (ck_frag_lane).
+// Where the warp reads its fragments: the stage's A and B tiles, the lane pointers into them
+// (ck_frag_lane) and the warp's first tile row and column.
 struct ck_warp_lds {
     const AT *as, *la;
     const BT *bs, *lb;

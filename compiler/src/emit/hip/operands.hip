@@ -170,7 +170,6 @@ CK_DEV void ck_advance4(ck_d4& d, const ck_d4& s, ck_radix r) {
     d.v[0] += s.v[0] + c;
 }
 
-
 // GEMM-K digits: output pixels for backward weight, (tap, channel) otherwise.
 CK_DEV ck_radix ck_k_radix(const CkArgs& a) {
     if (CK_OP == CK_BWD_WEIGHT) return ck_radix{(ck_u32)a.Do, (ck_u32)a.Ho, (ck_u32)a.Wo};

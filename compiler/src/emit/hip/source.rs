@@ -3,6 +3,7 @@
 
 use super::args;
 use super::config::{KernelConfig, Schedule};
+use super::launch::{DIRECT_LANES, DIRECT_SETS, DIRECT_SPAN};
 use crate::ir::Instance;
 use crate::model::{ElementOp, Op, Reduction};
 use std::fmt::Write;
@@ -87,6 +88,11 @@ pub fn kernel_text(cfg: &KernelConfig) -> KernelText {
         text.push_str(part);
     }
     if cfg.has_direct() {
+        let _ = writeln!(
+            text,
+            "\nconstexpr int DIRECT_SETS = {DIRECT_SETS};\nconstexpr int DIRECT_LANES = {DIRECT_LANES};\n\
+             constexpr int DIRECT_SPAN = {DIRECT_SPAN};"
+        );
         text.push_str(DIRECT);
     }
     KernelText { symbol_base, text }

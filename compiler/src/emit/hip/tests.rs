@@ -438,6 +438,13 @@ fn merged_backward_weight_runs_narrow_groups_on_the_small_channel_entry() {
     .unwrap();
     assert!(merged.entry(EntryKind::Direct).is_some());
     assert!(merged.source.contains("_direct("));
+    // The kernel's block shape is the plan's.
+    let sets = super::launch::DIRECT_SETS;
+    assert!(
+        merged
+            .source
+            .contains(&format!("constexpr int DIRECT_SETS = {sets};"))
+    );
     // Depthwise, 512 groups: 64 row sets of 8 groups in 8 row blocks; the pixels over about
     // four blocks per compute unit, but at least 64 pixels each.
     let dw = ConvDims {

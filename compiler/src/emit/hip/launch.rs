@@ -604,7 +604,7 @@ impl KernelConfig {
         args.direct_ch = c as i64;
         args.direct_pixels = per_block as i64;
         args.ws_slices = slices as i64;
-        let out_elems = dims.g * dims.k * dims.c * 9;
+        let out_elems = dims.g * dims.k * dims.c * dims.filter.iter().product::<u64>();
         let convert_blocks = out_elems
             .div_ceil(u64::from(self.block))
             .clamp(1, 8 * u64::from(dev.compute_units));

@@ -1,7 +1,8 @@
 // Families tuned for NVIDIA Hopper (sm_90): CK-Tile grouped-conv kernels whose warps run
 // mma.sync m16n8k16 tiles (warp tiles are multiples of 16x8), double-buffered LDS (CompV4, one
 // workgroup per SM) or single-buffered (CompV3, two per SM); on NVIDIA both run as a cp.async
-// ring. They cover the benchmark suite's classes: large tiles for deep GEMM-K, split-K and
+// ring. On sm_90a, tiles of whole warpgroups with 64-row slices run warpgroup MMAs (wgmma) from
+// swizzled shared memory instead, one workgroup per SM. They cover the benchmark suite's classes: large tiles for deep GEMM-K, split-K and
 // StreamK for few output tiles, narrow-M tiles for small K, merged groups for depthwise and
 // narrow grouped convolutions.
 import "common.ck";
@@ -140,6 +141,10 @@ family nv_fwd_bwd_data_2d : nv_tile {
     rows (tile, warps, warp_tile) {
         /// 8 warps of 64x32.
         t128x128x32 = ([128, 128, 32], [2, 4, 1], [64, 32, 16]);
+        /// 8 warps of 64x32, K per block 64; on sm_90a two warpgroups of 64x128.
+        t128x128x64 = ([128, 128, 64], [2, 4, 1], [64, 32, 16]);
+        /// 4 warps of 32x64, K per block 64; on sm_90a one warpgroup of 64x128.
+        t64x128x64 = ([64, 128, 64], [2, 2, 1], [32, 64, 16]);
         /// 4 warps of 64x64: twice the MMAs per fragment load.
         t128x128x32_w4 = ([128, 128, 32], [2, 2, 1], [64, 64, 16]);
         /// 4 warps of 64x32: K or C of 64.
@@ -191,6 +196,8 @@ family nv_fwd_bwd_data_3d : nv_tile {
     rows (tile, warps, warp_tile) {
         /// 8 warps of 64x32.
         t128x128x32 = ([128, 128, 32], [2, 4, 1], [64, 32, 16]);
+        /// 8 warps of 64x32, K per block 64; on sm_90a two warpgroups of 64x128.
+        t128x128x64 = ([128, 128, 64], [2, 4, 1], [64, 32, 16]);
         /// 4 warps of 32x32, K per block 64.
         t64x64x64 = ([64, 64, 64], [2, 2, 1], [32, 32, 16]);
     }

@@ -3,7 +3,7 @@
 #
 # Build machine (has Rust; the GPU machine does not):
 #   scripts/bench.sh --stage DIR [BENCH_DIR]
-#       builds ckc (release, feature cuda); compiles for sm_90, with NVRTC 13.0 from the pip wheel
+#       builds ckc (release, feature cuda); compiles for sm_90a, with NVRTC 13.0 from the pip wheel
 #       (the cache key includes the NVRTC version), the kernels of every instance that supports a
 #       shape, for the ops in $CK_BENCH_OPS and the types in $CK_BENCH_DTYPES (comma-separated;
 #       default all), into target/bench-cache, kept between stages; packs the ones needed into
@@ -30,7 +30,7 @@ if [[ ${1:-} == --stage ]]; then
     [[ -n ${CK_BENCH_OPS:-} ]] && SEL+=(--op "$CK_BENCH_OPS")
     [[ -n ${CK_BENCH_DTYPES:-} ]] && SEL+=(--dtype "$CK_BENCH_DTYPES")
     LD_LIBRARY_PATH=$LIB timeout "${CK_STAGE_SECONDS:-3600}" target/release/ckc bench \
-        --shapes "$SRC/shapes.json" "${SEL[@]}" --precompile target/bench-cache --arch sm_90 \
+        --shapes "$SRC/shapes.json" "${SEL[@]}" --precompile target/bench-cache --arch sm_90a \
         >"$DIR/kernels.txt" || true
     # Only the files this selection needs (the cache keeps older kernels too), and those compiled.
     (cd target/bench-cache && while read -r f; do if [[ -f $f ]]; then echo "$f"; fi; done <"$DIR/kernels.txt") \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Compiles every distinct portable kernel of the given `.ck` inputs (default: the instance
 # library and tests/fixtures/kernels) for AMD (clang-19 HIP: gfx90a, gfx942, gfx1100, gfx1201)
-# and NVIDIA (NVRTC 13.0 to sm_90 cubins). Any compile error fails.
+# and NVIDIA (NVRTC 13.0 to sm_90a cubins: sm_90 with the warpgroup MMAs the H100 and H200 run). Any compile error fails.
 #
 #   scripts/compile-check.sh [PATH...]
 #
@@ -75,7 +75,7 @@ nvrtc() {
     local lib=$NVRTC_SITE/nvidia/cu13/lib
     [[ -e $lib/libnvrtc.so.13 ]] || { echo "NVRTC 13 not found under $lib (run scripts/setup.sh)" >&2; return 1; }
     LD_LIBRARY_PATH=$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} RAYON_NUM_THREADS=$JOBS \
-        cargo run -q -p ck-runtime --features cuda --example nvrtc_check -- sm_90 "${srcs[@]}"
+        cargo run -q -p ck-runtime --features cuda --example nvrtc_check -- sm_90a "${srcs[@]}"
 }
 
 # Both sides at once: each keeps the cores busy while the other finishes its last jobs.

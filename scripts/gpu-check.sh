@@ -5,7 +5,7 @@
 #
 # Build machine (has Rust; the GPU machine does not):
 #   scripts/gpu-check.sh --stage DIR    builds gpu_check (release), compiles every distinct
-#                                       kernel for sm_90 into DIR/cache with NVRTC 13.0 from the
+#                                       kernel for sm_90a into DIR/cache with NVRTC 13.0 from the
 #                                       pip wheel (the cache key includes the NVRTC version) and
 #                                       copies this script. CK_STAGE_SECONDS bounds the compile;
 #                                       the GPU machine compiles what is left, in parallel.
@@ -28,7 +28,7 @@ if [[ ${1:-} == --stage ]]; then
     cp runtime/tests/gpu/*.ck "$DIR/instances/"
     LIB=${CK_NVRTC_SITE:-$PWD/target/nvrtc/site}/nvidia/cu13/lib
     LD_LIBRARY_PATH=$LIB timeout "${CK_STAGE_SECONDS:-3600}" \
-        target/release/examples/gpu_check --precompile "$DIR/cache" --arch sm_90 \
+        target/release/examples/gpu_check --precompile "$DIR/cache" --arch sm_90a \
         --instances "$DIR/instances" || true
     cp target/release/examples/gpu_check scripts/gpu-check.sh "$DIR/"
     exit 0

@@ -11,7 +11,7 @@
 //! and `--every N` every N-th instance plus the first of each work schedule the stride missed
 //! (StreamK by fix-up and grid shape, auto / fixed split-K, two-stage), so that the sanitizer
 //! subsets always cover StreamK fix-ups.
-//! `gpu_check --precompile DIR [--arch sm_90] [--instances PATH]...` needs no GPU: it compiles
+//! `gpu_check --precompile DIR [--arch sm_90a] [--instances PATH]...` needs no GPU: it compiles
 //! every distinct kernel into the cubin cache DIR.
 
 use ck_compiler::emit::hip::HipKernel;
@@ -43,7 +43,7 @@ fn parse_args() -> Result<Args, String> {
     let mut a = Args {
         instances: Vec::new(),
         precompile: None,
-        arch: "sm_90".into(),
+        arch: "sm_90a".into(),
         quick: false,
         every: 1,
         filter: None,

@@ -91,6 +91,8 @@ impl CudaBackend {
             )?,
             // cp.async arrived with sm_80.
             async_copy: major >= 8,
+            // Warpgroup MMAs are sm_90a only: the arch-specific target below.
+            wgmma: (major, minor) == (9, 0),
         };
         // An own stream rather than the legacy default one: graphs can only be captured from
         // other streams. Every buffer of the backend is used on this one stream, so cudarc's
@@ -101,7 +103,7 @@ impl CudaBackend {
         Ok(CudaBackend {
             ctx,
             stream,
-            arch: format!("sm_{major}{minor}"),
+            arch: format!("sm_{major}{minor}{}", if device.wgmma { "a" } else { "" }),
             device,
             cache,
             loaded: Mutex::new(HashMap::new()),

@@ -197,6 +197,7 @@ impl HipBackend {
                 compute_units,
                 max_lds_bytes: u32::try_from(lds).unwrap_or(u32::MAX),
                 async_copy: false,
+                wgmma: false,
             },
             cache,
             loaded: Mutex::new(HashMap::new()),

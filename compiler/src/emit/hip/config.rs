@@ -104,6 +104,83 @@ pub struct MmaLayout {
 pub const ASYNC_LDS_BUDGET: u32 = 96 * 1024;
 const MAX_ASYNC_STAGES: u32 = 4;
 
+/// Warpgroup layout of the NVIDIA sm_90a `wgmma` path: `groups[0] × groups[1]` warpgroups of
+/// 128 threads, each computing a 64 × `n` slice of the block tile with operands read from
+/// 128-byte-swizzled shared memory (`slices` of 64 rows each). A K-major operand (loaded along K) keeps rows of 64 K
+/// elements; an M/N-major one (loaded along its rows) lines of 64 rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WgmmaLayout {
+    pub groups: [u32; 2],
+    /// 64-row slices per warpgroup (one instruction each per K step) and their width.
+    pub slices: u32,
+    pub n: u32,
+    /// Ring stages (at least 3: one tile computing, one whose MMAs may still read, the rest
+    /// loading), the B tiles' byte offset and the LDS bytes, 1 KB of alignment slack included.
+    pub stages: u32,
+    pub lds_b_offset: u32,
+    pub lds_bytes: u32,
+}
+
+/// Bytes of one 128-byte swizzle atom: the stages start on this boundary.
+const SWIZZLE_ATOM: u32 = 1024;
+/// Shared memory an SM gives its workgroup (H100 / H200: 228 KB, 1 KB of it reserved per
+/// workgroup). The path runs one workgroup per SM: its accumulators and loader coordinates
+/// take about 220 registers a thread.
+const WGMMA_SM_LDS: u32 = 220 * 1024;
+const MAX_WGMMA_STAGES: u32 = 6;
+/// Most accumulators a thread of the `wgmma` path holds: beside the loaders' coordinates, more
+/// spill (a 64 × 256 slice, 128 of them, took 600 bytes of stack).
+const MAX_WGMMA_ACC: u32 = 64;
+
+/// The `wgmma` layout of a block tile, if it has one: 16-bit operands of one type copied
+/// whole (the `cp.async` ring), every thread a loader and a math thread in whole warpgroups,
+/// tile rows in 64-row slices spread over as many warpgroups as divide them, warpgroup N a
+/// multiple of 8 up to 256 (of 64 for an N-major B, whose swizzle atoms are 64 rows), K-major
+/// operands 64 deep per atom, at most [`MAX_WGMMA_ACC`] accumulators a thread.
+fn wgmma_layout(
+    [a, b]: [&OperandCfg; 2],
+    block: u32,
+    whole_block: bool,
+    [m, n, k]: [u32; 3],
+) -> Option<WgmmaLayout> {
+    let sixteen_bit = a.elem == b.elem && a.elem != Elem::F32;
+    if !sixteen_bit || !whole_block || !a.copies_whole_vectors() || !b.copies_whole_vectors() {
+        return None;
+    }
+    if !block.is_multiple_of(128) || !m.is_multiple_of(64) || !k.is_multiple_of(16) {
+        return None;
+    }
+    let groups = block / 128;
+    let gm = gcd(groups, m / 64);
+    let (gn, slices) = (groups / gm, m / 64 / gm);
+    if !n.is_multiple_of(gn) {
+        return None;
+    }
+    let nw = n / gn;
+    if slices * nw / 2 > MAX_WGMMA_ACC {
+        return None;
+    }
+    let k_major_ok = |op: &OperandCfg| op.along_rows || k.is_multiple_of(64);
+    if !nw.is_multiple_of(8) || nw > 256 || (b.along_rows && !nw.is_multiple_of(64)) {
+        return None;
+    }
+    if !k_major_ok(a) || !k_major_ok(b) {
+        return None;
+    }
+    let (a_stage, b_stage) = (m * k * a.elem.bytes(), n * k * b.elem.bytes());
+    let stages = (3..=MAX_WGMMA_STAGES)
+        .rev()
+        .find(|s| SWIZZLE_ATOM + s * (a_stage + b_stage) <= WGMMA_SM_LDS)?;
+    Some(WgmmaLayout {
+        groups: [gm, gn],
+        slices,
+        n: nw,
+        stages,
+        lds_b_offset: stages * a_stage,
+        lds_bytes: SWIZZLE_ATOM + stages * (a_stage + b_stage),
+    })
+}
+
 impl OperandCfg {
     /// Whether a load group can be copied straight to LDS: it is contiguous there (the
     /// kernel's `ck_loader::WHOLE`), 4, 8 or 16 bytes, with no element-wise op on load.
@@ -231,6 +308,10 @@ pub struct KernelConfig {
     pub mma: Option<MmaLayout>,
     pub mfma: Option<MmaLayout>,
     pub wmma: Option<MmaLayout>,
+    /// The sm_90a warpgroup path, where the tile allows one; on a device that runs it
+    /// ([`DeviceInfo::wgmma`](super::launch::DeviceInfo)) it replaces `mma.sync` and its LDS
+    /// layout replaces the others.
+    pub wgmma: Option<WgmmaLayout>,
     /// LDS stages (2 = double buffer) and whether the next tile is prefetched into registers.
     pub stages: u32,
     pub reg_prefetch: bool,
@@ -317,9 +398,20 @@ impl KernelConfig {
         self.op == Op::BwdWeight && self.merge_groups > 1
     }
 
+    /// Workgroups per compute unit on `dev`: one where the `wgmma` path runs.
+    pub fn blocks_per_cu_on(&self, dev: &super::launch::DeviceInfo) -> u32 {
+        if self.wgmma.is_some() && dev.wgmma {
+            1
+        } else {
+            self.blocks_per_cu
+        }
+    }
+
     /// Dynamic LDS bytes of a workgroup on `dev`.
     pub fn lds_bytes_on(&self, dev: &super::launch::DeviceInfo) -> u32 {
-        if dev.async_copy {
+        if let Some(w) = self.wgmma.filter(|_| dev.wgmma) {
+            w.lds_bytes
+        } else if dev.async_copy {
             self.async_lds_bytes
         } else {
             self.lds_bytes
@@ -515,6 +607,7 @@ impl KernelConfig {
             thread_grid,
             per_thread,
             mma: mma_layout(&MMA_SYNC, elems, &math),
+            wgmma: wgmma_layout([&a, &b], inst.block, inst.wavelet.is_none(), [m, n, k]),
             mfma: mma_layout(&MFMA, elems, &math),
             wmma: mma_layout(&WMMA, elems, &math),
             stages,
@@ -649,6 +742,51 @@ mod tests {
         );
         assert_eq!(
             mma_layout(&WMMA, f16, &math(64, [32, 32, 8], any, any)),
+            None
+        );
+    }
+
+    fn operand(elem: Elem, along_rows: bool) -> OperandCfg {
+        OperandCfg {
+            elem,
+            vector: 8,
+            along_rows,
+            k1: if along_rows { 1 } else { 8 },
+            lds_row: 0,
+            lds_stage: 0,
+            op: ElementOp::PassThrough,
+        }
+    }
+
+    #[test]
+    fn wgmma_layout_takes_whole_warpgroups_and_swizzle_atoms() {
+        let (k_major, n_major) = (operand(Elem::F16, false), operand(Elem::F16, true));
+        let layout = |a, b, block, tile| wgmma_layout([a, b], block, true, tile);
+        // Forward (K-major operands), 256 threads on 128x128x64: two warpgroups of 64x128 and
+        // as many 32 KB stages as fit one SM.
+        let l = layout(&k_major, &k_major, 256, [128, 128, 64]).unwrap();
+        assert_eq!((l.groups, l.slices, l.n, l.stages), ([2, 1], 1, 128, 6));
+        assert_eq!((l.lds_b_offset, l.lds_bytes), (6 * 16384, 1024 + 6 * 32768));
+        // One warpgroup over 128 rows takes two 64-row slices.
+        let l = layout(&k_major, &k_major, 128, [128, 48, 64]).unwrap();
+        assert_eq!((l.groups, l.slices, l.n), ([1, 1], 2, 48));
+        // K-major operands need 64 K elements per block; M/N-major ones do not, but an N-major
+        // B needs warpgroup columns in 64-row atoms.
+        assert_eq!(layout(&k_major, &k_major, 256, [128, 128, 32]), None);
+        assert_eq!(
+            layout(&n_major, &n_major, 256, [128, 64, 32]).map(|l| l.n),
+            Some(64)
+        );
+        assert_eq!(layout(&n_major, &n_major, 256, [64, 64, 32]), None);
+        // Partial warpgroups, rows not in 64-row slices, more than 64 accumulators a thread,
+        // fp32, a wavelet split: no layout.
+        assert_eq!(layout(&k_major, &k_major, 192, [128, 128, 64]), None);
+        assert_eq!(layout(&k_major, &k_major, 256, [48, 128, 64]), None);
+        assert_eq!(layout(&k_major, &k_major, 128, [128, 128, 64]), None);
+        let f32 = operand(Elem::F32, false);
+        assert_eq!(layout(&f32, &f32, 256, [128, 128, 64]), None);
+        assert_eq!(
+            wgmma_layout([&k_major, &k_major], 256, false, [128, 128, 64]),
             None
         );
     }

@@ -36,6 +36,9 @@ pub struct DeviceInfo {
     pub max_lds_bytes: u32,
     /// The device runs the kernels' `cp.async` ring (NVIDIA sm_80+), with its LDS layout.
     pub async_copy: bool,
+    /// The kernels are compiled for sm_90a and run their `wgmma` path where they have one,
+    /// with its LDS layout.
+    pub wgmma: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -420,7 +423,7 @@ impl KernelConfig {
                     SplitK::Fixed(s) => u64::from(s.max(1)),
                     // Occupancy model: two rounds of the workgroups every compute unit holds
                     // at once, at most 128 slices.
-                    SplitK::Auto => ((2 * cus * u64::from(self.blocks_per_cu))
+                    SplitK::Auto => ((2 * cus * u64::from(self.blocks_per_cu_on(dev)))
                         / (tiles_m * tiles_n * group_blocks))
                         .clamp(1, 128),
                 };

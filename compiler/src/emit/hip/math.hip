@@ -4,7 +4,15 @@
 // The path flags are per kernel: a translation unit may hold several kernels.
 #undef CK_TENSOR_CORES
 #undef CK_AMD_MATRIX
-#if defined(CK_MMA_SYNC) && CK_MMA_TILE
+#if defined(CK_WGMMA)
+// Warpgroup MMAs (sm_90a): warpgroup (wm, wn) of a WG_M x WG_N grid owns WG_FM 64-row slices
+// from row 64 WG_FM wm and columns WG_NW wn.. of the tile; in a slice, warp w holds rows
+// 16 w + g and 16 w + g + 8 and columns 8 c + 2t and 8 c + 2t + 1 of every 8-column chunk c
+// (g = lane / 4, t = lane % 4).
+constexpr int AR = 2 * WG_FM, AC = WG_NW / 4, MATH_THREADS = 128 * WG_M * WG_N;
+CK_DEV int ck_row_step(int i) { return (i >> 1) * 64 + (i & 1) * 8; }
+CK_DEV int ck_col_step(int j) { return (j >> 1) * 8 + (j & 1); }
+#elif defined(CK_MMA_SYNC) && CK_MMA_TILE
 #define CK_TENSOR_CORES 1
 // Tensor cores: warp (wm, wn) owns a WTM x WTN tile of FM x FN m16n8k16 MMA tiles. A lane holds
 // rows g and g + 8 and columns 2t and 2t + 1 of each (g = lane / 4, t = lane % 4).
@@ -82,7 +90,12 @@ CK_DEV ck_block ck_make_block(unsigned char* smem) {
     int mt = b.tid - MATH_BEGIN;
     b.math = mt >= 0 && mt < MATH_THREADS;
     if (!b.math) mt = 0;
-#if defined(CK_TENSOR_CORES)
+#if defined(CK_WGMMA)
+    const int warp = mt / 32, wg = warp / 4;
+    b.lane = mt % 32;
+    b.rb = (wg / WG_N) * 64 * WG_FM + (warp % 4) * 16 + b.lane / 4;
+    b.cb = (wg % WG_N) * WG_NW + (b.lane % 4) * 2;
+#elif defined(CK_TENSOR_CORES)
     const int warp = mt / 32;
     b.lane = mt % 32;
     b.rb = (warp / WN_W) * WTM + b.lane / 4;
@@ -98,7 +111,12 @@ CK_DEV ck_block ck_make_block(unsigned char* smem) {
     b.cb = mt % TN_T;
 #endif
     b.As = reinterpret_cast<AT*>(smem);
-#if defined(CK_CP_ASYNC)
+#if defined(CK_WGMMA)
+    // Swizzled stages start on a 1 KB boundary (the host adds the slack).
+    const unsigned lead = (1024u - ((unsigned)__cvta_generic_to_shared(smem) & 1023u)) & 1023u;
+    b.As = reinterpret_cast<AT*>(smem + lead);
+    b.Bs = reinterpret_cast<BT*>(smem + lead + WG_LDS_B_OFFSET);
+#elif defined(CK_CP_ASYNC)
     // The cp.async ring's layout (the register path uses its first STAGES stages).
     b.Bs = reinterpret_cast<BT*>(smem + LDS_B_OFFSET_ASYNC);
 #else
@@ -113,7 +131,73 @@ CK_DEV int ck_col(const ck_block& b, int j) { return b.cb + ck_col_step(j); }
 template <typename T> struct ck_is_bf16 { static constexpr bool value = false; };
 template <> struct ck_is_bf16<ck_bf16> { static constexpr bool value = true; };
 
-#if defined(CK_TENSOR_CORES)
+// Elements of one LDS stage of A and B.
+#if defined(CK_WGMMA)
+constexpr int A_STAGE = MPB * KPB, B_STAGE = NPB * KPB;
+#else
+constexpr int A_STAGE = LDS_A_SIZE, B_STAGE = LDS_B_SIZE;
+#endif
+
+#if defined(CK_WGMMA)
+// Shared-memory matrix descriptor (PTX ISA, "Matrix Descriptor Format"): start address,
+// leading and stride byte offsets (all >> 4), swizzle mode 1 = 128 bytes in bits 62-63.
+CK_DEV unsigned long long ck_wg_desc(const void* p, unsigned lbo, unsigned sbo) {
+    const unsigned a = (unsigned)__cvta_generic_to_shared(p);
+    return (unsigned long long)((a & 0x3FFFFu) >> 4) | ((unsigned long long)(lbo >> 4) << 16) |
+           ((unsigned long long)(sbo >> 4) << 32) | (1ull << 62);
+}
+
+// Descriptor of the 64-row (A) or WG_NW-row (B) slice from `row` at K step k0 of a stage in the
+// ck_swz_idx layout. K-major: the stride between 8-row groups is 1 KB and the K step moves
+// within a 128-byte row (the hardware swizzles the final address). M/N-major: 64-row atoms lie
+// KPB lines apart (leading offset), 8-line K groups 1 KB apart (stride offset).
+template <int ROWS, bool MN_MAJOR, typename T> CK_DEV unsigned long long ck_wg_operand(const T* s, int row, int k0) {
+    const unsigned char* p = reinterpret_cast<const unsigned char*>(s);
+    if (MN_MAJOR) return ck_wg_desc(p + (row / 64) * (KPB * 128) + k0 * 128, KPB * 128, 1024);
+    return ck_wg_desc(p + (k0 / 64) * (ROWS * 128) + row * 128 + (k0 % 64) * 2, 16, 1024);
+}
+
+CK_DEV void ck_wg_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+CK_DEV void ck_wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+template <int PENDING> CK_DEV void ck_wg_wait() {
+    asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(PENDING) : "memory");
+}
+// Makes this thread's earlier shared-memory writes (stores and landed cp.async copies)
+// visible to the async proxy that wgmma reads through.
+CK_DEV void ck_proxy_fence() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+// Pins the accumulators around asynchronous MMAs: the compiler may not move their reads or
+// writes across this point.
+CK_DEV void ck_acc_pin(ck_acc& acc) {
+#pragma unroll
+    for (int i = 0; i < AR; ++i)
+#pragma unroll
+        for (int j = 0; j < AC; ++j) asm volatile("" : "+f"(acc.v[i][j])::"memory");
+}
+
+// Issues (does not wait for) the warpgroup MMAs of one K-tile and commits them as one group.
+CK_DEV void ck_wg_issue(ck_acc& acc, const AT* As, const BT* Bs, const ck_block& b) {
+    const int wg = (b.tid - MATH_BEGIN) / 128;
+    const int ar = (wg / WG_N) * 64 * WG_FM, bc = (wg % WG_N) * WG_NW;
+    ck_acc_pin(acc);
+    ck_wg_fence();
+#pragma unroll
+    for (int k = 0; k < KPB; k += 16) {
+        const unsigned long long db = ck_wg_operand<NPB, B_ALONG_N>(Bs, bc, k);
+#pragma unroll
+        for (int f = 0; f < WG_FM; ++f)
+            ck_wgmma(*reinterpret_cast<float(*)[2][AC]>(&acc.v[2 * f]), ck_wg_operand<MPB, A_ALONG_M>(As, ar + 64 * f, k),
+                     db);
+    }
+    ck_wg_commit();
+}
+
+// The register-staged pipelines: one K-tile, finished before returning.
+CK_DEV void ck_math_step(ck_acc& acc, const AT* As, const BT* Bs, const ck_block& b) {
+    ck_wg_issue(acc, As, Bs, b);
+    ck_wg_wait<0>();
+    ck_acc_pin(acc);
+}
+#elif defined(CK_TENSOR_CORES)
 // Two consecutive-K elements of a 16-bit operand packed into one register (low half first).
 template <int ROW, int K1, typename T> CK_DEV unsigned ck_pair(const T* s, int r, int k) {
     if (K1 % 2 == 0) return *reinterpret_cast<const unsigned*>(s + ck_lds_idx<ROW, K1>(r, k));

@@ -9,7 +9,7 @@ mod samples;
 mod source;
 
 pub use args::CkArgs;
-pub use config::{Elem, HipError, KernelConfig, OperandCfg, Schedule};
+pub use config::{Elem, HipError, KernelConfig, OperandCfg, Schedule, WgmmaLayout};
 pub use launch::{
     Buffers, ConvDims, DeviceInfo, EntryKind, LaunchPlan, PlanError, Step, ZeroTarget,
 };

@@ -145,6 +145,19 @@ CK_NOINLINE ck_vec<T, VEC> ck_load_scalar(const CkArgs& a, const T* src, ck_i64 
 // A tile in LDS, laid out [K / K1][rows * K1 + pad] with K1 elements contiguous.
 template <int ROW, int K1> CK_DEV int ck_lds_idx(int r, int k) { return (k / K1) * ROW + r * K1 + (k % K1); }
 
+#if defined(CK_WGMMA)
+// The stage layout of the warpgroup path (sm_90a), 16-bit elements: a K-major operand (loaded
+// along K) in rows of 64 K elements, [K / 64][ROWS][64]; an M/N-major one (loaded along its
+// rows) in lines of 64 rows, [ROWS / 64][K][64]. 16-byte chunk c of 128-byte line l sits at
+// chunk c ^ (l % 8): the 128-byte swizzle wgmma's descriptors decode (PTX ISA, "Shared Memory
+// Matrix Layout"), which also spreads a column of chunks over all banks.
+template <int ROWS, bool MN_MAJOR> CK_DEV int ck_swz_idx(int r, int k) {
+    const int byte = MN_MAJOR ? (r / 64) * (KPB * 128) + k * 128 + (r % 64) * 2
+                              : (k / 64) * (ROWS * 128) + r * 128 + (k % 64) * 2;
+    return (byte ^ (((byte >> 7) & 7) << 4)) / 2;
+}
+#endif
+
 // ---- Per-thread operand coordinates. A GEMM row or K index is kept as four mixed-radix digits
 // (pixel n, d, h, w, or filter tap z, y, x and channel), split once per tile and then advanced
 // by KPB with carries, so the K loop does no division. Digit 0 is unbounded.
@@ -340,6 +353,14 @@ struct ck_loader {
     ck_d4 step;
 
     CK_DEV static int ri(int i) { return SHARE_ROW ? 0 : i; }
+    // LDS element of (row, k) in a stage.
+    CK_DEV static int at(int r, int k) {
+#if defined(CK_WGMMA)
+        return ck_swz_idx<ROWS, ALONG_R>(r, k);
+#else
+        return ck_lds_idx<ROW, K1>(r, k);
+#endif
+    }
     CK_DEV static int ki(int i) { return SHARE_K ? 0 : i; }
 
     // Moves group i (or, with a shared K, every group after the last) to the next K-tile.
@@ -406,7 +427,7 @@ struct ck_loader {
             int r, k;
             place(lt, i, r, k);
             const ck_idx off = offset(a, i, kp);
-            ck_cp_async<BYTES>(lds + ck_lds_idx<ROW, K1>(r, k), src + (off >= 0 ? off : 0), off >= 0);
+            ck_cp_async<BYTES>(lds + at(r, k), src + (off >= 0 ? off : 0), off >= 0);
             next(i, kr);
         }
     }
@@ -456,12 +477,12 @@ struct ck_loader {
                 ck_vec<T, VEC> w;
 #pragma unroll
                 for (int v = 0; v < VEC; ++v) w.v[v] = reg[i][v];
-                *reinterpret_cast<ck_vec<T, VEC>*>(lds + ck_lds_idx<ROW, K1>(r, k)) = w;
+                *reinterpret_cast<ck_vec<T, VEC>*>(lds + at(r, k)) = w;
                 continue;
             }
 #pragma unroll
             for (int v = 0; v < VEC; ++v) {
-                lds[ck_lds_idx<ROW, K1>(r + (ALONG_R ? v : 0), k + (ALONG_R ? 0 : v))] = reg[i][v];
+                lds[at(r + (ALONG_R ? v : 0), k + (ALONG_R ? 0 : v))] = reg[i][v];
             }
         }
     }

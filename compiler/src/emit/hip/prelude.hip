@@ -25,6 +25,10 @@
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 #define CK_MMA_SYNC 1
 #endif
+// Warpgroup MMAs (wgmma) exist on the arch-specific sm_90a target only.
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define CK_WGMMA_ARCH 1
+#endif
 #else
 #error "ckdsl kernels need clang HIP or NVRTC"
 #endif

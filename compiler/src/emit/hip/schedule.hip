@@ -15,7 +15,41 @@ CK_DEV void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0
         la.begin(a, g, m0, kb * KPB, b.lt);
         lb.begin(a, g, n0, kb * KPB, b.lt);
     }
-#if defined(CK_CP_ASYNC)
+#if defined(CK_WGMMA)
+    // sm_90a: a WG_STAGES-deep cp.async ring read by asynchronous warpgroup MMAs. At K-tile kt
+    // the MMAs of kt - 1 may still read their stage, so the copies go WG_STAGES - 2 tiles
+    // ahead, into the stage of kt - 2, whose MMAs every warpgroup waited for before the barrier.
+    if ((va || VEC_A == 1) && (vb || VEC_B == 1)) {
+#pragma unroll
+        for (int s = 0; s < WG_STAGES - 2; ++s) {
+            if (kb + s < ke) {
+                la.issue(a, A, b.lt, b.As + s * A_STAGE);
+                lb.issue(a, B, b.lt, b.Bs + s * B_STAGE);
+            }
+            ck_cp_commit();
+        }
+        int rs = 0, ws = WG_STAGES - 2;
+        for (ck_i64 kt = kb; kt < ke; ++kt) {
+            ck_cp_wait<WG_STAGES - 3>();
+            ck_proxy_fence();
+            __syncthreads();
+            ck_wg_issue(acc, b.As + rs * A_STAGE, b.Bs + rs * B_STAGE, b);
+            if (kt + WG_STAGES - 2 < ke) {
+                la.issue(a, A, b.lt, b.As + ws * A_STAGE);
+                lb.issue(a, B, b.lt, b.Bs + ws * B_STAGE);
+            }
+            ck_cp_commit();
+            ck_wg_wait<1>();
+            rs = rs + 1 == WG_STAGES ? 0 : rs + 1;
+            ws = ws + 1 == WG_STAGES ? 0 : ws + 1;
+        }
+        ck_wg_wait<0>();
+        ck_acc_pin(acc);
+        ck_cp_wait<0>();
+        __syncthreads();
+        return;
+    }
+#elif defined(CK_CP_ASYNC)
     // NVIDIA sm_80+: an ASYNC_STAGES-deep cp.async ring where the instance allows one
     // (ASYNC_RING, decided on the host) and the problem's vectors are legal. K-tile kt is read
     // from stage `rs`; the tile ASYNC_STAGES - 1 ahead is written to stage `ws`, the one read in
@@ -24,8 +58,8 @@ CK_DEV void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0
 #pragma unroll
         for (int s = 0; s < ASYNC_STAGES - 1; ++s) {
             if (kb + s < ke) {
-                la.issue(a, A, b.lt, b.As + s * LDS_A_SIZE);
-                lb.issue(a, B, b.lt, b.Bs + s * LDS_B_SIZE);
+                la.issue(a, A, b.lt, b.As + s * A_STAGE);
+                lb.issue(a, B, b.lt, b.Bs + s * B_STAGE);
             }
             ck_cp_commit();
         }
@@ -36,11 +70,11 @@ CK_DEV void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0
             ck_cp_wait<ASYNC_STAGES - 2>();
             __syncthreads();
             if (kt + ASYNC_STAGES - 1 < ke) {
-                la.issue(a, A, b.lt, b.As + ws * LDS_A_SIZE);
-                lb.issue(a, B, b.lt, b.Bs + ws * LDS_B_SIZE);
+                la.issue(a, A, b.lt, b.As + ws * A_STAGE);
+                lb.issue(a, B, b.lt, b.Bs + ws * B_STAGE);
             }
             ck_cp_commit();
-            if (b.math) ck_math_step(acc, b.As + rs * LDS_A_SIZE, b.Bs + rs * LDS_B_SIZE, b);
+            if (b.math) ck_math_step(acc, b.As + rs * A_STAGE, b.Bs + rs * B_STAGE, b);
             ws = rs;
             rs = rs + 1 == ASYNC_STAGES ? 0 : rs + 1;
         }
@@ -63,7 +97,7 @@ CK_DEV void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0
         }
         if (b.math && kt >= kb) {
             const int s = STAGES == 2 ? cur : 0;
-            ck_math_step(acc, b.As + s * LDS_A_SIZE, b.Bs + s * LDS_B_SIZE, b);
+            ck_math_step(acc, b.As + s * A_STAGE, b.Bs + s * B_STAGE, b);
         }
         if (STAGES == 1) __syncthreads();
         if (b.loader && next) {
@@ -72,8 +106,11 @@ CK_DEV void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0
                 lb.load(a, B, g, b.lt, vb);
             }
             const int s = STAGES == 2 ? cur ^ 1 : 0;
-            la.store(b.As + s * LDS_A_SIZE, b.lt);
-            lb.store(b.Bs + s * LDS_B_SIZE, b.lt);
+            la.store(b.As + s * A_STAGE, b.lt);
+            lb.store(b.Bs + s * B_STAGE, b.lt);
+#if defined(CK_WGMMA)
+            ck_proxy_fence();
+#endif
         }
         __syncthreads();
         cur ^= 1;

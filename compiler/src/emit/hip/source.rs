@@ -78,10 +78,12 @@ pub fn kernel_text(cfg: &KernelConfig) -> KernelText {
     text.push('\n');
     text.push_str(&args::c_struct());
     text.push_str(&consts);
+    // The warpgroup path keeps registers for one workgroup per SM (KernelConfig::blocks_per_cu_on).
     let _ = writeln!(
         text,
         "#define CK_ENTRY_THREADS(e, n, b) extern \"C\" __global__ void CK_LAUNCH_BOUNDS(n, b) {symbol_base}_##e\n\
-         #define CK_ENTRY(e) CK_ENTRY_THREADS(e, BLOCK, BLOCKS_PER_CU)"
+         #if defined(CK_WGMMA)\n#define CK_ENTRY(e) CK_ENTRY_THREADS(e, BLOCK, 1)\n#else\n\
+         #define CK_ENTRY(e) CK_ENTRY_THREADS(e, BLOCK, BLOCKS_PER_CU)\n#endif"
     );
     text.push('\n');
     for part in BODY {
@@ -131,23 +133,30 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
     // The matrix-instruction path is chosen per target by the prelude; the layouts are per
     // instance (warps of 32 lanes on NVIDIA, waves of CK_WAVE lanes on AMD). Undefined first: a
     // translation unit may hold several kernels.
-    for (flag, layout) in [
-        ("CK_MMA_TILE", cfg.mma),
-        ("CK_MFMA_TILE", cfg.mfma),
-        ("CK_WMMA_TILE", cfg.wmma),
+    for (flag, present) in [
+        ("CK_MMA_TILE", cfg.mma.is_some()),
+        ("CK_MFMA_TILE", cfg.mfma.is_some()),
+        ("CK_WMMA_TILE", cfg.wmma.is_some()),
+        ("CK_WGMMA_TILE", cfg.wgmma.is_some()),
     ] {
-        writeln!(
-            s,
-            "#undef {flag}\n#define {flag} {}",
-            u8::from(layout.is_some())
-        )?;
+        writeln!(s, "#undef {flag}\n#define {flag} {}", u8::from(present))?;
     }
     let warps = cfg.mma.map_or([1, 1], |l| l.warps);
     let mfma = cfg
         .mfma
         .map_or([1, 1, 32], |l| [l.warps[0], l.warps[1], l.block[0]]);
     let wmma = cfg.wmma.map_or([1, 1], |l| l.warps);
-    let consts: [(&str, String); 43] = [
+    let wg = cfg.wgmma.map_or([1, 1, 1, 8, 3, 0], |l| {
+        [
+            l.groups[0],
+            l.groups[1],
+            l.slices,
+            l.n,
+            l.stages,
+            l.lds_b_offset,
+        ]
+    });
+    let consts: [(&str, String); 49] = [
         ("CK_OP", op.into()),
         ("BLOCK", cfg.block.to_string()),
         ("MPB", m.to_string()),
@@ -184,6 +193,12 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
         ("MFMA_BLOCK", mfma[2].to_string()),
         ("WMMA_WM", wmma[0].to_string()),
         ("WMMA_WN", wmma[1].to_string()),
+        ("WG_M", wg[0].to_string()),
+        ("WG_N", wg[1].to_string()),
+        ("WG_FM", wg[2].to_string()),
+        ("WG_NW", wg[3].to_string()),
+        ("WG_STAGES", wg[4].to_string()),
+        ("WG_LDS_B_OFFSET", wg[5].to_string()),
         ("STAGES", cfg.stages.to_string()),
         ("REG_PREFETCH", cfg.reg_prefetch.to_string()),
         ("MERGE", cfg.merge_groups.to_string()),
@@ -201,5 +216,64 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
         writeln!(s, "constexpr {ty} {name} = {value};")?;
     }
     writeln!(s, "constexpr int SK_REDUCTION = {reduction};")?;
+    // The warpgroup path is per kernel too (on sm_90a, for kernels with a layout).
+    writeln!(s, "#undef CK_WGMMA")?;
+    if let Some(l) = cfg.wgmma {
+        wgmma_instruction(s, l.n, cfg.a.elem, [cfg.a.along_rows, cfg.b.along_rows])?;
+    }
     Ok(())
+}
+
+/// The warpgroup MMA of a kernel with a `wgmma` layout, on sm_90a: `d += A × B` for one 16-deep
+/// K step of a 64 × `n` slice, A and B from shared-memory descriptors; an M/N-major operand
+/// (loaded along its rows) is read transposed. Accumulator `d[h][2c + e]` is register
+/// `4c + 2h + e` of the instruction: row `8h` and column `8c + e` from the thread's origin.
+fn wgmma_instruction(
+    s: &mut String,
+    n: u32,
+    elem: super::config::Elem,
+    [trans_a, trans_b]: [bool; 2],
+) -> std::fmt::Result {
+    let ty = if elem == super::config::Elem::Bf16 {
+        "bf16"
+    } else {
+        "f16"
+    };
+    let regs = n / 2;
+    let list = (0..regs)
+        .map(|r| format!("%{r}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let outs = (0..regs)
+        .map(|r| {
+            let (c, h, e) = (r / 4, (r / 2) % 2, r % 2);
+            format!("\"+f\"(d[{h}][{}])", 2 * c + e)
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    writeln!(s, "#if defined(CK_WGMMA_ARCH)")?;
+    writeln!(s, "#define CK_WGMMA 1")?;
+    writeln!(
+        s,
+        "CK_DEV void ck_wgmma(float (&d)[2][{}], unsigned long long da, unsigned long long db) {{",
+        n / 4
+    )?;
+    // scale-d is a predicate: 1 accumulates into d.
+    writeln!(
+        s,
+        "    asm volatile(\"{{ .reg .pred p; setp.ne.b32 p, %{}, 0; \"",
+        regs + 2
+    )?;
+    writeln!(
+        s,
+        "                 \"wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{ty}.{ty} {{{list}}}, %{}, %{}, p, 1, 1, {}, {}; }}\"",
+        regs,
+        regs + 1,
+        u8::from(trans_a),
+        u8::from(trans_b)
+    )?;
+    writeln!(s, "                 : {outs}")?;
+    writeln!(s, "                 : \"l\"(da), \"l\"(db), \"r\"(1));")?;
+    writeln!(s, "}}")?;
+    writeln!(s, "#endif")
 }

@@ -27,6 +27,7 @@ const DEV: DeviceInfo = DeviceInfo {
     compute_units: 132,
     max_lds_bytes: 227 * 1024,
     async_copy: false,
+    wgmma: false,
 };
 
 fn launches(plan: &LaunchPlan) -> Vec<EntryKind> {
@@ -130,6 +131,12 @@ fn async_devices_get_the_deeper_ring_and_its_lds() {
         ..DEV
     };
     assert_eq!(lds(&nv), c.async_lds_bytes);
+    // sm_90a: two warpgroups of 64x128 over 16 KB stages of the swizzled layout.
+    let w = c.wgmma.expect("a wgmma layout");
+    assert_eq!((w.groups, w.n, w.stages), ([2, 1], 128, 6));
+    let sm90a = DeviceInfo { wgmma: true, ..nv };
+    assert_eq!(lds(&sm90a), w.lds_bytes);
+    assert_eq!(w.lds_bytes, 1024 + 6 * 16384);
     // A wavelet split keeps its two stages everywhere.
     let wv = emit_hip(
         &SampleBuilder::new("wv", Op::BwdWeight)

@@ -70,6 +70,8 @@ ck_args! {
     /// 1: the output's offsets are linear in the GEMM index the epilogue would decompose (the
     /// pixel for forward and backward data, the (z, y, x, c) column for backward weight).
     lin_out: i64 => "ck_i64",
+    /// 1: finished tiles go out through LDS in rows of 8 contiguous, aligned output elements.
+    stage_out: i64 => "ck_i64",
     /// Slices of `[G][M][N]` fp32 sums in the workspace that the convert entry adds.
     ws_slices: i64 => "ck_i64",
     /// Small-channel entry: channels per group (1, 2, 4 or 8) and output pixels per block.

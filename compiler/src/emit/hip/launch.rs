@@ -209,6 +209,10 @@ pub(super) const DIRECT_SETS: u64 = 8;
 pub(super) const DIRECT_LANES: u64 = 32;
 pub(super) const DIRECT_SPAN: u64 = 8;
 
+/// Floats of padding per row of the staged epilogue's LDS tile (emitted into the kernel source):
+/// rows stay 16-byte aligned and consecutive rows start 4 banks apart.
+pub(super) const STAGE_PAD: u32 = 4;
+
 /// GEMM rows (group, k) a small-channel thread owns at `c` channels per group.
 fn direct_rows_per_thread(c: u64) -> u64 {
     (DIRECT_SPAN / c).max(1)
@@ -403,6 +407,7 @@ impl KernelConfig {
             Op::BwdData => packed(&xs, [('W', wi), ('H', hi), ('D', di), ('N', dims.n)]),
             Op::BwdWeight => packed(&ws, [('C', dims.c), ('W', x), ('H', y), ('D', z)]),
         });
+        args.stage_out = i64::from(self.stage_output(dims, [&xs, &ws, &ys], lds_bytes, dev));
         if let Some(ch) = self.direct_channels(dims, &xs, &ys) {
             return Ok(self.direct_plan(dims, dev, ch, args, tensor_bytes));
         }
@@ -534,6 +539,48 @@ impl KernelConfig {
             tensor_bytes,
             args,
         })
+    }
+
+    /// Whether finished tiles go out through LDS in runs of 8 (`ck_store_staged`): the tile's N
+    /// is a multiple of 8, the output's GEMM columns are contiguous (for backward weight, packed
+    /// (z, y, x, c)), the GEMM N and every other output stride are multiples of 8 (a run stays in
+    /// one row, aligned), and the fp32 tile fits the launch's LDS past the warpgroup path's
+    /// alignment slack.
+    fn stage_output(
+        &self,
+        dims: &ConvDims,
+        [xs, ws, ys]: [&[(char, u64)]; 3],
+        lds_bytes: u32,
+        dev: &DeviceInfo,
+    ) -> bool {
+        let [m, n, _] = self.tile;
+        let taps: u64 = dims.filter.iter().product();
+        let (strides, col, gemm_n, linear) = match dims.op {
+            Op::Fwd => (ys, 'K', dims.k, true),
+            Op::BwdData => (xs, 'C', dims.c, true),
+            Op::BwdWeight => (ws, 'C', dims.c * taps, {
+                let [z, y, x] = dims.filter;
+                packed(ws, [('C', dims.c), ('W', x), ('H', y), ('D', z)])
+            }),
+        };
+        let aligned = strides.iter().all(|&(l, st)| {
+            if l == col {
+                st == 1
+            } else {
+                st.is_multiple_of(8)
+            }
+        });
+        let slack = if self.wgmma.is_some() && dev.wgmma {
+            1024
+        } else {
+            0
+        };
+        let tile_bytes = u64::from(m) * u64::from(n + STAGE_PAD) * 4 + slack;
+        n.is_multiple_of(8)
+            && linear
+            && aligned
+            && gemm_n.is_multiple_of(8)
+            && tile_bytes <= u64::from(lds_bytes)
     }
 
     /// Channels per group when the small-channel entry runs `dims`: a kernel that has it, a

@@ -3,7 +3,7 @@
 
 use super::args;
 use super::config::{KernelConfig, Schedule};
-use super::launch::{DIRECT_LANES, DIRECT_SETS, DIRECT_SPAN};
+use super::launch::{DIRECT_LANES, DIRECT_SETS, DIRECT_SPAN, STAGE_PAD};
 use crate::ir::Instance;
 use crate::model::{ElementOp, Op, Reduction};
 use std::fmt::Write;
@@ -216,6 +216,7 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
         writeln!(s, "constexpr {ty} {name} = {value};")?;
     }
     writeln!(s, "constexpr int SK_REDUCTION = {reduction};")?;
+    writeln!(s, "constexpr int STAGE_PAD = {STAGE_PAD};")?;
     // The warpgroup path is per kernel too (on sm_90a, for kernels with a layout).
     writeln!(s, "#undef CK_WGMMA")?;
     if let Some(l) = cfg.wgmma {

@@ -209,9 +209,9 @@ pub(super) const DIRECT_SETS: u64 = 8;
 pub(super) const DIRECT_LANES: u64 = 32;
 pub(super) const DIRECT_SPAN: u64 = 8;
 
-/// Floats of padding per row of the staged epilogue's LDS tile (emitted into the kernel source):
+/// Bytes of padding per row of the staged epilogue's LDS tile (emitted into the kernel source):
 /// rows stay 16-byte aligned and consecutive rows start 4 banks apart.
-pub(super) const STAGE_PAD: u32 = 4;
+pub(super) const STAGE_PAD: u32 = 16;
 
 /// GEMM rows (group, k) a small-channel thread owns at `c` channels per group.
 fn direct_rows_per_thread(c: u64) -> u64 {
@@ -545,7 +545,7 @@ impl KernelConfig {
     /// is a multiple of 8, the output's GEMM columns are contiguous (for backward weight, packed
     /// (z, y, x, c)), the GEMM N and every other output stride are multiples of 8 (a run stays in
     /// one row, aligned), and the fp32 tile fits the launch's LDS past the warpgroup path's
-    /// alignment slack.
+    /// alignment slack. The tile is staged in the output type.
     fn stage_output(
         &self,
         dims: &ConvDims,
@@ -575,7 +575,7 @@ impl KernelConfig {
         } else {
             0
         };
-        let tile_bytes = u64::from(m) * u64::from(n + STAGE_PAD) * 4 + slack;
+        let tile_bytes = u64::from(m) * u64::from(n * self.out.bytes() + STAGE_PAD) + slack;
         n.is_multiple_of(8)
             && linear
             && aligned

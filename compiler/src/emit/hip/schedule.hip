@@ -140,53 +140,52 @@ CK_DEV void ck_store_pair(const CkArgs& a, ck_i64 off, float v0, float v1) {
 }
 
 // Staged epilogue (the host sets a.stage_out: the output's columns are contiguous and every
-// other stride a multiple of 8): the math threads write their fp32 accumulators into an LDS
-// tile [MPB][NPB + STAGE_PAD], free once ck_gemm_tile has returned, then every thread sends
-// runs of 8 consecutive outputs of a row, one 16-byte store for 16-bit outputs, where the
-// register layouts would store 2 or 4 bytes a lane.
+// other stride a multiple of 8): the math threads write their final values into an LDS tile
+// [MPB][NPB + STAGE_PAD bytes] of the output type, free once ck_gemm_tile has returned, then
+// every thread sends 16-byte runs of a row (8 outputs of 16 bits), where the register layouts
+// would store 2 or 4 bytes a lane.
 // Accumulators j and j + 1 (j even) are adjacent columns: the tensor-core layouts hold such
 // pairs from an even column (2t), as does a SIMT grid one column wide (from column j).
 CK_DEV bool ck_pair_cols(int j) {
     return j % 2 == 0 && j + 1 < AC && ck_col_step(j + 1) == ck_col_step(j) + 1;
 }
 CK_DEV void ck_store_staged(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0, ck_i64 n0, const ck_acc& acc) {
-    constexpr int LD = NPB + STAGE_PAD;
-    float* t = reinterpret_cast<float*>(b.As);
+    constexpr int RUN = 16 / (int)sizeof(OT), LD = NPB + STAGE_PAD / (int)sizeof(OT);
+    // Only binary ops read the D tensor, at the output offset; unary ones need none.
+    constexpr bool NEEDS_OFF = EOP_OUT != CK_EOP_PASS && EOP_OUT != CK_EOP_SCALE && EOP_OUT != CK_EOP_RELU;
+    OT* t = reinterpret_cast<OT*>(b.As);
     if (b.math) {
 #pragma unroll
         for (int i = 0; i < AR; ++i) {
             const int r = ck_row(b, i);
+            const ck_i64 m = m0 + r;
+            const ck_i64 row = NEEDS_OFF && m < a.M ? ck_c_row(a, g, m) + n0 : 0;
 #pragma unroll
             for (int j = 0; j < AC; ++j) {
                 const int c = ck_col(b, j);
                 if (r >= MPB || c >= NPB || (j % 2 == 1 && ck_pair_cols(j - 1))) continue;
+                // Rows past M and columns past N (whole pairs: N is a multiple of 8) are staged
+                // but never sent: no D read for them.
+                const bool in = !NEEDS_OFF || (m < a.M && n0 + c < a.Ng);
                 if (ck_pair_cols(j)) {
-                    ck_vec<float, 2> v;
-                    v.v[0] = acc.v[i][j];
-                    v.v[1] = acc.v[i][j + 1];
-                    *reinterpret_cast<ck_vec<float, 2>*>(t + r * LD + c) = v;
+                    ck_vec<OT, 2> v;
+                    v.v[0] = in ? ck_final(a, row + c, acc.v[i][j]) : ck_zero<OT>();
+                    v.v[1] = in ? ck_final(a, row + c + 1, acc.v[i][j + 1]) : ck_zero<OT>();
+                    *reinterpret_cast<ck_vec<OT, 2>*>(t + r * LD + c) = v;
                 } else {
-                    t[r * LD + c] = acc.v[i][j];
+                    t[r * LD + c] = in ? ck_final(a, row + c, acc.v[i][j]) : ck_zero<OT>();
                 }
             }
         }
     }
     __syncthreads();
     OT* out = ck_out(a);
-    for (int q = b.tid; q < MPB * NPB / 8; q += BLOCK) {
-        const int r = q / (NPB / 8), c = (q % (NPB / 8)) * 8;
+    for (int q = b.tid; q < MPB * NPB / RUN; q += BLOCK) {
+        const int r = q / (NPB / RUN), c = (q % (NPB / RUN)) * RUN;
         const ck_i64 m = m0 + r, n = n0 + c;
         if (m >= a.M || n >= a.Ng) continue;
-        const ck_vec<float, 4> lo = *reinterpret_cast<const ck_vec<float, 4>*>(t + r * LD + c);
-        const ck_vec<float, 4> hi = *reinterpret_cast<const ck_vec<float, 4>*>(t + r * LD + c + 4);
-        const ck_i64 off = ck_c_row(a, g, m) + n;
-        ck_vec<OT, 8> w;
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            w.v[e] = ck_final(a, off + e, lo.v[e]);
-            w.v[e + 4] = ck_final(a, off + e + 4, hi.v[e]);
-        }
-        *reinterpret_cast<ck_vec<OT, 8>*>(out + off) = w;
+        *reinterpret_cast<ck_vec<OT, RUN>*>(out + ck_c_row(a, g, m) + n) =
+            *reinterpret_cast<const ck_vec<OT, RUN>*>(t + r * LD + c);
     }
 }
 

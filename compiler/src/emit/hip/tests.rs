@@ -538,3 +538,37 @@ fn packed_outputs_skip_the_epilogue_decomposition() {
     let plan = k(Op::BwdWeight).plan(&nchw, &DEV).unwrap();
     assert_eq!(plan.args.lin_out, 0);
 }
+
+#[test]
+fn aligned_contiguous_outputs_take_the_staged_epilogue() {
+    let k = |op| emit_hip(&SampleBuilder::new("p", op).build()).unwrap();
+    let stage = |op, d: &ConvDims, dev: &DeviceInfo| k(op).plan(d, dev).unwrap().args.stage_out;
+    let nv = DeviceInfo {
+        async_copy: true,
+        ..DEV
+    };
+    let sm90a = DeviceInfo { wgmma: true, ..nv };
+    // K = 136 and C = 72 are multiples of 8, channels innermost: every op stages its tiles
+    // (backward weight: C·Y·X = 648 packed columns) in the cp.async ring's LDS (4 stages of
+    // 2 x 8.5 KB) and in the sm_90a layout's.
+    for op in [Op::Fwd, Op::BwdData, Op::BwdWeight] {
+        assert_eq!(stage(op, &dims(op), &nv), 1, "{op:?}");
+        assert_eq!(stage(op, &dims(op), &sm90a), 1, "{op:?}");
+    }
+    // The fp16 tile (128 rows of 128 + 8 elements) does not fit the register pipeline's two
+    // stages of backward weight (row-contiguous 128 x 32 tiles: 2 x 8.5 KB a stage).
+    let c = &k(Op::BwdWeight).config;
+    assert!(c.lds_bytes < 128 * 136 * 2 && c.async_lds_bytes >= 128 * 136 * 2);
+    assert_eq!(stage(Op::BwdWeight, &dims(Op::BwdWeight), &DEV), 0);
+    // A GEMM N that is not whole runs of 8, or a channel-first output: element stores.
+    let k36 = ConvDims {
+        k: 36,
+        ..dims(Op::Fwd)
+    };
+    assert_eq!(stage(Op::Fwd, &k36, &nv), 0);
+    let nchw = ConvDims {
+        layouts: [Layout::Ngchw, Layout::Gkcyx, Layout::Ngkhw],
+        ..dims(Op::Fwd)
+    };
+    assert_eq!(stage(Op::Fwd, &nchw, &nv), 0);
+}

@@ -245,7 +245,11 @@ template <bool IS_A> CK_DEV ck_site ck_make_site(const CkArgs& a, ck_i64 g, int 
     } else {
         s.base = ck_ix(g * a.ws_g) + row * ck_ix(CK_OP == CK_FWD ? a.ws_k : a.ws_c);
     }
-    s.win = s.base + s.d * ck_ix(a.xs_d) + s.h * ck_ix(a.xs_h) + s.w * ck_ix(a.xs_w);
+    // Backward data reads the output gradient at the window origin (unit strides).
+    if (IS_A && CK_OP == CK_BWD_DATA)
+        s.win = s.base + s.d * ck_ix(a.ys_d) + s.h * ck_ix(a.ys_h) + s.w * ck_ix(a.ys_w);
+    else
+        s.win = s.base + s.d * ck_ix(a.xs_d) + s.h * ck_ix(a.xs_h) + s.w * ck_ix(a.xs_w);
     return s;
 }
 
@@ -253,6 +257,7 @@ template <bool IS_A> CK_DEV ck_site ck_make_site(const CkArgs& a, ck_i64 g, int 
 // thread whose load groups share their K index computes it once per K-tile.
 struct ck_kpart {
     ck_idx off;
+    ck_idx lin;   // backward data: the offset part of a unit-stride output pixel (ck_site_off)
     int d, h, w;  // displacement from the window origin (gathered operands)
     bool ok;      // the K index is inside the GEMM
 };
@@ -261,6 +266,7 @@ template <bool IS_A> CK_DEV ck_kpart ck_make_kpart(const CkArgs& a, const ck_d4&
     ck_kpart p;
     p.ok = kl < a.Kg;
     p.d = p.h = p.w = 0;
+    p.lin = 0;
     if (IS_A && CK_OP == CK_BWD_WEIGHT) {
         // Output gradient at output pixel k.
         p.off = k.v[0] * ck_ix(a.ys_n) + k.v[1] * ck_ix(a.ys_d) + k.v[2] * ck_ix(a.ys_h) + k.v[3] * ck_ix(a.ys_w);
@@ -269,9 +275,11 @@ template <bool IS_A> CK_DEV ck_kpart ck_make_kpart(const CkArgs& a, const ck_d4&
         p.off = k.v[0] * ck_ix(a.ws_z) + k.v[1] * ck_ix(a.ws_y) + k.v[2] * ck_ix(a.ws_x) +
                 k.v[3] * ck_ix(CK_OP == CK_FWD ? a.ws_c : a.ws_k);
     } else if (CK_OP == CK_BWD_DATA) {
-        // Tap (z, y, x) times dilation; the output channel.
+        // Tap (z, y, x) times dilation; the output channel. With unit strides the output pixel
+        // is the site's window origin minus the tap: its offset part goes into `lin`.
         p.d = k.v[0] * (int)a.dd; p.h = k.v[1] * (int)a.dh; p.w = k.v[2] * (int)a.dw;
         p.off = k.v[3] * ck_ix(a.ys_k);
+        p.lin = p.off - (p.d * ck_ix(a.ys_d) + p.h * ck_ix(a.ys_h) + p.w * ck_ix(a.ys_w));
     } else if (CK_OP == CK_FWD) {
         // Tap times dilation and the input channel; 1x1 stride-1 filters add the channel only.
         if (!FAST_1X1) { p.d = k.v[0] * (int)a.dd; p.h = k.v[1] * (int)a.dh; p.w = k.v[2] * (int)a.dw; }
@@ -294,11 +302,15 @@ template <bool IS_A> CK_DEV ck_idx ck_site_off(const CkArgs& a, const ck_site& s
     if (CK_OP == CK_BWD_DATA) {
         // The output pixel that reads this input pixel through the tap, if any.
         int d = s.d - p.d, h = s.h - p.h, w = s.w - p.w;
-        if (d < 0 || h < 0 || w < 0) return -1;
-        if (!FAST_1X1 && (a.sd != 1 || a.sh != 1 || a.sw != 1)) {
-            if (d % (int)a.sd || h % (int)a.sh || w % (int)a.sw) return -1;
-            d /= (int)a.sd; h /= (int)a.sh; w /= (int)a.sw;
+        if (FAST_1X1 || (a.sd == 1 && a.sh == 1 && a.sw == 1)) {
+            // Unit strides: the pixel is the window origin minus the tap, one unsigned compare
+            // per coordinate and the offsets precomputed in the site and the K part.
+            if (!(ck_in(d, a.Do) && ck_in(h, a.Ho) && ck_in(w, a.Wo))) return -1;
+            return s.win + p.lin;
         }
+        if (d < 0 || h < 0 || w < 0) return -1;
+        if (d % (int)a.sd || h % (int)a.sh || w % (int)a.sw) return -1;
+        d /= (int)a.sd; h /= (int)a.sh; w /= (int)a.sw;
         if (d >= a.Do || h >= a.Ho || w >= a.Wo) return -1;
         return s.base + p.off + d * ck_ix(a.ys_d) + h * ck_ix(a.ys_h) + w * ck_ix(a.ys_w);
     }

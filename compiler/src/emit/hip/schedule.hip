@@ -335,10 +335,11 @@ CK_DEV void ck_streamk(const CkArgs& a, const ck_block& b) {
 
 CK_DEV void ck_split_k(const CkArgs& a, const ck_block& b) {
     ck_acc acc;
-    const ck_i64 per_split = a.tiles_m * a.tiles_n;
-    const ck_i64 s = blockIdx.x / per_split;
-    const ck_i64 r = blockIdx.x % per_split;
-    const ck_i64 m0 = (r / a.tiles_n) * MPB, n0 = (r % a.tiles_n) * NPB;
+    // The tiles of a slice number at most the grid, which the host keeps within 31 bits:
+    // 32-bit divisions (a 64-bit one is a long software sequence).
+    const unsigned per_split = (unsigned)(a.tiles_m * a.tiles_n), tiles_n = (unsigned)a.tiles_n;
+    const unsigned s = blockIdx.x / per_split, r = blockIdx.x % per_split;
+    const ck_i64 m0 = (ck_i64)(r / tiles_n) * MPB, n0 = (ck_i64)(r % tiles_n) * NPB;
     const ck_i64 kb = s * a.split_iters;
     const ck_i64 ke = kb + a.split_iters < a.k_iters ? kb + a.split_iters : a.k_iters;
     // Merged groups: one block runs MERGE consecutive groups of the same tile.

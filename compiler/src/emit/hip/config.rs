@@ -105,9 +105,9 @@ pub const ASYNC_LDS_BUDGET: u32 = 96 * 1024;
 const MAX_ASYNC_STAGES: u32 = 4;
 
 /// Warpgroup layout of the NVIDIA sm_90a `wgmma` path: `groups[0] × groups[1]` warpgroups of
-/// 128 threads, each computing a 64 × `n` slice of the block tile with operands read from
-/// 128-byte-swizzled shared memory (`slices` of 64 rows each). A K-major operand (loaded along K) keeps rows of 64 K
-/// elements; an M/N-major one (loaded along its rows) lines of 64 rows.
+/// 128 threads, each computing `slices` 64-row slices by `n` columns of the block tile with
+/// operands read from 128-byte-swizzled shared memory. A K-major operand (loaded along K) keeps
+/// rows of 64 K elements; an M/N-major one (loaded along its rows) lines of 64 rows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WgmmaLayout {
     pub groups: [u32; 2],
@@ -119,14 +119,20 @@ pub struct WgmmaLayout {
     pub stages: u32,
     pub lds_b_offset: u32,
     pub lds_bytes: u32,
+    /// Workgroups an SM holds at once: as many as its registers allow (one or two), each with
+    /// its share of the shared memory.
+    pub blocks_per_cu: u32,
 }
 
 /// Bytes of one 128-byte swizzle atom: the stages start on this boundary.
 const SWIZZLE_ATOM: u32 = 1024;
-/// Shared memory an SM gives its workgroup (H100 / H200: 228 KB, 1 KB of it reserved per
-/// workgroup). The path runs one workgroup per SM: its accumulators and loader coordinates
-/// take about 220 registers a thread.
+/// Shared memory an SM gives its workgroups (H100 / H200: 228 KB, 1 KB of it reserved per
+/// workgroup).
 const WGMMA_SM_LDS: u32 = 220 * 1024;
+/// Registers of an SM, and what a thread of the path takes: its accumulators and the loaders'
+/// coordinates come to about 220, so a warpgroup-sized workgroup fits twice, larger ones once.
+const SM_REGISTERS: u32 = 65536;
+const WGMMA_THREAD_REGISTERS: u32 = 224;
 const MAX_WGMMA_STAGES: u32 = 6;
 /// Most accumulators a thread of the `wgmma` path holds: beside the loaders' coordinates, more
 /// spill (a 64 × 256 slice, 128 of them, took 600 bytes of stack).
@@ -168,9 +174,10 @@ fn wgmma_layout(
         return None;
     }
     let (a_stage, b_stage) = (m * k * a.elem.bytes(), n * k * b.elem.bytes());
+    let blocks_per_cu = (SM_REGISTERS / (block * WGMMA_THREAD_REGISTERS)).clamp(1, 2);
     let stages = (3..=MAX_WGMMA_STAGES)
         .rev()
-        .find(|s| SWIZZLE_ATOM + s * (a_stage + b_stage) <= WGMMA_SM_LDS)?;
+        .find(|s| SWIZZLE_ATOM + s * (a_stage + b_stage) <= WGMMA_SM_LDS / blocks_per_cu)?;
     Some(WgmmaLayout {
         groups: [gm, gn],
         slices,
@@ -178,6 +185,7 @@ fn wgmma_layout(
         stages,
         lds_b_offset: stages * a_stage,
         lds_bytes: SWIZZLE_ATOM + stages * (a_stage + b_stage),
+        blocks_per_cu,
     })
 }
 
@@ -398,12 +406,11 @@ impl KernelConfig {
         self.op == Op::BwdWeight && self.merge_groups > 1
     }
 
-    /// Workgroups per compute unit on `dev`: one where the `wgmma` path runs.
+    /// Workgroups per compute unit on `dev`: the `wgmma` layout's where that path runs.
     pub fn blocks_per_cu_on(&self, dev: &super::launch::DeviceInfo) -> u32 {
-        if self.wgmma.is_some() && dev.wgmma {
-            1
-        } else {
-            self.blocks_per_cu
+        match self.wgmma {
+            Some(w) if dev.wgmma => w.blocks_per_cu,
+            _ => self.blocks_per_cu,
         }
     }
 
@@ -766,10 +773,14 @@ mod tests {
         // as many 32 KB stages as fit one SM.
         let l = layout(&k_major, &k_major, 256, [128, 128, 64]).unwrap();
         assert_eq!((l.groups, l.slices, l.n, l.stages), ([2, 1], 1, 128, 6));
+        assert_eq!(l.blocks_per_cu, 1);
         assert_eq!((l.lds_b_offset, l.lds_bytes), (6 * 16384, 1024 + 6 * 32768));
         // One warpgroup over 128 rows takes two 64-row slices.
         let l = layout(&k_major, &k_major, 128, [128, 48, 64]).unwrap();
         assert_eq!((l.groups, l.slices, l.n), ([1, 1], 2, 48));
+        // A workgroup of one warpgroup fits an SM's registers twice: half the shared memory
+        // each, four 22 KB stages.
+        assert_eq!((l.blocks_per_cu, l.stages), (2, 4));
         // K-major operands need 64 K elements per block; M/N-major ones do not, but an N-major
         // B needs warpgroup columns in 64-row atoms.
         assert_eq!(layout(&k_major, &k_major, 256, [128, 128, 32]), None);

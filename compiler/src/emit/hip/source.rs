@@ -78,11 +78,11 @@ pub fn kernel_text(cfg: &KernelConfig) -> KernelText {
     text.push('\n');
     text.push_str(&args::c_struct());
     text.push_str(&consts);
-    // The warpgroup path keeps registers for one workgroup per SM (KernelConfig::blocks_per_cu_on).
+    // The warpgroup path keeps registers for its own workgroups per SM (blocks_per_cu_on).
     let _ = writeln!(
         text,
         "#define CK_ENTRY_THREADS(e, n, b) extern \"C\" __global__ void CK_LAUNCH_BOUNDS(n, b) {symbol_base}_##e\n\
-         #if defined(CK_WGMMA)\n#define CK_ENTRY(e) CK_ENTRY_THREADS(e, BLOCK, 1)\n#else\n\
+         #if defined(CK_WGMMA)\n#define CK_ENTRY(e) CK_ENTRY_THREADS(e, BLOCK, WG_BLOCKS_PER_CU)\n#else\n\
          #define CK_ENTRY(e) CK_ENTRY_THREADS(e, BLOCK, BLOCKS_PER_CU)\n#endif"
     );
     text.push('\n');
@@ -146,7 +146,7 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
         .mfma
         .map_or([1, 1, 32], |l| [l.warps[0], l.warps[1], l.block[0]]);
     let wmma = cfg.wmma.map_or([1, 1], |l| l.warps);
-    let wg = cfg.wgmma.map_or([1, 1, 1, 8, 3, 0], |l| {
+    let wg = cfg.wgmma.map_or([1, 1, 1, 8, 3, 0, 1], |l| {
         [
             l.groups[0],
             l.groups[1],
@@ -154,9 +154,10 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
             l.n,
             l.stages,
             l.lds_b_offset,
+            l.blocks_per_cu,
         ]
     });
-    let consts: [(&str, String); 49] = [
+    let consts: [(&str, String); 50] = [
         ("CK_OP", op.into()),
         ("BLOCK", cfg.block.to_string()),
         ("MPB", m.to_string()),
@@ -199,6 +200,7 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
         ("WG_NW", wg[3].to_string()),
         ("WG_STAGES", wg[4].to_string()),
         ("WG_LDS_B_OFFSET", wg[5].to_string()),
+        ("WG_BLOCKS_PER_CU", wg[6].to_string()),
         ("STAGES", cfg.stages.to_string()),
         ("REG_PREFETCH", cfg.reg_prefetch.to_string()),
         ("MERGE", cfg.merge_groups.to_string()),

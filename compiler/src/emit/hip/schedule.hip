@@ -131,6 +131,11 @@ CK_DEV OT ck_final(const CkArgs& a, ck_i64 off, float v) {
 }
 CK_DEV OT* ck_out(const CkArgs& a) { return reinterpret_cast<OT*>(CK_OP == CK_FWD ? a.y : CK_OP == CK_BWD_DATA ? a.x : a.w); }
 CK_DEV void ck_store_final(const CkArgs& a, ck_i64 off, float v) { ck_out(a)[off] = ck_final(a, off, v); }
+// Accumulators j and j + 1 (j even) are adjacent columns: the tensor-core layouts hold such
+// pairs from an even column (2t), as does a SIMT grid one column wide (from column j).
+CK_DEV bool ck_pair_cols(int j) {
+    return j % 2 == 0 && j + 1 < AC && ck_col_step(j + 1) == ck_col_step(j) + 1;
+}
 // Two adjacent output elements in one store (`off` even).
 CK_DEV void ck_store_pair(const CkArgs& a, ck_i64 off, float v0, float v1) {
     ck_vec<OT, 2> w;
@@ -144,11 +149,6 @@ CK_DEV void ck_store_pair(const CkArgs& a, ck_i64 off, float v0, float v1) {
 // [MPB][NPB + STAGE_PAD bytes] of the output type, free once ck_gemm_tile has returned, then
 // every thread sends 16-byte runs of a row (8 outputs of 16 bits), where the register layouts
 // would store 2 or 4 bytes a lane.
-// Accumulators j and j + 1 (j even) are adjacent columns: the tensor-core layouts hold such
-// pairs from an even column (2t), as does a SIMT grid one column wide (from column j).
-CK_DEV bool ck_pair_cols(int j) {
-    return j % 2 == 0 && j + 1 < AC && ck_col_step(j + 1) == ck_col_step(j) + 1;
-}
 CK_DEV void ck_store_staged(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0, ck_i64 n0, const ck_acc& acc) {
     constexpr int RUN = 16 / (int)sizeof(OT), LD = NPB + STAGE_PAD / (int)sizeof(OT);
     // Only binary ops read the D tensor, at the output offset; unary ones need none.
@@ -221,9 +221,8 @@ CK_DEV void ck_store_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m
             if (!atomic) {
                 // A thread's adjacent tile columns (the tensor-core layouts hold pairs) land in one
                 // store when the output has them adjacent too and the pair is aligned.
-                const bool pair = j % 2 == 0 && j + 1 < AC && ck_col_step(j + 1) == ck_col_step(j) + 1 &&
-                                  ck_col(b, j + 1) < NPB && n + 1 < a.Ng && col[j + 1] == col[j] + 1 &&
-                                  ((row + col[j]) & 1) == 0;
+                const bool pair = ck_pair_cols(j) && ck_col(b, j + 1) < NPB && n + 1 < a.Ng &&
+                                  col[j + 1] == col[j] + 1 && ((row + col[j]) & 1) == 0;
                 if (pair) {
                     ck_store_pair(a, row + col[j], acc.v[i][j], acc.v[i][j + 1]);
                     stored = true;

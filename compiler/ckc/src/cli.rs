@@ -229,8 +229,9 @@ pub struct BenchArgs {
     /// print the names of the cache files they need and exit (needs NVRTC, no GPU).
     #[arg(long, value_name = "DIR")]
     pub precompile: Option<PathBuf>,
-    /// NVRTC architecture for --precompile.
-    #[arg(long, default_value = "sm_90", requires = "precompile")]
+    /// NVRTC architecture for --precompile: the one the CUDA back end compiles for on the GPU
+    /// (sm_90a on the H100 and H200).
+    #[arg(long, default_value = "sm_90a", requires = "precompile")]
     pub arch: String,
 }
 

@@ -406,23 +406,37 @@ impl KernelConfig {
         self.op == Op::BwdWeight && self.merge_groups > 1
     }
 
+    /// The warpgroup layout, where `dev` runs that path.
+    fn wgmma_on(&self, dev: &super::launch::DeviceInfo) -> Option<WgmmaLayout> {
+        self.wgmma.filter(|_| dev.wgmma)
+    }
+
     /// Workgroups per compute unit on `dev`: the `wgmma` layout's where that path runs.
     pub fn blocks_per_cu_on(&self, dev: &super::launch::DeviceInfo) -> u32 {
-        match self.wgmma {
-            Some(w) if dev.wgmma => w.blocks_per_cu,
-            _ => self.blocks_per_cu,
-        }
+        self.wgmma_on(dev)
+            .map_or(self.blocks_per_cu, |w| w.blocks_per_cu)
     }
 
     /// Dynamic LDS bytes of a workgroup on `dev`.
     pub fn lds_bytes_on(&self, dev: &super::launch::DeviceInfo) -> u32 {
-        if let Some(w) = self.wgmma.filter(|_| dev.wgmma) {
+        if let Some(w) = self.wgmma_on(dev) {
             w.lds_bytes
         } else if dev.async_copy {
             self.async_lds_bytes
         } else {
             self.lds_bytes
         }
+    }
+
+    /// LDS bytes from the kernel's stage base on `dev` (what the staged epilogue may fill): the
+    /// launch's, less the warpgroup layout's alignment slack.
+    pub fn stage_lds_on(&self, dev: &super::launch::DeviceInfo) -> u32 {
+        let slack = if self.wgmma_on(dev).is_some() {
+            SWIZZLE_ATOM
+        } else {
+            0
+        };
+        self.lds_bytes_on(dev) - slack
     }
 
     /// Element types of the input, weight and output tensors.

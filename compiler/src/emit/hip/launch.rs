@@ -407,7 +407,7 @@ impl KernelConfig {
             Op::BwdData => packed(&xs, [('W', wi), ('H', hi), ('D', di), ('N', dims.n)]),
             Op::BwdWeight => packed(&ws, [('C', dims.c), ('W', x), ('H', y), ('D', z)]),
         });
-        args.stage_out = i64::from(self.stage_output(dims, [&xs, &ws, &ys], lds_bytes, dev));
+        args.stage_out = i64::from(self.stage_output(dims, [&xs, &ws, &ys], dev));
         if let Some(ch) = self.direct_channels(dims, &xs, &ys) {
             return Ok(self.direct_plan(dims, dev, ch, args, tensor_bytes));
         }
@@ -544,13 +544,12 @@ impl KernelConfig {
     /// Whether finished tiles go out through LDS in runs of 8 (`ck_store_staged`): the tile's N
     /// is a multiple of 8, the output's GEMM columns are contiguous (for backward weight, packed
     /// (z, y, x, c)), the GEMM N and every other output stride are multiples of 8 (a run stays in
-    /// one row, aligned), and the fp32 tile fits the launch's LDS past the warpgroup path's
-    /// alignment slack. The tile is staged in the output type.
+    /// one row, aligned), and the tile, in the output type, fits the LDS from the kernel's stage
+    /// base (`stage_lds_on`).
     fn stage_output(
         &self,
         dims: &ConvDims,
         [xs, ws, ys]: [&[(char, u64)]; 3],
-        lds_bytes: u32,
         dev: &DeviceInfo,
     ) -> bool {
         let [m, n, _] = self.tile;
@@ -570,17 +569,12 @@ impl KernelConfig {
                 st.is_multiple_of(8)
             }
         });
-        let slack = if self.wgmma.is_some() && dev.wgmma {
-            1024
-        } else {
-            0
-        };
-        let tile_bytes = u64::from(m) * u64::from(n * self.out.bytes() + STAGE_PAD) + slack;
+        let tile_bytes = u64::from(m) * u64::from(n * self.out.bytes() + STAGE_PAD);
         n.is_multiple_of(8)
             && linear
             && aligned
             && gemm_n.is_multiple_of(8)
-            && tile_bytes <= u64::from(lds_bytes)
+            && tile_bytes <= u64::from(self.stage_lds_on(dev))
     }
 
     /// Channels per group when the small-channel entry runs `dims`: a kernel that has it, a

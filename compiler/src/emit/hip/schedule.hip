@@ -1,3 +1,12 @@
+#if defined(CK_CP_ASYNC)
+// Both loaders' next K-tile, copied into ring stage `s` (both rings).
+CK_DEV void ck_issue_stage(const CkArgs& a, const ck_block& b, ck_a_loader& la, ck_b_loader& lb, const AT* A,
+                           const BT* B, int s) {
+    la.issue(a, A, b.lt, b.As + s * A_STAGE);
+    lb.issue(a, B, b.lt, b.Bs + s * B_STAGE);
+}
+#endif
+
 // acc = sum over k-tiles [kb, ke) of A(m0.., k) * B(k, n0..). Inlined so that `acc` stays in
 // registers (a call by reference would put it on the stack); each schedule calls it once.
 CK_DEV void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0, ck_i64 n0, ck_i64 kb, ck_i64 ke,
@@ -23,8 +32,7 @@ CK_DEV void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0
 #pragma unroll
         for (int s = 0; s < WG_STAGES - 2; ++s) {
             if (kb + s < ke) {
-                la.issue(a, A, b.lt, b.As + s * A_STAGE);
-                lb.issue(a, B, b.lt, b.Bs + s * B_STAGE);
+                ck_issue_stage(a, b, la, lb, A, B, s);
             }
             ck_cp_commit();
         }
@@ -35,8 +43,7 @@ CK_DEV void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0
             __syncthreads();
             ck_wg_issue(acc, b.As + rs * A_STAGE, b.Bs + rs * B_STAGE, b);
             if (kt + WG_STAGES - 2 < ke) {
-                la.issue(a, A, b.lt, b.As + ws * A_STAGE);
-                lb.issue(a, B, b.lt, b.Bs + ws * B_STAGE);
+                ck_issue_stage(a, b, la, lb, A, B, ws);
             }
             ck_cp_commit();
             ck_wg_wait<1>();
@@ -58,8 +65,7 @@ CK_DEV void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0
 #pragma unroll
         for (int s = 0; s < ASYNC_STAGES - 1; ++s) {
             if (kb + s < ke) {
-                la.issue(a, A, b.lt, b.As + s * A_STAGE);
-                lb.issue(a, B, b.lt, b.Bs + s * B_STAGE);
+                ck_issue_stage(a, b, la, lb, A, B, s);
             }
             ck_cp_commit();
         }
@@ -70,8 +76,7 @@ CK_DEV void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0
             ck_cp_wait<ASYNC_STAGES - 2>();
             __syncthreads();
             if (kt + ASYNC_STAGES - 1 < ke) {
-                la.issue(a, A, b.lt, b.As + ws * A_STAGE);
-                lb.issue(a, B, b.lt, b.Bs + ws * B_STAGE);
+                ck_issue_stage(a, b, la, lb, A, B, ws);
             }
             ck_cp_commit();
             if (b.math) ck_math_step(acc, b.As + rs * A_STAGE, b.Bs + rs * B_STAGE, b);

@@ -2,7 +2,7 @@
 //! instance's constants, then the shared implicit-GEMM body.
 
 use super::args;
-use super::config::{KernelConfig, Schedule};
+use super::config::{Elem, KernelConfig, Schedule};
 use super::launch::{DIRECT_LANES, DIRECT_SETS, DIRECT_SPAN, STAGE_PAD};
 use crate::ir::Instance;
 use crate::model::{ElementOp, Op, Reduction};
@@ -234,14 +234,10 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
 fn wgmma_instruction(
     s: &mut String,
     n: u32,
-    elem: super::config::Elem,
+    elem: Elem,
     [trans_a, trans_b]: [bool; 2],
 ) -> std::fmt::Result {
-    let ty = if elem == super::config::Elem::Bf16 {
-        "bf16"
-    } else {
-        "f16"
-    };
+    let ty = if elem == Elem::Bf16 { "bf16" } else { "f16" };
     let regs = n / 2;
     let list = (0..regs)
         .map(|r| format!("%{r}"))

@@ -132,9 +132,12 @@ family nv_bwd_weight_streamk_2d : nv_bwd_weight {
 }
 
 /// Forward and backward data: M = N·Ho·Wo (N·Hi·Wi), N = K (C), GEMM-K = C·Y·X (K·Y·X).
+/// k_batch from occupancy: problems with fewer output tiles than the GPU holds at once split
+/// their GEMM-K (CK-Tile picks k_batch at launch; the kernel is the same).
 family nv_fwd_bwd_data_2d : nv_tile {
     dims = 2;
     layout = nhwgc;
+    split_k = auto;
     over op = [fwd, bwd_data];
     over dtype = [fp16, bf16];
     over pipeline.version = [compv4, compv3];
@@ -153,6 +156,23 @@ family nv_fwd_bwd_data_2d : nv_tile {
         t64x64x64 = ([64, 64, 64], [2, 2, 1], [32, 32, 16]);
         /// 4 warps of 64x16: K or C of 36 and other narrow N.
         t128x48x64 = ([128, 48, 64], [2, 2, 1], [64, 24, 16]);
+    }
+}
+
+/// Depthwise and narrow grouped forward and backward data (C = K, 1 to 8 channels per group,
+/// 3x3 filters): merged groups run the kernel's small-channel path, a warp per 8 output
+/// channels and 32 pixels, the block's weights in LDS. Other problems run the scalar-load tile.
+family nv_fwd_bwd_data_merged_2d : nv_tile {
+    dims = 2;
+    layout = nhwgc;
+    over op = [fwd, bwd_data];
+    over dtype = [fp16, bf16];
+    vector = [1, 1, 1];
+    pipeline.version = compv3;
+    merge_groups = 8;
+    rows (tile, warps, warp_tile) {
+        /// Four warps of 16x16 for the problems the small-channel path does not take.
+        t64x16x32 = ([64, 16, 32], [4, 1, 1], [16, 16, 16]);
     }
 }
 

@@ -131,8 +131,8 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
             ..base
         },
     ];
-    // Merged groups are for narrow groups: 2, 4 and 8 channels, which backward-weight kernels
-    // run on their small-channel path.
+    // Merged groups are for narrow groups: 2, 4 and 8 channels, which the kernels run on their
+    // small-channel paths.
     if m > 1 {
         shapes.extend([
             Shape {
@@ -149,6 +149,18 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
                 n: 3,
                 k: 4 * v,
                 c: 2 * v,
+                ..base
+            },
+            Shape {
+                what: "narrow groups, two channels, dilated",
+                g: 4 * m,
+                n: 1,
+                k: 2 * v,
+                c: 2 * v,
+                input: 6,
+                dilation: 2,
+                lpad: 2,
+                rpad: 2,
                 ..base
             },
             Shape {

@@ -166,7 +166,7 @@ impl CudaBackend {
             .iter()
             .map(|e| Ok((e.kind, module.load_function(&e.symbol)?)))
             .collect::<Result<Vec<_>, CudaError>>()?;
-        // Only the main entry uses dynamic LDS.
+        // Only the main entry may need more than the default 48 KB of dynamic LDS.
         let main = gpu::entry_function(&functions, EntryKind::Main, &kernel.name)?;
         let lds = kernel.config.lds_bytes_on(&self.device);
         if lds > 48 * 1024 {

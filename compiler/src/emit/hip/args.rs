@@ -36,7 +36,7 @@ ck_args! {
     y: u64 => "void*",
     /// D tensor of binary output element-wise ops (output layout).
     d: u64 => "const void*",
-    /// fp32 workspace: split-K accumulation `[G][M][N]` or StreamK partial tiles.
+    /// fp32 workspace: split-K slices `[slice][G][M][N]` or StreamK partial tiles.
     ws: u64 => "void*",
     /// StreamK fix-up flags, one `int` per SK block.
     flags: u64 => "void*",
@@ -72,10 +72,14 @@ ck_args! {
     lin_out: i64 => "ck_i64",
     /// 1: finished tiles go out through LDS in rows of 8 contiguous, aligned output elements.
     stage_out: i64 => "ck_i64",
-    /// Slices of `[G][M][N]` fp32 sums in the workspace that the convert entry adds.
-    ws_slices: i64 => "ck_i64",
-    /// Small-channel entry: channels per group (1, 2, 4 or 8) and output pixels per block.
-    direct_ch: i64 => "ck_i64", direct_pixels: i64 => "ck_i64",
+    /// Slices of `[G][M][N]` fp32 sums in the workspace that the convert entry adds, and the
+    /// thread sets of a convert workgroup that add them (each a strided subset of the slices).
+    ws_slices: i64 => "ck_i64", convert_sets: i64 => "ck_i64",
+    /// 1: each split-K slice stores its partial tiles into its workspace slice (no atomics).
+    split_ws: i64 => "ck_i64",
+    /// Small-channel entry: channels per group (1, 2, 4 or 8), output pixels per block and
+    /// (forward and backward data) 8-channel vectors per block.
+    direct_ch: i64 => "ck_i64", direct_pixels: i64 => "ck_i64", direct_vecs: i64 => "ck_i64",
     /// Scale and Bilinear factors.
     alpha: f64 => "double", beta: f64 => "double",
 }

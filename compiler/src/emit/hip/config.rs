@@ -400,10 +400,11 @@ fn thread_grid(threads: u32, m: u32, n: u32) -> ([u32; 2], [u32; 2]) {
 }
 
 impl KernelConfig {
-    /// Backward-weight kernels that merge groups also carry the small-channel entry
-    /// (`direct.hip`): the problems they are for have a handful of channels per group.
+    /// Kernels that merge groups also carry a small-channel entry (`direct.hip` for backward
+    /// weight, `direct_conv.hip` for forward and backward data): the problems they are for
+    /// have a handful of channels per group.
     pub fn has_direct(&self) -> bool {
-        self.op == Op::BwdWeight && self.merge_groups > 1
+        self.merge_groups > 1
     }
 
     /// The warpgroup layout, where `dev` runs that path.

@@ -213,6 +213,10 @@ pub(super) const DIRECT_SPAN: u64 = 8;
 /// rows stay 16-byte aligned and consecutive rows start 4 banks apart.
 pub(super) const STAGE_PAD: u32 = 16;
 
+/// Threads of a small-channel forward / backward-data workgroup (`direct_conv.hip`): warps of
+/// 32 destination pixels, one 8-channel vector each.
+pub(super) const DCONV_BLOCK: u64 = 256;
+
 /// GEMM rows (group, k) a small-channel thread owns at `c` channels per group.
 fn direct_rows_per_thread(c: u64) -> u64 {
     (DIRECT_SPAN / c).max(1)
@@ -227,6 +231,74 @@ fn packed(strides: &[(char, u64)], order: [(char, u64); 4]) -> bool {
         expect = expect.saturating_mul(w[0].1 as i64);
         w[1].1 == 1 || get(strides, w[1].0) == expect
     })
+}
+
+/// Fewest K-tiles an automatic split-K slice runs: each slice also writes a partial tile.
+const MIN_SPLIT_ITERS: u64 = 2;
+
+/// Largest workspace of split-K slices; beyond it the slices add into one atomically.
+const MAX_SLICE_BYTES: u64 = 256 << 20;
+
+/// Threads of a convert workgroup: `convert_sets` sets of lanes over the workspace slices.
+pub(super) const CONVERT_BLOCK: u32 = 256;
+
+/// The convert entry's launch over `out_elems` outputs of `args.ws_slices` slices: up to eight
+/// thread sets per workgroup add the slices (a power of two that divides the workgroup, so each
+/// set is whole warps), their sums meet in LDS.
+fn convert_step(args: &mut CkArgs, out_elems: u64, dev: &DeviceInfo) -> Step {
+    let sets = 1u64 << (args.ws_slices.clamp(1, 8) as u64).ilog2();
+    args.convert_sets = sets as i64;
+    let lanes = u64::from(CONVERT_BLOCK) / sets;
+    let blocks = out_elems
+        .div_ceil(lanes)
+        .clamp(1, 8 * u64::from(dev.compute_units));
+    Step::Launch {
+        entry: EntryKind::Convert,
+        grid: [blocks as u32, 1, 1],
+        block: [CONVERT_BLOCK, 1, 1],
+        lds_bytes: CONVERT_BLOCK * 4,
+    }
+}
+
+/// The small-channel forward / backward-data plan: `y` blocks of up to eight 8-channel vectors
+/// (one warp each; fewer vectors leave the other warps as more pixel phases), `x` blocks of the
+/// destination pixels, about eight workgroups per compute unit with at least one pass of the
+/// block's warps each. No workspace: each output is written once.
+fn dconv_plan(
+    dims: &ConvDims,
+    dev: &DeviceInfo,
+    c: u64,
+    mut args: CkArgs,
+    tensor_bytes: [u64; 3],
+) -> LaunchPlan {
+    let warps = DCONV_BLOCK / 32;
+    let nvec = dims.g * c / 8;
+    let vecs = nvec.min(warps);
+    let vec_blocks = nvec.div_ceil(vecs);
+    let spatial = if dims.op == Op::Fwd {
+        dims.output
+    } else {
+        dims.input
+    };
+    let pixels = dims.n * spatial.iter().product::<u64>();
+    let pass = 32 * (warps / vecs);
+    let chunks = (8 * u64::from(dev.compute_units)).div_ceil(vec_blocks);
+    let per_block = pixels.div_ceil(chunks).max(pass);
+    args.direct_ch = c as i64;
+    args.direct_vecs = vecs as i64;
+    args.direct_pixels = per_block as i64;
+    LaunchPlan {
+        steps: vec![Step::Launch {
+            entry: EntryKind::Direct,
+            grid: [pixels.div_ceil(per_block) as u32, vec_blocks as u32, 1],
+            block: [DCONV_BLOCK as u32, 1, 1],
+            lds_bytes: 0,
+        }],
+        workspace_bytes: 0,
+        flags_offset: 0,
+        tensor_bytes,
+        args,
+    }
 }
 
 /// Grid dimension limits shared by HIP and CUDA.
@@ -408,8 +480,12 @@ impl KernelConfig {
             Op::BwdWeight => packed(&ws, [('C', dims.c), ('W', x), ('H', y), ('D', z)]),
         });
         args.stage_out = i64::from(self.stage_output(dims, [&xs, &ws, &ys], dev));
-        if let Some(ch) = self.direct_channels(dims, &xs, &ys) {
-            return Ok(self.direct_plan(dims, dev, ch, args, tensor_bytes));
+        if dims.op == Op::BwdWeight {
+            if let Some(ch) = self.direct_channels(dims, &xs, &ys) {
+                return Ok(self.direct_plan(dims, dev, ch, args, tensor_bytes));
+            }
+        } else if let Some(ch) = self.dconv_channels(dims, &xs, &ys) {
+            return Ok(dconv_plan(dims, dev, ch, args, tensor_bytes));
         }
 
         let block = [self.block, 1, 1];
@@ -426,18 +502,27 @@ impl KernelConfig {
                 let group_blocks = dims.g.div_ceil(u64::from(self.merge_groups));
                 let wanted = match slices {
                     SplitK::Fixed(s) => u64::from(s.max(1)),
-                    // Occupancy model: two rounds of the workgroups every compute unit holds
-                    // at once, at most 128 slices.
-                    SplitK::Auto => ((2 * cus * u64::from(self.blocks_per_cu_on(dev)))
+                    // Occupancy model: one round of the workgroups every compute unit holds at
+                    // once, at most 128 slices of at least MIN_SPLIT_ITERS K-tiles each.
+                    SplitK::Auto => ((cus * u64::from(self.blocks_per_cu_on(dev)))
                         / (tiles_m * tiles_n * group_blocks))
+                        .min(k_iters / MIN_SPLIT_ITERS)
                         .clamp(1, 128),
                 };
                 let split_iters = k_iters.div_ceil(wanted.min(k_iters));
                 let slices = k_iters.div_ceil(split_iters);
                 args.split_iters = split_iters as i64;
-                let atomic = slices > 1 || two_stage;
-                args.store_atomic = i64::from(atomic);
-                args.atomic_to_ws = i64::from(atomic && (two_stage || !direct_fp32));
+                // Partial sums go to a workspace slice each, added by the convert entry; only
+                // where those slices would exceed MAX_SLICE_BYTES are they added atomically.
+                let partial = slices > 1 || two_stage;
+                if partial && slices * out_elems * 4 <= MAX_SLICE_BYTES {
+                    args.split_ws = 1;
+                    args.ws_slices = slices as i64;
+                    workspace_bytes = slices * out_elems * 4;
+                } else {
+                    args.store_atomic = i64::from(partial);
+                    args.atomic_to_ws = i64::from(partial && (two_stage || !direct_fp32));
+                }
                 if group_blocks > MAX_GRID_Y {
                     return Err(PlanError::TooLarge {
                         what: "group blocks",
@@ -528,9 +613,8 @@ impl KernelConfig {
                 lds_bytes,
             ));
         }
-        if args.atomic_to_ws == 1 {
-            let blocks = out_elems.div_ceil(u64::from(self.block)).clamp(1, 8 * cus);
-            steps.push(launch(EntryKind::Convert, blocks, 1, 0));
+        if args.atomic_to_ws == 1 || args.split_ws == 1 {
+            steps.push(convert_step(&mut args, out_elems, dev));
         }
         Ok(LaunchPlan {
             steps,
@@ -628,6 +712,43 @@ impl KernelConfig {
         fits.then_some(c)
     }
 
+    /// Channels per group when the small-channel forward / backward-data entry runs `dims`: a
+    /// kernel that has it, a 3x3 filter (one depth tap), C = K of 1, 2, 4 or 8 with whole
+    /// 8-channel vectors (G·C a multiple of 8) in at most 65535 blocks of eight, plain loads,
+    /// pixel counts within the kernel's 32-bit indices, and channels-last source and
+    /// destination whose 16-byte vectors are aligned (packed groups and channels, every other
+    /// stride a multiple of 8).
+    fn dconv_channels(
+        &self,
+        dims: &ConvDims,
+        xs: &[(char, u64)],
+        ys: &[(char, u64)],
+    ) -> Option<u64> {
+        let pass = ElementOp::PassThrough;
+        let c = dims.c;
+        let int = |v: u64| v <= i32::MAX as u64;
+        let pixels = |sp: [u64; 3]| dims.n * sp.iter().product::<u64>();
+        let vectors = |s: &[(char, u64)], ch: char| {
+            (c == 1 || get(s, ch) == 1)
+                && get(s, 'G') == c as i64
+                && s.iter()
+                    .all(|&(l, st)| l == 'G' || l == ch || st.is_multiple_of(8))
+        };
+        let fits = self.has_direct()
+            && dims.filter == [1, 3, 3]
+            && [1, 2, 4, 8].contains(&c)
+            && dims.k == c
+            && (dims.g * c).is_multiple_of(8)
+            && (dims.g * c).div_ceil(64) <= MAX_GRID_Y
+            && self.a.op == pass
+            && self.b.op == pass
+            && int(pixels(dims.input))
+            && int(pixels(dims.output))
+            && vectors(xs, 'C')
+            && vectors(ys, 'K');
+        fits.then_some(c)
+    }
+
     /// The small-channel entry's plan: blocks of [`DIRECT_SETS`] row sets by [`DIRECT_LANES`]
     /// threads per set, the output pixels split over blocks (about four per compute unit, at
     /// least 64 pixels each); each block writes a workspace slice and the convert entry adds them.
@@ -649,9 +770,7 @@ impl KernelConfig {
         args.direct_pixels = per_block as i64;
         args.ws_slices = slices as i64;
         let out_elems = dims.g * dims.k * dims.c * dims.filter.iter().product::<u64>();
-        let convert_blocks = out_elems
-            .div_ceil(u64::from(self.block))
-            .clamp(1, 8 * u64::from(dev.compute_units));
+        let convert = convert_step(&mut args, out_elems, dev);
         LaunchPlan {
             steps: vec![
                 Step::Launch {
@@ -660,12 +779,7 @@ impl KernelConfig {
                     block: [(DIRECT_SETS * DIRECT_LANES) as u32, 1, 1],
                     lds_bytes: 0,
                 },
-                Step::Launch {
-                    entry: EntryKind::Convert,
-                    grid: [convert_blocks as u32, 1, 1],
-                    block: [self.block, 1, 1],
-                    lds_bytes: 0,
-                },
+                convert,
             ],
             workspace_bytes: slices * out_elems * 4,
             flags_offset: 0,

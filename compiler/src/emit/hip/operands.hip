@@ -294,6 +294,17 @@ template <bool IS_A> CK_DEV ck_kpart ck_make_kpart(const CkArgs& a, const ck_d4&
     return p;
 }
 
+// Backward data with strides: the output pixel at window displacement (d, h, w) if the strides
+// divide it. Out of line, so that the divisions stay out of the unit-stride K loop's code (two
+// loops' worth of instructions does not fit the instruction cache).
+CK_NOINLINE ck_idx ck_bwd_strided(const CkArgs& a, ck_idx off, int d, int h, int w) {
+    if (d < 0 || h < 0 || w < 0) return -1;
+    if (d % (int)a.sd || h % (int)a.sh || w % (int)a.sw) return -1;
+    d /= (int)a.sd; h /= (int)a.sh; w /= (int)a.sw;
+    if (d >= a.Do || h >= a.Ho || w >= a.Wo) return -1;
+    return off + d * ck_ix(a.ys_d) + h * ck_ix(a.ys_h) + w * ck_ix(a.ys_w);
+}
+
 // Offset of the site's element at the K index of `p` (the element ck_a_off / ck_b_off address);
 // -1 in the padding or outside the GEMM.
 template <bool IS_A> CK_DEV ck_idx ck_site_off(const CkArgs& a, const ck_site& s, const ck_kpart& p) {
@@ -308,11 +319,7 @@ template <bool IS_A> CK_DEV ck_idx ck_site_off(const CkArgs& a, const ck_site& s
             if (!(ck_in(d, a.Do) && ck_in(h, a.Ho) && ck_in(w, a.Wo))) return -1;
             return s.win + p.lin;
         }
-        if (d < 0 || h < 0 || w < 0) return -1;
-        if (d % (int)a.sd || h % (int)a.sh || w % (int)a.sw) return -1;
-        d /= (int)a.sd; h /= (int)a.sh; w /= (int)a.sw;
-        if (d >= a.Do || h >= a.Ho || w >= a.Wo) return -1;
-        return s.base + p.off + d * ck_ix(a.ys_d) + h * ck_ix(a.ys_h) + w * ck_ix(a.ys_w);
+        return ck_bwd_strided(a, s.base + p.off, d, h, w);
     }
     // The input pixel under the filter window: the window origin plus the K displacement.
     if (!FAST_1X1 && !(ck_in(s.d + p.d, a.Di) && ck_in(s.h + p.h, a.Hi) && ck_in(s.w + p.w, a.Wi))) return -1;

@@ -245,6 +245,38 @@ CK_DEV void ck_store_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m
     }
 }
 
+// A split-K slice's partial tile into its fp32 workspace slice `[s][G][M][N]`, adjacent column
+// pairs in one 8-byte store: plain stores, which the convert entry adds in a fixed order.
+CK_DEV void ck_store_slice(const CkArgs& a, const ck_block& b, ck_i64 s, ck_i64 g, ck_i64 m0, ck_i64 n0,
+                           const ck_acc& acc) {
+    if (!b.math) return;
+    float* ws = reinterpret_cast<float*>(a.ws) + (s * a.G + g) * a.M * a.Ng;
+#pragma unroll
+    for (int i = 0; i < AR; ++i) {
+        const ck_i64 m = m0 + ck_row(b, i);
+        if (ck_row(b, i) >= MPB || m >= a.M) continue;
+        float* row = ws + m * a.Ng;
+        bool stored = false;  // column j went out with column j - 1
+#pragma unroll
+        for (int j = 0; j < AC; ++j) {
+            const ck_i64 n = n0 + ck_col(b, j);
+            if (stored || ck_col(b, j) >= NPB || n >= a.Ng) {
+                stored = false;
+                continue;
+            }
+            if (ck_pair_cols(j) && ck_col(b, j + 1) < NPB && n + 1 < a.Ng && ((m * a.Ng + n) & 1) == 0) {
+                ck_vec<float, 2> v;
+                v.v[0] = acc.v[i][j];
+                v.v[1] = acc.v[i][j + 1];
+                *reinterpret_cast<ck_vec<float, 2>*>(row + n) = v;
+                stored = true;
+            } else {
+                row[n] = acc.v[i][j];
+            }
+        }
+    }
+}
+
 // StreamK: SK block b covers iterations [ck_sk_begin(b), ck_sk_begin(b + 1)) of the SK tiles.
 CK_DEV ck_i64 ck_sk_begin(const CkArgs& a, ck_i64 b) {
     return b * a.sk_iters + (b < a.sk_rem ? b : a.sk_rem);
@@ -351,7 +383,8 @@ CK_DEV void ck_split_k(const CkArgs& a, const ck_block& b) {
         const ck_i64 g = (ck_i64)blockIdx.y * MERGE + gi;
         if (g >= a.G) break;
         ck_gemm_tile(a, b, g, m0, n0, kb, ke, acc);
-        ck_store_tile(a, b, g, m0, n0, acc, a.store_atomic != 0);
+        if (a.split_ws) ck_store_slice(a, b, s, g, m0, n0, acc);
+        else ck_store_tile(a, b, g, m0, n0, acc, a.store_atomic != 0);
         __syncthreads();
     }
 }
@@ -364,21 +397,35 @@ CK_ENTRY(main)(const CK_GRID_CONST CkArgs a) {
 }
 
 // Second stage: the sum of the fp32 workspace's [G][M][N] slices -> output tensor with the
-// element-wise op.
-CK_ENTRY(convert)(const CK_GRID_CONST CkArgs a) {
-    const ck_i64 total = a.G * a.M * a.Ng;
+// element-wise op. A workgroup is `convert_sets` sets of lanes; set t of lane l adds slices
+// t, t + sets, ... of element base + l, and set 0 adds the sets' sums from LDS in a fixed order.
+CK_ENTRY_THREADS(convert, CONVERT_BLOCK, 1)(const CK_GRID_CONST CkArgs a) {
+    extern __shared__ __align__(16) unsigned char ck_smem[];
+    float* part = reinterpret_cast<float*>(ck_smem);
+    const ck_i64 total = a.G * a.M * a.Ng, sets = a.convert_sets;
     const float* ws = reinterpret_cast<const float*>(a.ws);
-    for (ck_i64 i = (ck_i64)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (ck_i64)gridDim.x * blockDim.x) {
-        const ck_i64 n = i % a.Ng, m = (i / a.Ng) % a.M, g = i / (a.Ng * a.M);
-        // Eight independent partial sums keep eight loads in flight over many slices.
-        float v[8] = {};
-        ck_i64 s = 0;
-        for (; s + 8 <= a.ws_slices; s += 8) {
+    const ck_i64 lanes = blockDim.x / sets, set = threadIdx.x / lanes, lane = threadIdx.x % lanes;
+    // `base` is the same for the whole workgroup, so every thread meets the barriers.
+    for (ck_i64 base = (ck_i64)blockIdx.x * lanes; base < total; base += (ck_i64)gridDim.x * lanes) {
+        const ck_i64 i = base + lane;
+        // Four independent partial sums keep four loads in flight.
+        float v[4] = {};
+        if (set < sets && i < total) {
+            ck_i64 s = set;
+            for (; s + 3 * sets < a.ws_slices; s += 4 * sets) {
 #pragma unroll
-            for (int j = 0; j < 8; ++j) v[j] += ws[(s + j) * total + i];
+                for (int j = 0; j < 4; ++j) v[j] += ws[(s + j * sets) * total + i];
+            }
+            for (; s < a.ws_slices; s += sets) v[0] += ws[s * total + i];
         }
-        for (; s < a.ws_slices; ++s) v[0] += ws[s * total + i];
-        const float sum = ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
-        ck_store_final(a, ck_c_row(a, g, m) + ck_c_col(a, n), sum);
+        part[threadIdx.x] = (v[0] + v[1]) + (v[2] + v[3]);
+        __syncthreads();
+        if (set == 0 && i < total) {
+            float sum = part[lane];
+            for (ck_i64 t = 1; t < sets; ++t) sum += part[t * lanes + lane];
+            const ck_i64 n = i % a.Ng, m = (i / a.Ng) % a.M, g = i / (a.Ng * a.M);
+            ck_store_final(a, ck_c_row(a, g, m) + ck_c_col(a, n), sum);
+        }
+        __syncthreads();
     }
 }

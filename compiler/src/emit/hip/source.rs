@@ -3,7 +3,9 @@
 
 use super::args;
 use super::config::{Elem, KernelConfig, Schedule};
-use super::launch::{DIRECT_LANES, DIRECT_SETS, DIRECT_SPAN, STAGE_PAD};
+use super::launch::{
+    CONVERT_BLOCK, DCONV_BLOCK, DIRECT_LANES, DIRECT_SETS, DIRECT_SPAN, STAGE_PAD,
+};
 use crate::ir::Instance;
 use crate::model::{ElementOp, Op, Reduction};
 use std::fmt::Write;
@@ -18,8 +20,10 @@ const BODY: [&str; 3] = [
     include_str!("schedule.hip"),
 ];
 
-/// The small-channel backward-weight entry of kernels that merge groups.
+/// The small-channel entries of kernels that merge groups: backward weight, and forward and
+/// backward data.
 const DIRECT: &str = include_str!("direct.hip");
+const DIRECT_CONV: &str = include_str!("direct_conv.hip");
 
 /// FNV-1a, 64 bits: a stable hash of the instance constants that names the kernel's symbols.
 fn fnv1a(text: &str) -> u64 {
@@ -90,12 +94,17 @@ pub fn kernel_text(cfg: &KernelConfig) -> KernelText {
         text.push_str(part);
     }
     if cfg.has_direct() {
-        let _ = writeln!(
-            text,
-            "\nconstexpr int DIRECT_SETS = {DIRECT_SETS};\nconstexpr int DIRECT_LANES = {DIRECT_LANES};\n\
-             constexpr int DIRECT_SPAN = {DIRECT_SPAN};"
-        );
-        text.push_str(DIRECT);
+        if cfg.op == Op::BwdWeight {
+            let _ = writeln!(
+                text,
+                "\nconstexpr int DIRECT_SETS = {DIRECT_SETS};\nconstexpr int DIRECT_LANES = {DIRECT_LANES};\n\
+                 constexpr int DIRECT_SPAN = {DIRECT_SPAN};"
+            );
+            text.push_str(DIRECT);
+        } else {
+            let _ = writeln!(text, "\nconstexpr int DIRECT_BLOCK = {DCONV_BLOCK};");
+            text.push_str(DIRECT_CONV);
+        }
     }
     KernelText { symbol_base, text }
 }
@@ -219,6 +228,7 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
     }
     writeln!(s, "constexpr int SK_REDUCTION = {reduction};")?;
     writeln!(s, "constexpr int STAGE_PAD = {STAGE_PAD};")?;
+    writeln!(s, "constexpr int CONVERT_BLOCK = {CONVERT_BLOCK};")?;
     // The warpgroup path is per kernel too (on sm_90a, for kernels with a layout).
     writeln!(s, "#undef CK_WGMMA")?;
     if let Some(l) = cfg.wgmma {

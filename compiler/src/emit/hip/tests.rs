@@ -189,35 +189,63 @@ fn odd_channels_disable_vector_loads() {
 }
 
 #[test]
-fn split_k_accumulates_atomically_and_converts_non_fp32_outputs() {
-    let f16 = emit_hip(
+fn split_k_slices_store_into_their_own_workspace_slice() {
+    for dtype in [DataType::Fp16, DataType::Fp32] {
+        let k = SampleBuilder::new("s", Op::BwdWeight)
+            .dtype(dtype)
+            .split_k(SplitK::Fixed(4), false);
+        let plan = emit_hip(&k.build())
+            .unwrap()
+            .plan(&dims(Op::BwdWeight), &DEV)
+            .unwrap();
+        // No zero-fill: every slice writes each element of its tiles once.
+        assert_eq!(launches(&plan), [EntryKind::Main, EntryKind::Convert]);
+        assert!(plan.steps.iter().all(|s| matches!(s, Step::Launch { .. })));
+        // K = 4·14·14 = 784 → 25 k-tiles in 4 slices of 7 (the last has 4).
+        assert_eq!((plan.args.k_iters, plan.args.split_iters), (25, 7));
+        // bwd_weight: M = 136, N = 72·9 = 648, four fp32 slices of G·M·N.
+        assert_eq!(plan.workspace_bytes, 4 * 2 * 136 * 648 * 4);
+        let a = &plan.args;
+        assert_eq!((a.split_ws, a.ws_slices, a.store_atomic), (1, 4, 0));
+        // Four thread sets of 64 lanes add the four slices.
+        assert_eq!(a.convert_sets, 4);
+    }
+}
+
+#[test]
+fn split_k_beyond_the_slice_budget_adds_atomically() {
+    let k = emit_hip(
         &SampleBuilder::new("s", Op::BwdWeight)
-            .split_k(SplitK::Fixed(4), false)
+            .split_k(SplitK::Fixed(64), false)
             .build(),
     )
     .unwrap();
-    let plan = f16.plan(&dims(Op::BwdWeight), &DEV).unwrap();
+    // M·N = 2048 · 1024·9 per group, 64 slices: far beyond the slice budget.
+    let big = ConvDims {
+        k: 2048,
+        c: 1024,
+        n: 64,
+        ..dims(Op::BwdWeight)
+    };
+    let plan = k.plan(&big, &DEV).unwrap();
     assert_eq!(launches(&plan), [EntryKind::Main, EntryKind::Convert]);
-    // bwd_weight: M = 136, N = 72·9 = 648, fp32 workspace of G·M·N.
-    assert_eq!(plan.workspace_bytes, 2 * 136 * 648 * 4);
-    assert!(matches!(
+    assert_eq!((plan.args.split_ws, plan.args.store_atomic), (0, 1));
+    let one_slice = 2 * 2048 * 1024 * 9 * 4;
+    assert_eq!(plan.workspace_bytes, one_slice);
+    assert_eq!(
         plan.steps[0],
         Step::Zero {
             target: ZeroTarget::Workspace,
             offset: 0,
-            ..
+            bytes: one_slice
         }
-    ));
-    // K = 4·14·14 = 784 → 25 k-tiles in 4 slices of 7 (the last has 4).
-    assert_eq!((plan.args.k_iters, plan.args.split_iters), (25, 7));
+    );
 
+    // An fp32 output with no element-wise op takes the atomic sums itself.
     let f32 = SampleBuilder::new("s32", Op::BwdWeight)
         .dtype(DataType::Fp32)
-        .split_k(SplitK::Fixed(4), false);
-    let plan = emit_hip(&f32.build())
-        .unwrap()
-        .plan(&dims(Op::BwdWeight), &DEV)
-        .unwrap();
+        .split_k(SplitK::Fixed(64), false);
+    let plan = emit_hip(&f32.build()).unwrap().plan(&big, &DEV).unwrap();
     assert_eq!(launches(&plan), [EntryKind::Main]);
     assert_eq!(
         plan.steps[0],
@@ -255,7 +283,7 @@ fn two_stage_always_goes_through_the_workspace() {
     .unwrap();
     let plan = k.plan(&dims(Op::BwdWeight), &DEV).unwrap();
     assert_eq!(launches(&plan), [EntryKind::Main, EntryKind::Convert]);
-    assert_eq!(plan.args.atomic_to_ws, 1);
+    assert_eq!((plan.args.split_ws, plan.args.ws_slices), (1, 1));
 }
 
 #[test]
@@ -511,6 +539,77 @@ fn merged_backward_weight_runs_narrow_groups_on_the_small_channel_entry() {
         launches(&plain.plan(&dw, &DEV).unwrap())[0],
         EntryKind::Main
     );
+}
+
+#[test]
+fn merged_forward_and_backward_data_run_narrow_groups_on_the_small_channel_entry() {
+    for op in [Op::Fwd, Op::BwdData] {
+        let merged = emit_hip(
+            &SampleBuilder::new("m", op)
+                .merge_groups(8)
+                .vectors(1, 1, false)
+                .build(),
+        )
+        .unwrap();
+        assert!(merged.entry(EntryKind::Direct).is_some());
+        assert!(merged.source.contains("ck_dconv<"));
+        // Depthwise, 512 groups: 64 vectors of 8 channels, eight a block; the pixels over
+        // about eight blocks per compute unit, one pass of 32 pixels a warp at least.
+        let dw = ConvDims {
+            g: 512,
+            n: 32,
+            k: 1,
+            c: 1,
+            ..dims(op)
+        };
+        let plan = merged.plan(&dw, &DEV).unwrap();
+        assert_eq!(launches(&plan), [EntryKind::Direct], "{op:?}");
+        assert_eq!(plan.workspace_bytes, 0);
+        let a = &plan.args;
+        assert_eq!((a.direct_ch, a.direct_vecs), (1, 8));
+        let pixels: u64 = 32 * 14 * 14;
+        let per = a.direct_pixels as u64;
+        assert_eq!(per, pixels.div_ceil((8 * 132u64).div_ceil(8)).max(32));
+        assert!(matches!(
+            plan.steps[0],
+            Step::Launch { grid: [x, 8, 1], block: [256, 1, 1], .. } if u64::from(x) == pixels.div_ceil(per)
+        ));
+        // 8 groups of 4 channels: four vectors, the other four warps a second pixel phase.
+        let narrow = ConvDims {
+            g: 8,
+            k: 4,
+            c: 4,
+            ..dw.clone()
+        };
+        let plan = merged.plan(&narrow, &DEV).unwrap();
+        assert_eq!((plan.args.direct_ch, plan.args.direct_vecs), (4, 4));
+        assert!(plan.args.direct_pixels >= 64);
+        // K ≠ C, 3 channels, G·C not a multiple of 8, a 1x3 filter, or groups not adjacent
+        // (GNHWC): the GEMM tiles.
+        let gemm = |d: ConvDims| launches(&merged.plan(&d, &DEV).unwrap()) == [EntryKind::Main];
+        assert!(gemm(ConvDims {
+            k: 8,
+            ..narrow.clone()
+        }));
+        assert!(gemm(ConvDims {
+            c: 3,
+            k: 3,
+            ..narrow.clone()
+        }));
+        assert!(gemm(ConvDims {
+            g: 3,
+            ..narrow.clone()
+        }));
+        assert!(gemm(ConvDims {
+            filter: [1, 1, 3],
+            output: [1, 14, 12],
+            ..narrow.clone()
+        }));
+        assert!(gemm(ConvDims {
+            layouts: [Layout::Gnhwc, Layout::Gkyxc, Layout::Gnhwk],
+            ..dw.clone()
+        }));
+    }
 }
 
 #[test]

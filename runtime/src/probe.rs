@@ -131,6 +131,26 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
             ..base
         },
     ];
+    // Forward and backward data reduce over the source channels and taps: few pixels and many
+    // source channels make one output tile with the long GEMM-K that split-K divides.
+    let deep = 32 * v;
+    match inst.op {
+        Op::Fwd => shapes.push(Shape {
+            what: "deep channels",
+            n: 1,
+            c: deep,
+            input: 4,
+            ..base
+        }),
+        Op::BwdData => shapes.push(Shape {
+            what: "deep channels",
+            n: 1,
+            k: deep,
+            input: 4,
+            ..base
+        }),
+        Op::BwdWeight => {}
+    }
     // Merged groups are for narrow groups: 2, 4 and 8 channels, which the kernels run on their
     // small-channel paths.
     if m > 1 {

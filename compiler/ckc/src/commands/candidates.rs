@@ -56,7 +56,7 @@ pub fn list(problem: &str, paths: &[PathBuf], color: Color) -> Result<ExitCode, 
     };
     let candidates = registry.candidates(&p);
     for line in lines(&candidates) {
-        println!("{line}");
+        crate::output::line(line);
     }
     Ok(super::exit(candidates.iter().any(|c| c.verdict.is_ok())))
 }

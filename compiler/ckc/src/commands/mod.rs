@@ -53,13 +53,13 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         } => with_validated(&crate::cli::Input { paths }, cli.color, |v| {
             for inst in v.instances() {
                 let targets: Vec<_> = inst.targets.iter().map(|a| a.keyword()).collect();
-                println!(
+                crate::output::line(format_args!(
                     "{}\t{}\t{}\t{}",
                     inst.name,
                     inst.op,
                     inst.kind,
                     targets.join(",")
-                );
+                ));
             }
             Ok(Outcome::Ok)
         }),

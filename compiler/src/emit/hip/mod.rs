@@ -30,7 +30,10 @@ pub struct Entry {
 /// is computed from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct HipKernel {
+    /// The instance's name (compilers report errors under it).
     pub name: String,
+    /// The kernel text, a function of the configuration only: instances that derive the same
+    /// constants share it, so the back ends and their caches compile it once for all of them.
     pub source: String,
     pub entries: Vec<Entry>,
     pub config: KernelConfig,
@@ -63,7 +66,7 @@ pub fn emit_hip(inst: &Instance) -> Result<HipKernel, HipError> {
         .collect();
     Ok(HipKernel {
         name: inst.name.clone(),
-        source: source::render(inst, &kernel),
+        source: kernel.text,
         entries,
         config,
     })

@@ -12,6 +12,7 @@ use crate::problem::ConvProblem;
 use crate::reference::{random_tensor, reference, relative_error, tolerance};
 use crate::tensor::Tensor;
 use crate::verify::Verification;
+use ck_compiler::emit::hip::HipKernel;
 use ck_compiler::ir::Instance;
 use ck_compiler::model::ElementOp;
 use cudarc::driver::sys::CUevent_flags;
@@ -127,16 +128,18 @@ impl BenchProblem {
     }
 
     /// Uploads the sources (the destination filled with NaN, so unwritten elements fail), runs
-    /// `k` once and checks it; if it passes, times it. Zero-fills of the output and the workspace
-    /// are part of every timed launch.
+    /// `k` once with the launch plan of `kernel` (the instance's: instances that share the
+    /// loaded code may still plan differently, e.g. by split-K) and checks it; if it passes,
+    /// times it. Zero-fills of the output and the workspace are part of every timed launch.
     pub fn measure(
         &self,
         be: &CudaBackend,
         k: &LoadedKernel,
+        kernel: &HipKernel,
         trials: Trials,
     ) -> Result<Measurement, CudaError> {
         let p = &self.problem;
-        let plan = be.plan(&k.kernel, p)?;
+        let plan = be.plan(kernel, p)?;
         let dst = p.destination();
         let upload = |role: Role, t: &Tensor| -> Result<_, CudaError> {
             let bytes = to_bytes(t);

@@ -187,19 +187,22 @@ pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
         bar.set_message(format!("{}: reference", shape.name));
         let data = BenchProblem::new(p, seed.wrapping_add(n)).map_err(|e| e.to_string());
         bar.set_message(shape.name.clone());
-        // One measurement per distinct kernel: instances sharing a kernel run the same code.
-        let mut measured: BTreeMap<usize, Result<_, String>> = BTreeMap::new();
+        // Instances that share a kernel share its loaded code, but each runs its own launch
+        // plan (split-K, for one, is not part of the kernel text).
         let instances_run = runs
             .iter()
             .map(|&(i, k)| {
-                let m = measured.entry(k).or_insert_with(|| {
-                    let data = data.as_ref().map_err(|e| format!("reference: {e}"))?;
-                    let kernel = loaded[k].as_ref().map_err(|e| format!("build: {e}"))?;
-                    data.measure(&be, kernel, trials)
-                        .map_err(|e| format!("run: {e}"))
-                });
+                let own = kernels[i].as_ref().unwrap_or(&work.kernels[k]);
+                let m = data
+                    .as_ref()
+                    .map_err(|e| format!("reference: {e}"))
+                    .and_then(|data| {
+                        let code = loaded[k].as_ref().map_err(|e| format!("build: {e}"))?;
+                        data.measure(&be, code, own, trials)
+                            .map_err(|e| format!("run: {e}"))
+                    });
                 bar.inc(1);
-                instance_result(instances[i], &work.kernels[k], m, data.as_ref().ok())
+                instance_result(instances[i], own, &m, data.as_ref().ok())
             })
             .collect();
         let result = shape_result(shape, p, instances_run, cudnn_us);

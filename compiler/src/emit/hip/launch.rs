@@ -213,8 +213,8 @@ pub(super) const DIRECT_SPAN: u64 = 8;
 /// rows stay 16-byte aligned and consecutive rows start 4 banks apart.
 pub(super) const STAGE_PAD: u32 = 16;
 
-/// Threads of a small-channel forward / backward-data workgroup (`direct_conv.hip`): warps of
-/// 32 destination pixels, one 8-channel vector each.
+/// Threads of a small-channel forward / backward-data workgroup (`direct_conv.hip`): each owns
+/// one 8-channel vector of one destination pixel at a time.
 pub(super) const DCONV_BLOCK: u64 = 256;
 
 /// GEMM rows (group, k) a small-channel thread owns at `c` channels per group.
@@ -260,10 +260,10 @@ fn convert_step(args: &mut CkArgs, out_elems: u64, dev: &DeviceInfo) -> Step {
     }
 }
 
-/// The small-channel forward / backward-data plan: `y` blocks of up to eight 8-channel vectors
-/// (one warp each; fewer vectors leave the other warps as more pixel phases), `x` blocks of the
-/// destination pixels, about eight workgroups per compute unit with at least one pass of the
-/// block's warps each. No workspace: each output is written once.
+/// The small-channel forward / backward-data plan: `y` blocks of `direct_vecs` adjacent
+/// 8-channel vectors (a power of two up to 8, a warp's lanes span them and 32 / vecs pixels),
+/// `x` blocks of the destination pixels, about eight workgroups per compute unit with at least
+/// one pass of the block's threads each. No workspace: each output is written once.
 fn dconv_plan(
     dims: &ConvDims,
     dev: &DeviceInfo,
@@ -271,9 +271,8 @@ fn dconv_plan(
     mut args: CkArgs,
     tensor_bytes: [u64; 3],
 ) -> LaunchPlan {
-    let warps = DCONV_BLOCK / 32;
     let nvec = dims.g * c / 8;
-    let vecs = nvec.min(warps);
+    let vecs = 1u64 << nvec.min(8).ilog2();
     let vec_blocks = nvec.div_ceil(vecs);
     let spatial = if dims.op == Op::Fwd {
         dims.output
@@ -281,7 +280,7 @@ fn dconv_plan(
         dims.input
     };
     let pixels = dims.n * spatial.iter().product::<u64>();
-    let pass = 32 * (warps / vecs);
+    let pass = DCONV_BLOCK / vecs;
     let chunks = (8 * u64::from(dev.compute_units)).div_ceil(vec_blocks);
     let per_block = pixels.div_ceil(chunks).max(pass);
     args.direct_ch = c as i64;

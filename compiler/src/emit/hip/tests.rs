@@ -554,7 +554,7 @@ fn merged_forward_and_backward_data_run_narrow_groups_on_the_small_channel_entry
         assert!(merged.entry(EntryKind::Direct).is_some());
         assert!(merged.source.contains("ck_dconv<"));
         // Depthwise, 512 groups: 64 vectors of 8 channels, eight a block; the pixels over
-        // about eight blocks per compute unit, one pass of 32 pixels a warp at least.
+        // about eight blocks per compute unit, one pass of the block (32 pixels) at least.
         let dw = ConvDims {
             g: 512,
             n: 32,
@@ -574,7 +574,8 @@ fn merged_forward_and_backward_data_run_narrow_groups_on_the_small_channel_entry
             plan.steps[0],
             Step::Launch { grid: [x, 8, 1], block: [256, 1, 1], .. } if u64::from(x) == pixels.div_ceil(per)
         ));
-        // 8 groups of 4 channels: four vectors, the other four warps a second pixel phase.
+        // 8 groups of 4 channels: four vectors by 64 pixels a pass; 6 groups of 4: three
+        // vectors, planned as two blocks of two.
         let narrow = ConvDims {
             g: 8,
             k: 4,
@@ -584,6 +585,19 @@ fn merged_forward_and_backward_data_run_narrow_groups_on_the_small_channel_entry
         let plan = merged.plan(&narrow, &DEV).unwrap();
         assert_eq!((plan.args.direct_ch, plan.args.direct_vecs), (4, 4));
         assert!(plan.args.direct_pixels >= 64);
+        let six = ConvDims {
+            g: 6,
+            ..narrow.clone()
+        };
+        let plan = merged.plan(&six, &DEV).unwrap();
+        assert_eq!(plan.args.direct_vecs, 2);
+        assert!(matches!(
+            plan.steps[0],
+            Step::Launch {
+                grid: [_, 2, 1],
+                ..
+            }
+        ));
         // K ≠ C, 3 channels, G·C not a multiple of 8, a 1x3 filter, or groups not adjacent
         // (GNHWC): the GEMM tiles.
         let gemm = |d: ConvDims| launches(&merged.plan(&d, &DEV).unwrap()) == [EntryKind::Main];

@@ -72,52 +72,35 @@ template <int CH, bool UNIT> CK_NOINLINE void ck_dconv(const CkArgs& a, float* w
     const int pixels = (int)(a.N * pr.r1 * pr.r2 * pr.r3);
     const int p0 = (int)blockIdx.x * (int)a.direct_pixels;
     const int p1 = p0 + (int)a.direct_pixels < pixels ? p0 + (int)a.direct_pixels : pixels;
-    // A thread takes DCONV_PIX pixels a pass, `slots` apart: each weight read from LDS feeds
-    // that many pixels (LDS bandwidth, not the FMAs, bounds the loop otherwise).
     const ck_d4 step = ck_split4(slots, pr);
-    ck_d4 px[DCONV_PIX];
-    px[0] = ck_split4(p0 + slot, pr);
+    ck_d4 px = ck_split4(p0 + slot, pr);
+    for (int p = p0 + slot; p < p1; p += slots, ck_advance4(px, step, pr)) {
+        const int sd = ck_dconv_src<UNIT>(px.v[1], 0, (int)a.sd, (int)a.pd, sD);
+        const ck_idx base = px.v[0] * s_n + sd * s_d + s_c0;
+        int sh[3], sw[3];
 #pragma unroll
-    for (int u = 1; u < DCONV_PIX; ++u) {
-        px[u] = px[u - 1];
-        ck_advance4(px[u], step, pr);
-    }
-    const ck_d4 stride = ck_split4(DCONV_PIX * slots, pr);
-    for (int p = p0 + slot; p < p1; p += DCONV_PIX * slots) {
-        // Every load of the pass is issued before any is used: taps outside the source, and
-        // pixels past the block's range, read the source's first vector and count zero.
-        ck_vec<AT, 8> xr[DCONV_PIX][9];
-        bool in[DCONV_PIX][9];
-#pragma unroll
-        for (int u = 0; u < DCONV_PIX; ++u) {
-            const bool live = p + u * slots < p1;
-            const int sd = ck_dconv_src<UNIT>(px[u].v[1], 0, (int)a.sd, (int)a.pd, sD);
-            const ck_idx base = px[u].v[0] * s_n + sd * s_d + s_c0;
-            int sh[3], sw[3];
-#pragma unroll
-            for (int t = 0; t < 3; ++t) {
-                sh[t] = ck_dconv_src<UNIT>(px[u].v[2], t * (int)a.dh, (int)a.sh, (int)a.ph, sH);
-                sw[t] = ck_dconv_src<UNIT>(px[u].v[3], t * (int)a.dw, (int)a.sw, (int)a.pw, sW);
-            }
-#pragma unroll
-            for (int t = 0; t < 9; ++t) {
-                in[u][t] = live && sd >= 0 && sh[t / 3] >= 0 && sw[t % 3] >= 0;
-                const ck_idx off = in[u][t] ? base + sh[t / 3] * s_h + sw[t % 3] * s_w : 0;
-                xr[u][t] = *reinterpret_cast<const ck_vec<AT, 8>*>(src + off);
-            }
+        for (int t = 0; t < 3; ++t) {
+            sh[t] = ck_dconv_src<UNIT>(px.v[2], t * (int)a.dh, (int)a.sh, (int)a.ph, sH);
+            sw[t] = ck_dconv_src<UNIT>(px.v[3], t * (int)a.dw, (int)a.sw, (int)a.pw, sW);
         }
-        float acc[DCONV_PIX][8];
-#pragma unroll
-        for (int u = 0; u < DCONV_PIX; ++u)
-#pragma unroll
-            for (int j = 0; j < 8; ++j) acc[u][j] = 0.0f;
+        // Every load of the pixel is issued before any is used: taps outside the source read
+        // its first vector and are zeroed after.
+        ck_vec<AT, 8> xr[9];
+        bool in[9];
 #pragma unroll
         for (int t = 0; t < 9; ++t) {
-            float xf[DCONV_PIX][8];
+            in[t] = sd >= 0 && sh[t / 3] >= 0 && sw[t % 3] >= 0;
+            const ck_idx off = in[t] ? base + sh[t / 3] * s_h + sw[t % 3] * s_w : 0;
+            xr[t] = *reinterpret_cast<const ck_vec<AT, 8>*>(src + off);
+        }
+        float acc[8];
 #pragma unroll
-            for (int u = 0; u < DCONV_PIX; ++u)
+        for (int j = 0; j < 8; ++j) acc[j] = 0.0f;
 #pragma unroll
-                for (int j = 0; j < 8; ++j) xf[u][j] = in[u][t] ? ck_to_float(xr[u][t].v[j]) : 0.0f;
+        for (int t = 0; t < 9; ++t) {
+            float xf[8];
+#pragma unroll
+            for (int j = 0; j < 8; ++j) xf[j] = in[t] ? ck_to_float(xr[t].v[j]) : 0.0f;
             // The tap's weights [vg][src][dst] in 16-byte LDS reads (TW and WV are multiples of
             // 4): weight i feeds destination channel (vg, i % CH) from source channel
             // (vg, i / CH % CH).
@@ -128,26 +111,21 @@ template <int CH, bool UNIT> CK_NOINLINE void ck_dconv(const CkArgs& a, float* w
 #pragma unroll
                 for (int e = 0; e < 4; ++e) {
                     const int i = 4 * q + e, vg = i / (CH * CH);
-#pragma unroll
-                    for (int u = 0; u < DCONV_PIX; ++u)
-                        acc[u][vg * CH + i % CH] += xf[u][vg * CH + i / CH % CH] * wq.v[e];
+                    acc[vg * CH + i % CH] += xf[vg * CH + i / CH % CH] * wq.v[e];
                 }
             }
         }
+        const ck_idx out = px.v[0] * d_n + px.v[1] * d_d + px.v[2] * d_h + px.v[3] * d_w + d_c0;
+        ck_vec<OT, 8> o;
 #pragma unroll
-        for (int u = 0; u < DCONV_PIX; ++u) {
-            if (p + u * slots < p1) {
-                const ck_idx out = px[u].v[0] * d_n + px[u].v[1] * d_d + px[u].v[2] * d_h + px[u].v[3] * d_w + d_c0;
-                ck_vec<OT, 8> o;
-#pragma unroll
-                for (int j = 0; j < 8; ++j) o.v[j] = ck_final(a, out + j, acc[u][j]);
-                *reinterpret_cast<ck_vec<OT, 8>*>(dst + out) = o;
-            }
-            ck_advance4(px[u], stride, pr);
-        }
+        for (int j = 0; j < 8; ++j) o.v[j] = ck_final(a, out + j, acc[j]);
+        *reinterpret_cast<ck_vec<OT, 8>*>(dst + out) = o;
     }
 }
 
+// One workgroup per SM as a bound: the 8-channel groups (a tap's 64 weights beside the nine
+// source vectors) need more than half the registers; nine 16-byte loads a thread in flight
+// keep the memory busy with eight warps.
 CK_ENTRY_THREADS(direct, DIRECT_BLOCK, 1)(const CK_GRID_CONST CkArgs a) {
     __shared__ __align__(16) float wl[8 * (9 * 8 * 8 + DCONV_PAD)];
     // Forward has no division either way.

@@ -213,10 +213,9 @@ pub(super) const DIRECT_SPAN: u64 = 8;
 /// rows stay 16-byte aligned and consecutive rows start 4 banks apart.
 pub(super) const STAGE_PAD: u32 = 16;
 
-/// Threads of a small-channel forward / backward-data workgroup (`direct_conv.hip`), and the
-/// destination pixels a thread computes in one pass (each for one 8-channel vector).
+/// Threads of a small-channel forward / backward-data workgroup (`direct_conv.hip`): each owns
+/// one 8-channel vector of one destination pixel at a time.
 pub(super) const DCONV_BLOCK: u64 = 256;
-pub(super) const DCONV_PIX: u64 = 2;
 
 /// GEMM rows (group, k) a small-channel thread owns at `c` channels per group.
 fn direct_rows_per_thread(c: u64) -> u64 {
@@ -281,7 +280,7 @@ fn dconv_plan(
         dims.input
     };
     let pixels = dims.n * spatial.iter().product::<u64>();
-    let pass = DCONV_PIX * DCONV_BLOCK / vecs;
+    let pass = DCONV_BLOCK / vecs;
     let chunks = (8 * u64::from(dev.compute_units)).div_ceil(vec_blocks);
     let per_block = pixels.div_ceil(chunks).max(pass);
     args.direct_ch = c as i64;
@@ -726,8 +725,7 @@ impl KernelConfig {
     ) -> Option<u64> {
         let pass = ElementOp::PassThrough;
         let c = dims.c;
-        // 32-bit pixel indices, with room for a pass past the last one.
-        let int = |v: u64| v <= (i32::MAX as u64) / 2;
+        let int = |v: u64| v <= i32::MAX as u64;
         let pixels = |sp: [u64; 3]| dims.n * sp.iter().product::<u64>();
         let vectors = |s: &[(char, u64)], ch: char| {
             (c == 1 || get(s, ch) == 1)

@@ -4,7 +4,7 @@
 use super::args;
 use super::config::{Elem, KernelConfig, Schedule};
 use super::launch::{
-    CONVERT_BLOCK, DCONV_BLOCK, DCONV_PIX, DIRECT_LANES, DIRECT_SETS, DIRECT_SPAN, STAGE_PAD,
+    CONVERT_BLOCK, DCONV_BLOCK, DIRECT_LANES, DIRECT_SETS, DIRECT_SPAN, STAGE_PAD,
 };
 use crate::model::{ElementOp, Op, Reduction};
 use std::fmt::Write;
@@ -83,10 +83,7 @@ pub fn kernel_text(cfg: &KernelConfig) -> KernelText {
             );
             text.push_str(DIRECT);
         } else {
-            let _ = writeln!(
-                text,
-                "\nconstexpr int DIRECT_BLOCK = {DCONV_BLOCK};\nconstexpr int DCONV_PIX = {DCONV_PIX};"
-            );
+            let _ = writeln!(text, "\nconstexpr int DIRECT_BLOCK = {DCONV_BLOCK};");
             text.push_str(DIRECT_CONV);
         }
     }

@@ -725,7 +725,8 @@ impl KernelConfig {
     ) -> Option<u64> {
         let pass = ElementOp::PassThrough;
         let c = dims.c;
-        let int = |v: u64| v <= i32::MAX as u64;
+        // 32-bit pixel indices, with room for a pass past the last one.
+        let int = |v: u64| v <= (i32::MAX as u64) / 2;
         let pixels = |sp: [u64; 3]| dims.n * sp.iter().product::<u64>();
         let vectors = |s: &[(char, u64)], ch: char| {
             (c == 1 || get(s, ch) == 1)

@@ -123,10 +123,10 @@ template <int CH, bool UNIT> CK_NOINLINE void ck_dconv(const CkArgs& a, float* w
     }
 }
 
-// One workgroup per SM as a bound: the 8-channel groups (a tap's 64 weights beside the nine
-// source vectors) need more than half the registers; nine 16-byte loads a thread in flight
-// keep the memory busy with eight warps.
-CK_ENTRY_THREADS(direct, DIRECT_BLOCK, 1)(const CK_GRID_CONST CkArgs a) {
+// Two workgroups per SM (at most 128 registers a thread): the per-width bodies fit without
+// spills, and backward data, whose two stride variants needed more at one workgroup, runs as
+// fast as forward.
+CK_ENTRY_THREADS(direct, DIRECT_BLOCK, 2)(const CK_GRID_CONST CkArgs a) {
     __shared__ __align__(16) float wl[8 * (9 * 8 * 8 + DCONV_PAD)];
     // Forward has no division either way.
     const bool unit = CK_OP == CK_FWD || (a.sd == 1 && a.sh == 1 && a.sw == 1);

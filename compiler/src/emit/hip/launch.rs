@@ -660,6 +660,17 @@ impl KernelConfig {
             && tile_bytes <= u64::from(self.stage_lds_on(dev))
     }
 
+    /// What both small-channel entries need: a kernel that has one, a 3x3 filter with one depth
+    /// tap, 1, 2, 4 or 8 input channels per group and plain operand loads.
+    fn small_channels(&self, dims: &ConvDims) -> bool {
+        let pass = ElementOp::PassThrough;
+        self.has_direct()
+            && dims.filter == [1, 3, 3]
+            && [1, 2, 4, 8].contains(&dims.c)
+            && self.a.op == pass
+            && self.b.op == pass
+    }
+
     /// Channels per group when the small-channel entry runs `dims`: a kernel that has it, a
     /// backward-weight problem with a 3x3 filter (one depth tap), 1, 2, 4 or 8 channels per
     /// group, plain operand loads, pixel and row counts within the kernel's 32-bit indices, and
@@ -671,14 +682,9 @@ impl KernelConfig {
         xs: &[(char, u64)],
         ys: &[(char, u64)],
     ) -> Option<u64> {
-        let pass = ElementOp::PassThrough;
         let (c, k) = (dims.c, dims.k);
         let int = |v: u64| v <= i32::MAX as u64;
-        if !self.has_direct()
-            || dims.filter != [1, 3, 3]
-            || ![1, 2, 4, 8].contains(&c)
-            || self.a.op != pass
-            || self.b.op != pass
+        if !self.small_channels(dims)
             || !int(dims.n * dims.output.iter().product::<u64>())
             || !int(dims.g * k)
         {
@@ -723,7 +729,6 @@ impl KernelConfig {
         xs: &[(char, u64)],
         ys: &[(char, u64)],
     ) -> Option<u64> {
-        let pass = ElementOp::PassThrough;
         let c = dims.c;
         // 32-bit pixel indices, with room for a pass past the last one.
         let int = |v: u64| v <= (i32::MAX as u64) / 2;
@@ -734,14 +739,10 @@ impl KernelConfig {
                 && s.iter()
                     .all(|&(l, st)| l == 'G' || l == ch || st.is_multiple_of(8))
         };
-        let fits = self.has_direct()
-            && dims.filter == [1, 3, 3]
-            && [1, 2, 4, 8].contains(&c)
+        let fits = self.small_channels(dims)
             && dims.k == c
             && (dims.g * c).is_multiple_of(8)
             && (dims.g * c).div_ceil(64) <= MAX_GRID_Y
-            && self.a.op == pass
-            && self.b.op == pass
             && int(pixels(dims.input))
             && int(pixels(dims.output))
             && vectors(xs, 'C')

@@ -462,6 +462,22 @@ fn buffers_keep_their_conv_roles_for_every_op() {
     assert_eq!((a.x, a.w, a.y, a.d, a.flags), (1, 2, 3, 4, 0));
 }
 
+/// Problems no small-channel entry takes: a 1x3 filter, or groups that are not adjacent
+/// (GNHWC).
+fn not_small_channel(narrow: &ConvDims, dw: &ConvDims) -> [ConvDims; 2] {
+    [
+        ConvDims {
+            filter: [1, 1, 3],
+            output: [1, 14, 12],
+            ..narrow.clone()
+        },
+        ConvDims {
+            layouts: [Layout::Gnhwc, Layout::Gkyxc, Layout::Gnhwk],
+            ..dw.clone()
+        },
+    ]
+}
+
 #[test]
 fn merged_backward_weight_runs_narrow_groups_on_the_small_channel_entry() {
     let merged = emit_hip(
@@ -518,19 +534,13 @@ fn merged_backward_weight_runs_narrow_groups_on_the_small_channel_entry() {
         ..narrow.clone()
     }));
     assert!(gemm(ConvDims {
-        filter: [1, 1, 3],
-        output: [1, 14, 12],
-        ..narrow.clone()
-    }));
-    assert!(gemm(ConvDims {
         k: 2,
         c: 2,
         ..narrow.clone()
     }));
-    assert!(gemm(ConvDims {
-        layouts: [Layout::Gnhwc, Layout::Gkyxc, Layout::Gnhwk],
-        ..dw.clone()
-    }));
+    for d in not_small_channel(&narrow, &dw) {
+        assert!(gemm(d));
+    }
     // Kernels that do not merge groups have no such entry.
     let plain = emit_hip(&SampleBuilder::new("p", Op::BwdWeight).build()).unwrap();
     assert!(plain.entry(EntryKind::Direct).is_none());
@@ -614,15 +624,9 @@ fn merged_forward_and_backward_data_run_narrow_groups_on_the_small_channel_entry
             g: 3,
             ..narrow.clone()
         }));
-        assert!(gemm(ConvDims {
-            filter: [1, 1, 3],
-            output: [1, 14, 12],
-            ..narrow.clone()
-        }));
-        assert!(gemm(ConvDims {
-            layouts: [Layout::Gnhwc, Layout::Gkyxc, Layout::Gnhwk],
-            ..dw.clone()
-        }));
+        for d in not_small_channel(&narrow, &dw) {
+            assert!(gemm(d));
+        }
     }
 }
 

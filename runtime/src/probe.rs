@@ -90,12 +90,13 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
             ..base
         },
         // Long GEMM-K loops, so that split-K and stream-K have iterations to share.
-        // One output tile (1x1, small K and C), so a small device has room to split.
+        // One output tile (1x1, small K and C), so a small device has room to split. Scalar
+        // loads take 9 channels: an odd output, so split-K slices start at odd elements.
         Shape {
             what: "deep",
             n: 16,
-            k: v.max(8),
-            c: v.max(8),
+            k: if v == 1 { 9 } else { v.max(8) },
+            c: if v == 1 { 9 } else { v.max(8) },
             filter: 1,
             input: 8,
             lpad: 0,

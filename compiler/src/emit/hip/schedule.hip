@@ -250,7 +250,9 @@ CK_DEV void ck_store_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m
 CK_DEV void ck_store_slice(const CkArgs& a, const ck_block& b, ck_i64 s, ck_i64 g, ck_i64 m0, ck_i64 n0,
                            const ck_acc& acc) {
     if (!b.math) return;
-    float* ws = reinterpret_cast<float*>(a.ws) + (s * a.G + g) * a.M * a.Ng;
+    // The slice's (and group's) first element: its parity decides which pairs are aligned.
+    const ck_i64 base = (s * a.G + g) * a.M * a.Ng;
+    float* ws = reinterpret_cast<float*>(a.ws) + base;
 #pragma unroll
     for (int i = 0; i < AR; ++i) {
         const ck_i64 m = m0 + ck_row(b, i);
@@ -264,7 +266,7 @@ CK_DEV void ck_store_slice(const CkArgs& a, const ck_block& b, ck_i64 s, ck_i64 
                 stored = false;
                 continue;
             }
-            if (ck_pair_cols(j) && ck_col(b, j + 1) < NPB && n + 1 < a.Ng && ((m * a.Ng + n) & 1) == 0) {
+            if (ck_pair_cols(j) && ck_col(b, j + 1) < NPB && n + 1 < a.Ng && ((base + m * a.Ng + n) & 1) == 0) {
                 ck_vec<float, 2> v;
                 v.v[0] = acc.v[i][j];
                 v.v[1] = acc.v[i][j + 1];

@@ -1,5 +1,5 @@
-//! Renders one instance's kernel source: provenance header, prelude, argument struct, the
-//! instance's constants, then the shared implicit-GEMM body.
+//! Renders a kernel's source from its configuration: prelude, argument struct, the
+//! constants, the shared implicit-GEMM body, and the small-channel entry of kernels that have one.
 
 use super::args;
 use super::config::{Elem, KernelConfig, Schedule};

@@ -57,6 +57,9 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
         lpad: 1,
         rpad: 1,
     };
+    // Scalar loads take 9 channels in the deep shape: an odd output, so split-K slices start
+    // at odd workspace elements.
+    let deep_kc = if v == 1 { 9 } else { v.max(8) };
     let mut shapes = vec![
         base,
         Shape {
@@ -90,13 +93,12 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
             ..base
         },
         // Long GEMM-K loops, so that split-K and stream-K have iterations to share.
-        // One output tile (1x1, small K and C), so a small device has room to split. Scalar
-        // loads take 9 channels: an odd output, so split-K slices start at odd elements.
+        // One output tile (1x1, small K and C), so a small device has room to split.
         Shape {
             what: "deep",
             n: 16,
-            k: if v == 1 { 9 } else { v.max(8) },
-            c: if v == 1 { 9 } else { v.max(8) },
+            k: deep_kc,
+            c: deep_kc,
             filter: 1,
             input: 8,
             lpad: 0,

@@ -40,12 +40,16 @@ fn dtype_of(dt: BenchType) -> DataType {
     }
 }
 
-/// The distinct kernels of the instances that support the shapes, and which instance runs with
-/// which kernel on each shape.
-struct Work {
+/// One instance's run on a shape: its index, its own kernel (its launch plan) and the index of
+/// its kernel text among the distinct ones.
+type Run<'a> = (usize, &'a HipKernel, usize);
+
+/// The distinct kernel texts of the instances that support the shapes (what is compiled), and
+/// which instances run on each shape.
+struct Work<'a> {
     kernels: Vec<HipKernel>,
-    /// Per shape: its problem and `(instance, kernel)` index pairs, in library order.
-    shapes: Vec<(ConvProblem, Vec<(usize, usize)>)>,
+    /// Per shape: its problem and its runs, in library order.
+    shapes: Vec<(ConvProblem, Vec<Run<'a>>)>,
 }
 
 /// The kernel of every instance the bench can time (plain convolutions with a portable kernel),
@@ -70,12 +74,12 @@ fn kernels_of(instances: &[&Instance]) -> Vec<Option<HipKernel>> {
     out
 }
 
-fn work(
+fn work<'a>(
     instances: &[&Instance],
-    kernels: &[Option<HipKernel>],
+    kernels: &'a [Option<HipKernel>],
     problems: Vec<ConvProblem>,
     device: &DeviceModel,
-) -> Work {
+) -> Work<'a> {
     let mut by_source: BTreeMap<&str, usize> = BTreeMap::new();
     let mut distinct = Vec::new();
     let shapes = problems
@@ -93,7 +97,7 @@ fn work(
                     if idx == next {
                         distinct.push(k.clone());
                     }
-                    Some((i, idx))
+                    Some((i, k, idx))
                 })
                 .collect();
             (p, runs)
@@ -191,8 +195,7 @@ pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
         // plan (split-K, for one, is not part of the kernel text).
         let instances_run = runs
             .iter()
-            .map(|&(i, k)| {
-                let own = kernels[i].as_ref().unwrap_or(&work.kernels[k]);
+            .map(|&(i, own, k)| {
                 let m = data
                     .as_ref()
                     .map_err(|e| format!("reference: {e}"))

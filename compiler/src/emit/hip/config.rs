@@ -3,7 +3,6 @@
 
 use crate::ir::{Instance, SplitK};
 use crate::model::{DataType, ElementOp, Op, PipelineVersion, Reduction};
-use super::launch::STAGE_PAD;
 use serde::{Deserialize, Serialize};
 
 /// Why an instance has no portable kernel.
@@ -127,9 +126,6 @@ pub struct WgmmaLayout {
     /// issue MMAs): tiles whose warpgroups hold more than [`MAX_WGMMA_ACC`] accumulators a
     /// thread, which the loaders' coordinates would push into spills.
     pub producer: bool,
-    /// With a producer, the staged epilogue's own LDS bytes after the stages (the producer may
-    /// be filling the stages with the next tile meanwhile); 0 otherwise.
-    pub stage_out: u32,
 }
 
 impl WgmmaLayout {
@@ -166,7 +162,6 @@ pub const PRODUCER_THREADS: u32 = 128;
 /// [`MAX_PRODUCER_ACC`] with a producer warpgroup (one workgroup per SM).
 fn wgmma_layout(
     [a, b]: [&OperandCfg; 2],
-    out: Elem,
     block: u32,
     whole_block: bool,
     [m, n, k]: [u32; 3],
@@ -198,11 +193,6 @@ fn wgmma_layout(
         return None;
     }
     let (a_stage, b_stage) = (m * k * a.elem.bytes(), n * k * b.elem.bytes());
-    let stage_out = if producer {
-        m * (n * out.bytes() + STAGE_PAD)
-    } else {
-        0
-    };
     let blocks_per_cu = if producer {
         1
     } else {
@@ -210,17 +200,16 @@ fn wgmma_layout(
     };
     let stages = (3..=MAX_WGMMA_STAGES)
         .rev()
-        .find(|s| SWIZZLE_ATOM + s * (a_stage + b_stage) + stage_out <= WGMMA_SM_LDS / blocks_per_cu)?;
+        .find(|s| SWIZZLE_ATOM + s * (a_stage + b_stage) <= WGMMA_SM_LDS / blocks_per_cu)?;
     Some(WgmmaLayout {
         groups: [gm, gn],
         slices,
         n: nw,
         stages,
         lds_b_offset: stages * a_stage,
-        lds_bytes: SWIZZLE_ATOM + stages * (a_stage + b_stage) + stage_out,
+        lds_bytes: SWIZZLE_ATOM + stages * (a_stage + b_stage),
         blocks_per_cu,
         producer,
-        stage_out,
     })
 }
 
@@ -470,14 +459,15 @@ impl KernelConfig {
         }
     }
 
-    /// LDS bytes the staged epilogue may fill on `dev`: a producer kernel's own region, else
-    /// the launch's from the kernel's stage base, less the warpgroup layout's alignment slack.
+    /// LDS bytes from the kernel's stage base on `dev` (what the staged epilogue may fill): the
+    /// launch's, less the warpgroup layout's alignment slack.
     pub fn stage_lds_on(&self, dev: &super::launch::DeviceInfo) -> u32 {
-        match self.wgmma_on(dev) {
-            Some(w) if w.producer => w.stage_out,
-            Some(_) => self.lds_bytes_on(dev) - SWIZZLE_ATOM,
-            None => self.lds_bytes_on(dev),
-        }
+        let slack = if self.wgmma_on(dev).is_some() {
+            SWIZZLE_ATOM
+        } else {
+            0
+        };
+        self.lds_bytes_on(dev) - slack
     }
 
     /// Element types of the input, weight and output tensors.
@@ -669,7 +659,7 @@ impl KernelConfig {
             thread_grid,
             per_thread,
             mma: mma_layout(&MMA_SYNC, elems, &math),
-            wgmma: wgmma_layout([&a, &b], out, inst.block, inst.wavelet.is_none(), [m, n, k]),
+            wgmma: wgmma_layout([&a, &b], inst.block, inst.wavelet.is_none(), [m, n, k]),
             mfma: mma_layout(&MFMA, elems, &math),
             wmma: mma_layout(&WMMA, elems, &math),
             stages,
@@ -823,7 +813,7 @@ mod tests {
     #[test]
     fn wgmma_layout_takes_whole_warpgroups_and_swizzle_atoms() {
         let (k_major, n_major) = (operand(Elem::F16, false), operand(Elem::F16, true));
-        let layout = |a, b, block, tile| wgmma_layout([a, b], Elem::F16, block, true, tile);
+        let layout = |a, b, block, tile| wgmma_layout([a, b], block, true, tile);
         // Forward (K-major operands), 256 threads on 128x128x64: two warpgroups of 64x128 and
         // as many 32 KB stages as fit one SM.
         let l = layout(&k_major, &k_major, 256, [128, 128, 64]).unwrap();
@@ -852,7 +842,7 @@ mod tests {
         let f32 = operand(Elem::F32, false);
         assert_eq!(layout(&f32, &f32, 256, [128, 128, 64]), None);
         assert_eq!(
-            wgmma_layout([&k_major, &k_major], Elem::F16, 256, false, [128, 128, 64]),
+            wgmma_layout([&k_major, &k_major], 256, false, [128, 128, 64]),
             None
         );
     }

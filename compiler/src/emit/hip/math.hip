@@ -11,7 +11,7 @@
 // (g = lane / 4, t = lane % 4).
 constexpr int AR = 2 * WG_FM, AC = WG_NW / 4, MATH_THREADS = 128 * WG_M * WG_N;
 // A producer warpgroup (threads BLOCK..) copies the tiles; the instance's threads only compute.
-constexpr bool PRODUCER = WG_PRODUCER != 0;
+constexpr int THREADS = BLOCK + PRODUCER_THREADS * WG_PRODUCER;
 CK_DEV int ck_row_step(int i) { return (i >> 1) * 64 + (i & 1) * 8; }
 CK_DEV int ck_col_step(int j) { return (j >> 1) * 8 + (j & 1); }
 #elif defined(CK_MMA_SYNC) && CK_MMA_TILE
@@ -69,7 +69,7 @@ CK_DEV int ck_row_step(int i) { return i * TM_T; }
 CK_DEV int ck_col_step(int j) { return j * TN_T; }
 #endif
 #if !defined(CK_WGMMA)
-constexpr bool PRODUCER = false;
+constexpr int THREADS = BLOCK;
 #endif
 
 struct ck_acc {
@@ -92,7 +92,7 @@ CK_DEV ck_block ck_make_block(unsigned char* smem) {
     ck_block b;
     b.tid = (int)threadIdx.x;
     b.ring = 0;
-    b.lt = b.tid - (PRODUCER ? BLOCK : LOAD_BEGIN);
+    b.lt = b.tid - (THREADS > BLOCK ? BLOCK : LOAD_BEGIN);
     b.loader = b.lt >= 0 && b.lt < LOADERS;
     int mt = b.tid - MATH_BEGIN;
     b.math = mt >= 0 && mt < MATH_THREADS;

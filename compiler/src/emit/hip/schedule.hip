@@ -7,79 +7,14 @@ CK_DEV void ck_issue_stage(const CkArgs& a, const ck_block& b, ck_a_loader& la, 
 }
 #endif
 
-// A barrier of the threads that compute and store: with a producer warpgroup, the math
-// threads alone (named barrier 1), as the producer runs its own loop.
-CK_DEV void ck_sync() {
-#if defined(CK_WGMMA)
-    if (PRODUCER) {
-        asm volatile("bar.sync 1, %0;" ::"n"(MATH_THREADS) : "memory");
-        return;
-    }
-#endif
-    __syncthreads();
-}
-
-CK_DEV void ck_acc_zero(ck_acc& acc) {
-#pragma unroll
-    for (int i = 0; i < AR; ++i)
-#pragma unroll
-        for (int j = 0; j < AC; ++j) acc.v[i][j] = 0.0f;
-}
-
-#if defined(CK_WGMMA)
-// The producer warpgroup's part of one tile: K-tiles [kb, ke) into the ring. K-tile number
-// b.ring + i goes through stage (b.ring + i) % WG_STAGES, in the phase of parity
-// ((b.ring + i) / WG_STAGES) & 1 of its barriers; math threads count the same tiles. Legal
-// vectors are copied with cp.async, and a thread signals a stage once its copies have landed
-// and are fenced into the async proxy, letting LAG younger tiles fly meanwhile. A stage it
-// refills was released by the math threads after they issued the next tile's MMAs, whose stage
-// is signalled LAG tiles after its issue: LAG <= WG_STAGES - 2 keeps the sides from waiting on
-// each other. Other problems go through registers, each tile signalled as soon as it is stored.
-CK_DEV void ck_produce(const CkArgs& a, ck_block& b, ck_i64 g, ck_i64 m0, ck_i64 n0, ck_i64 kb, ck_i64 ke) {
-    const AT* A = reinterpret_cast<const AT*>(CK_OP == CK_FWD ? a.x : a.y);
-    const BT* B = reinterpret_cast<const BT*>(CK_OP == CK_BWD_WEIGHT ? a.x : a.w);
-    const bool va = a.vec_a != 0, vb = a.vec_b != 0;
-    ck_a_loader la;
-    ck_b_loader lb;
-    la.begin(a, g, m0, kb * KPB, b.lt);
-    lb.begin(a, g, n0, kb * KPB, b.lt);
-    const int n = ke > kb ? (int)(ke - kb) : 0;
-    if ((va || VEC_A == 1) && (vb || VEC_B == 1)) {
-        constexpr int LAG = WG_STAGES - 2;
-        for (int i = 0; i < n; ++i) {
-            const int t = b.ring + i, s = t % WG_STAGES;
-            ck_bar_wait(WG_STAGES + s, ((t / WG_STAGES) & 1) ^ 1);
-            ck_issue_stage(a, b, la, lb, A, B, s);
-            ck_cp_commit();
-            if (i >= LAG) {
-                ck_cp_wait<LAG>();
-                ck_proxy_fence();
-                ck_bar_arrive((t - LAG) % WG_STAGES);
-            }
-        }
-        ck_cp_wait<0>();
-        ck_proxy_fence();
-        for (int i = n > LAG ? n - LAG : 0; i < n; ++i) ck_bar_arrive((b.ring + i) % WG_STAGES);
-    } else {
-        for (int i = 0; i < n; ++i) {
-            const int t = b.ring + i, s = t % WG_STAGES;
-            la.load(a, A, g, b.lt, va);
-            lb.load(a, B, g, b.lt, vb);
-            ck_bar_wait(WG_STAGES + s, ((t / WG_STAGES) & 1) ^ 1);
-            la.store(b.As + s * A_STAGE, b.lt);
-            lb.store(b.Bs + s * B_STAGE, b.lt);
-            ck_proxy_fence();
-            ck_bar_arrive(s);
-        }
-    }
-    b.ring += n;
-}
-#endif
-
 // acc = sum over k-tiles [kb, ke) of A(m0.., k) * B(k, n0..). Inlined so that `acc` stays in
 // registers (a call by reference would put it on the stack); each schedule calls it once.
 CK_DEV void ck_gemm_tile(const CkArgs& a, ck_block& b, ck_i64 g, ck_i64 m0, ck_i64 n0, ck_i64 kb, ck_i64 ke,
                          ck_acc& acc) {
+#pragma unroll
+    for (int i = 0; i < AR; ++i)
+#pragma unroll
+        for (int j = 0; j < AC; ++j) acc.v[i][j] = 0.0f;
     const AT* A = reinterpret_cast<const AT*>(CK_OP == CK_FWD ? a.x : a.y);
     const BT* B = reinterpret_cast<const BT*>(CK_OP == CK_BWD_WEIGHT ? a.x : a.w);
     const bool va = a.vec_a != 0, vb = a.vec_b != 0;
@@ -90,26 +25,51 @@ CK_DEV void ck_gemm_tile(const CkArgs& a, ck_block& b, ck_i64 g, ck_i64 m0, ck_i
         lb.begin(a, g, n0, kb * KPB, b.lt);
     }
 #if defined(CK_WGMMA)
-    // sm_90a with a producer warpgroup (ck_produce): the math warpgroups only wait for each
-    // stage's copies and issue its MMAs. A stage is released once the MMAs of the tile after it
-    // have been issued and its own have completed (wait_group 1).
-    if (PRODUCER) {
-        ck_acc_zero(acc);
+    // sm_90a with a producer warpgroup: it fills the ring while the math warpgroups only issue
+    // MMAs, the two sides meeting at the stages' mbarriers instead of a block barrier. K-tile
+    // number b.ring + i goes through stage (b.ring + i) % WG_STAGES, in phase of parity
+    // ((b.ring + i) / WG_STAGES) & 1 of its barriers.
+    if (WG_PRODUCER && (va || VEC_A == 1) && (vb || VEC_B == 1)) {
         const int n = (int)(ke - kb);
-        for (int i = 0; i < n; ++i) {
-            const int t = b.ring + i, s = t % WG_STAGES;
-            ck_bar_wait(s, (t / WG_STAGES) & 1);
-            ck_wg_issue(acc, b.As + s * A_STAGE, b.Bs + s * B_STAGE, b);
-            ck_wg_wait<1>();
-            if (i > 0) ck_bar_arrive(WG_STAGES + (t - 1) % WG_STAGES);
+        if (b.loader) {
+            // A producer thread signals a stage once its copies have landed and are fenced: it
+            // lets LAG younger tiles fly meanwhile. A stage it refills was released by the math
+            // threads after they issued the next tile's MMAs, whose stage is signalled LAG
+            // tiles after its issue: LAG <= WG_STAGES - 2 keeps the two sides from waiting on
+            // each other.
+            constexpr int LAG = WG_STAGES - 2;
+            for (int i = 0; i < n; ++i) {
+                const int t = b.ring + i, s = t % WG_STAGES;
+                ck_bar_wait(WG_STAGES + s, ((t / WG_STAGES) & 1) ^ 1);
+                ck_issue_stage(a, b, la, lb, A, B, s);
+                ck_cp_commit();
+                if (i >= LAG) {
+                    ck_cp_wait<LAG>();
+                    ck_proxy_fence();
+                    ck_bar_arrive((t - LAG) % WG_STAGES);
+                }
+            }
+            ck_cp_wait<0>();
+            ck_proxy_fence();
+            for (int i = n > LAG ? n - LAG : 0; i < n; ++i) ck_bar_arrive((b.ring + i) % WG_STAGES);
+        } else if (b.math) {
+            // A stage is released once the MMAs of the tile after it have been issued and its
+            // own have completed (wait_group 1).
+            for (int i = 0; i < n; ++i) {
+                const int t = b.ring + i, s = t % WG_STAGES;
+                ck_bar_wait(s, (t / WG_STAGES) & 1);
+                ck_wg_issue(acc, b.As + s * A_STAGE, b.Bs + s * B_STAGE, b);
+                ck_wg_wait<1>();
+                if (i > 0) ck_bar_arrive(WG_STAGES + (t - 1) % WG_STAGES);
+            }
+            ck_wg_wait<0>();
+            ck_acc_pin(acc);
+            if (n > 0) ck_bar_arrive(WG_STAGES + (b.ring + n - 1) % WG_STAGES);
         }
-        ck_wg_wait<0>();
-        ck_acc_pin(acc);
-        if (n > 0) ck_bar_arrive(WG_STAGES + (b.ring + n - 1) % WG_STAGES);
         b.ring += n > 0 ? n : 0;
+        __syncthreads();
         return;
     }
-    ck_acc_zero(acc);
     // sm_90a: a WG_STAGES-deep cp.async ring read by asynchronous warpgroup MMAs. At K-tile kt
     // the MMAs of kt - 1 may still read their stage, so the copies go WG_STAGES - 2 tiles
     // ahead, into the stage of kt - 2, whose MMAs every warpgroup waited for before the barrier.
@@ -141,10 +101,7 @@ CK_DEV void ck_gemm_tile(const CkArgs& a, ck_block& b, ck_i64 g, ck_i64 m0, ck_i
         __syncthreads();
         return;
     }
-#else
-    ck_acc_zero(acc);
-#endif
-#if defined(CK_CP_ASYNC) && !defined(CK_WGMMA)
+#elif defined(CK_CP_ASYNC)
     // NVIDIA sm_80+: an ASYNC_STAGES-deep cp.async ring where the instance allows one
     // (ASYNC_RING, decided on the host) and the problem's vectors are legal. K-tile kt is read
     // from stage `rs`; the tile ASYNC_STAGES - 1 ahead is written to stage `ws`, the one read in
@@ -237,15 +194,6 @@ CK_DEV void ck_store_pair(const CkArgs& a, ck_i64 off, float v0, float v1) {
     *reinterpret_cast<ck_vec<OT, 2>*>(ck_out(a) + off) = w;
 }
 
-// Where the staged epilogue builds its tile: the stages, free once ck_gemm_tile has returned,
-// or with a producer (which may be filling them for the next tile) a region after them.
-CK_DEV unsigned char* ck_stage_tile(const ck_block& b) {
-#if defined(CK_WGMMA)
-    if (PRODUCER) return reinterpret_cast<unsigned char*>(b.Bs + WG_STAGES * B_STAGE);
-#endif
-    return reinterpret_cast<unsigned char*>(b.As);
-}
-
 // Staged epilogue (the host sets a.stage_out: the output's columns are contiguous and every
 // other stride a multiple of 8): the math threads write their final values into an LDS tile
 // [MPB][NPB + STAGE_PAD bytes] of the output type, free once ck_gemm_tile has returned, then
@@ -255,7 +203,7 @@ CK_DEV void ck_store_staged(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64
     constexpr int RUN = 16 / (int)sizeof(OT), LD = NPB + STAGE_PAD / (int)sizeof(OT);
     // Only binary ops read the D tensor, at the output offset; unary ones need none.
     constexpr bool NEEDS_OFF = EOP_OUT != CK_EOP_PASS && EOP_OUT != CK_EOP_SCALE && EOP_OUT != CK_EOP_RELU;
-    OT* t = reinterpret_cast<OT*>(ck_stage_tile(b));
+    OT* t = reinterpret_cast<OT*>(b.As);
     if (b.math) {
 #pragma unroll
         for (int i = 0; i < AR; ++i) {
@@ -280,9 +228,9 @@ CK_DEV void ck_store_staged(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64
             }
         }
     }
-    ck_sync();
+    __syncthreads();
     OT* out = ck_out(a);
-    for (int q = b.tid; q < MPB * NPB / RUN; q += BLOCK) {
+    for (int q = b.tid; q < MPB * NPB / RUN; q += THREADS) {
         const int r = q / (NPB / RUN), c = (q % (NPB / RUN)) * RUN;
         const ck_i64 m = m0 + r, n = n0 + c;
         if (m >= a.M || n >= a.Ng) continue;
@@ -397,13 +345,13 @@ CK_DEV void ck_partial_store(const CkArgs& a, const ck_block& b, ck_i64 blk, con
                 if (ck_row(b, i) < MPB && ck_col(b, j) < NPB) p[ck_row(b, i) * NPB + ck_col(b, j)] = acc.v[i][j];
     }
     __threadfence();
-    ck_sync();
+    __syncthreads();
     if (b.tid == 0) ck_signal(reinterpret_cast<int*>(a.flags) + blk);
 }
 
 CK_DEV void ck_partial_add(const CkArgs& a, const ck_block& b, ck_i64 blk, ck_acc& acc) {
     if (b.tid == 0) ck_wait(reinterpret_cast<int*>(a.flags) + blk);
-    ck_sync();
+    __syncthreads();
     if (b.math) {
         const volatile float* p = ck_partial(a, blk);
 #pragma unroll
@@ -425,8 +373,7 @@ CK_DEV void ck_tile_coords(const CkArgs& a, ck_i64 t, ck_i64& g, ck_i64& m0, ck_
 // Every block walks its work units with one GEMM and one store call site: data-parallel blocks
 // take whole tiles after the SK tiles (persistent ones stride over them), SK blocks take their
 // iteration range, cut at tile boundaries.
-// PRODUCE: the producer warpgroup's walk over the same work, copying only.
-template <bool PRODUCE> CK_DEV void ck_streamk(const CkArgs& a, ck_block& b) {
+CK_DEV void ck_streamk(const CkArgs& a, ck_block& b) {
     ck_acc acc;
     const ck_i64 blk = blockIdx.x;
     const bool dp = blk >= a.sk_blocks;
@@ -440,13 +387,6 @@ template <bool PRODUCE> CK_DEV void ck_streamk(const CkArgs& a, ck_block& b) {
         const ck_i64 ke = dp ? a.k_iters : (end < tb + a.k_iters ? end : tb + a.k_iters) - tb;
         ck_i64 g, m0, n0;
         ck_tile_coords(a, t, g, m0, n0);
-        pos = dp ? pos + a.dp_blocks : tb + ke;
-#if defined(CK_WGMMA)
-        if (PRODUCE) {
-            ck_produce(a, b, g, m0, n0, kb, ke);
-            continue;
-        }
-#endif
         ck_gemm_tile(a, b, g, m0, n0, kb, ke, acc);
         bool atomic = a.store_atomic != 0, owner = true;
         const ck_i64 first = ck_sk_block_of(a, tb);
@@ -471,11 +411,12 @@ template <bool PRODUCE> CK_DEV void ck_streamk(const CkArgs& a, ck_block& b) {
         }
         if (owner) ck_store_tile(a, b, g, m0, n0, acc, atomic);
         else ck_partial_store(a, b, blk, acc);
-        ck_sync();
+        __syncthreads();
+        pos = dp ? pos + a.dp_blocks : tb + ke;
     }
 }
 
-template <bool PRODUCE> CK_DEV void ck_split_k(const CkArgs& a, ck_block& b) {
+CK_DEV void ck_split_k(const CkArgs& a, ck_block& b) {
     ck_acc acc;
     // The tiles of a slice number at most the grid, which the host keeps within 31 bits:
     // 32-bit divisions (a 64-bit one is a long software sequence).
@@ -488,16 +429,10 @@ template <bool PRODUCE> CK_DEV void ck_split_k(const CkArgs& a, ck_block& b) {
     for (ck_i64 gi = 0; gi < MERGE; ++gi) {
         const ck_i64 g = (ck_i64)blockIdx.y * MERGE + gi;
         if (g >= a.G) break;
-#if defined(CK_WGMMA)
-        if (PRODUCE) {
-            ck_produce(a, b, g, m0, n0, kb, ke);
-            continue;
-        }
-#endif
         ck_gemm_tile(a, b, g, m0, n0, kb, ke, acc);
         if (a.split_ws) ck_store_slice(a, b, s, g, m0, n0, acc);
         else ck_store_tile(a, b, g, m0, n0, acc, a.store_atomic != 0);
-        ck_sync();
+        __syncthreads();
     }
 }
 
@@ -505,18 +440,10 @@ CK_ENTRY(main)(const CK_GRID_CONST CkArgs a) {
     extern __shared__ __align__(16) unsigned char ck_smem[];
     ck_block b = ck_make_block(ck_smem);
 #if defined(CK_WGMMA)
-    // The producer warpgroup walks the same work in its own loop and leaves.
-    if (PRODUCER) {
-        ck_ring_init(b);
-        if (b.loader) {
-            if (SCHEDULE == CK_SCHEDULE_STREAMK) ck_streamk<true>(a, b);
-            else ck_split_k<true>(a, b);
-            return;
-        }
-    }
+    if (WG_PRODUCER) ck_ring_init(b);
 #endif
-    if (SCHEDULE == CK_SCHEDULE_STREAMK) ck_streamk<false>(a, b);
-    else ck_split_k<false>(a, b);
+    if (SCHEDULE == CK_SCHEDULE_STREAMK) ck_streamk(a, b);
+    else ck_split_k(a, b);
 }
 
 // Second stage: the sum of the fp32 workspace's [G][M][N] slices -> output tensor with the

@@ -65,11 +65,11 @@ CK_DEV int ck_col_step(int j) { return j * XN; }
 #else
 // SIMT: a TM_T x TN_T grid of threads, RM x RN outputs each, strided by the grid.
 constexpr int AR = RM, AC = RN, MATH_THREADS = TM_T * TN_T;
-CK_DEV int ck_row_step(int i) { return i * TM_T; }
-CK_DEV int ck_col_step(int j) { return j * TN_T; }
 #endif
 #if !defined(CK_WGMMA)
 constexpr int THREADS = BLOCK;
+CK_DEV int ck_row_step(int i) { return i * TM_T; }
+CK_DEV int ck_col_step(int j) { return j * TN_T; }
 #endif
 
 struct ck_acc {

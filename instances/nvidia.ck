@@ -51,21 +51,6 @@ family nv_bwd_weight_2d : nv_bwd_weight {
     }
 }
 
-/// Wide tiles for the largest GEMMs. On sm_90a each of two math warpgroups holds a 64x256 (or
-/// two 64x128) slice, 128 accumulators a thread, and a producer warpgroup copies the tiles:
-/// 384 threads, one workgroup per SM, half the operand traffic per MMA of a 128x128 tile.
-family nv_bwd_weight_wide_2d : nv_bwd_weight {
-    dims = 2;
-    layout = nhwgc;
-    over dtype = [fp16, bf16];
-    rows (tile, warps, warp_tile) {
-        /// 8 warps of 64x64: K of 128 or more, C·Y·X of 256 or more.
-        t128x256x64 = ([128, 256, 64], [2, 4, 1], [64, 64, 16]);
-        /// 8 warps of 64x64: K of 256 or more.
-        t256x128x64 = ([256, 128, 64], [4, 2, 1], [64, 64, 16]);
-    }
-}
-
 /// K a multiple of 4 but not of 8 (K = 36 and the like): 8-byte loads of the output gradient,
 /// M tiles of 48 and 64, two workgroups per SM (CompV3).
 family nv_bwd_weight_k4_2d : nv_bwd_weight {
@@ -171,22 +156,6 @@ family nv_fwd_bwd_data_2d : nv_tile {
         t64x64x64 = ([64, 64, 64], [2, 2, 1], [32, 32, 16]);
         /// 4 warps of 64x16: K or C of 36 and other narrow N.
         t128x48x64 = ([128, 48, 64], [2, 2, 1], [64, 24, 16]);
-    }
-}
-
-/// Wide tiles for the largest forward and backward-data GEMMs: on sm_90a two math warpgroups
-/// of 128 accumulators a thread and a producer warpgroup (see `nv_bwd_weight_wide_2d`).
-family nv_fwd_bwd_data_wide_2d : nv_tile {
-    dims = 2;
-    layout = nhwgc;
-    split_k = auto;
-    over op = [fwd, bwd_data];
-    over dtype = [fp16, bf16];
-    rows (tile, warps, warp_tile) {
-        /// 8 warps of 64x64: K (C) of 256 or more.
-        t128x256x64 = ([128, 256, 64], [2, 4, 1], [64, 64, 16]);
-        /// 8 warps of 64x64: many output pixels, K (C) of 128.
-        t256x128x64 = ([256, 128, 64], [4, 2, 1], [64, 64, 16]);
     }
 }
 

@@ -122,17 +122,6 @@ pub struct WgmmaLayout {
     /// Workgroups an SM holds at once: as many as its registers allow (one or two), each with
     /// its share of the shared memory.
     pub blocks_per_cu: u32,
-    /// A producer warpgroup beside the math warpgroups copies the tiles (the math threads only
-    /// issue MMAs): tiles whose warpgroups hold more than [`MAX_WGMMA_ACC`] accumulators a
-    /// thread, which the loaders' coordinates would push into spills.
-    pub producer: bool,
-}
-
-impl WgmmaLayout {
-    /// Threads of the workgroup: the instance's math threads and the producer's.
-    pub fn threads(&self, block: u32) -> u32 {
-        block + if self.producer { PRODUCER_THREADS } else { 0 }
-    }
 }
 
 /// Bytes of one 128-byte swizzle atom: the stages start on this boundary.
@@ -145,21 +134,15 @@ const WGMMA_SM_LDS: u32 = 220 * 1024;
 const SM_REGISTERS: u32 = 65536;
 const WGMMA_THREAD_REGISTERS: u32 = 224;
 const MAX_WGMMA_STAGES: u32 = 6;
-/// Most accumulators a thread of the `wgmma` path holds beside the loaders' coordinates: more
-/// spill (a 64 × 256 slice, 128 of them, took 600 bytes of stack). Up to
-/// [`MAX_PRODUCER_ACC`], a producer warpgroup takes the loads and the math threads keep only
-/// accumulators and descriptors.
+/// Most accumulators a thread of the `wgmma` path holds: beside the loaders' coordinates, more
+/// spill (a 64 × 256 slice, 128 of them, took 600 bytes of stack).
 const MAX_WGMMA_ACC: u32 = 64;
-const MAX_PRODUCER_ACC: u32 = 128;
-/// The producer: one warpgroup.
-pub const PRODUCER_THREADS: u32 = 128;
 
 /// The `wgmma` layout of a block tile, if it has one: 16-bit operands of one type copied
 /// whole (the `cp.async` ring), every thread a loader and a math thread in whole warpgroups,
 /// tile rows in 64-row slices spread over as many warpgroups as divide them, warpgroup N a
 /// multiple of 8 up to 256 (of 64 for an N-major B, whose swizzle atoms are 64 rows), K-major
-/// operands 64 deep per atom, at most [`MAX_WGMMA_ACC`] accumulators a thread, or
-/// [`MAX_PRODUCER_ACC`] with a producer warpgroup (one workgroup per SM).
+/// operands 64 deep per atom, at most [`MAX_WGMMA_ACC`] accumulators a thread.
 fn wgmma_layout(
     [a, b]: [&OperandCfg; 2],
     block: u32,
@@ -180,11 +163,9 @@ fn wgmma_layout(
         return None;
     }
     let nw = n / gn;
-    let acc = slices * nw / 2;
-    if acc > MAX_PRODUCER_ACC {
+    if slices * nw / 2 > MAX_WGMMA_ACC {
         return None;
     }
-    let producer = acc > MAX_WGMMA_ACC;
     let k_major_ok = |op: &OperandCfg| op.along_rows || k.is_multiple_of(64);
     if !nw.is_multiple_of(8) || nw > 256 || (b.along_rows && !nw.is_multiple_of(64)) {
         return None;
@@ -193,11 +174,7 @@ fn wgmma_layout(
         return None;
     }
     let (a_stage, b_stage) = (m * k * a.elem.bytes(), n * k * b.elem.bytes());
-    let blocks_per_cu = if producer {
-        1
-    } else {
-        (SM_REGISTERS / (block * WGMMA_THREAD_REGISTERS)).clamp(1, 2)
-    };
+    let blocks_per_cu = (SM_REGISTERS / (block * WGMMA_THREAD_REGISTERS)).clamp(1, 2);
     let stages = (3..=MAX_WGMMA_STAGES)
         .rev()
         .find(|s| SWIZZLE_ATOM + s * (a_stage + b_stage) <= WGMMA_SM_LDS / blocks_per_cu)?;
@@ -209,7 +186,6 @@ fn wgmma_layout(
         lds_b_offset: stages * a_stage,
         lds_bytes: SWIZZLE_ATOM + stages * (a_stage + b_stage),
         blocks_per_cu,
-        producer,
     })
 }
 
@@ -440,12 +416,6 @@ impl KernelConfig {
     pub fn blocks_per_cu_on(&self, dev: &super::launch::DeviceInfo) -> u32 {
         self.wgmma_on(dev)
             .map_or(self.blocks_per_cu, |w| w.blocks_per_cu)
-    }
-
-    /// Threads of a workgroup of the main entry on `dev`: the warpgroup layout's where that path
-    /// runs (a producer warpgroup may join the instance's threads).
-    pub fn threads_on(&self, dev: &super::launch::DeviceInfo) -> u32 {
-        self.wgmma_on(dev).map_or(self.block, |w| w.threads(self.block))
     }
 
     /// Dynamic LDS bytes of a workgroup on `dev`.

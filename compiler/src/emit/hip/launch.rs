@@ -487,7 +487,7 @@ impl KernelConfig {
             return Ok(dconv_plan(dims, dev, ch, args, tensor_bytes));
         }
 
-        let block = [self.threads_on(dev), 1, 1];
+        let block = [self.block, 1, 1];
         let tiles = dims.g * tiles_m * tiles_n;
         let cus = u64::from(dev.compute_units);
         let out_elems = dims.g * m * n;

@@ -10,8 +10,6 @@
 // 16 w + g and 16 w + g + 8 and columns 8 c + 2t and 8 c + 2t + 1 of every 8-column chunk c
 // (g = lane / 4, t = lane % 4).
 constexpr int AR = 2 * WG_FM, AC = WG_NW / 4, MATH_THREADS = 128 * WG_M * WG_N;
-// A producer warpgroup (threads BLOCK..) copies the tiles; the instance's threads only compute.
-constexpr int THREADS = BLOCK + PRODUCER_THREADS * WG_PRODUCER;
 CK_DEV int ck_row_step(int i) { return (i >> 1) * 64 + (i & 1) * 8; }
 CK_DEV int ck_col_step(int j) { return (j >> 1) * 8 + (j & 1); }
 #elif defined(CK_MMA_SYNC) && CK_MMA_TILE
@@ -65,9 +63,6 @@ CK_DEV int ck_col_step(int j) { return j * XN; }
 #else
 // SIMT: a TM_T x TN_T grid of threads, RM x RN outputs each, strided by the grid.
 constexpr int AR = RM, AC = RN, MATH_THREADS = TM_T * TN_T;
-#endif
-#if !defined(CK_WGMMA)
-constexpr int THREADS = BLOCK;
 CK_DEV int ck_row_step(int i) { return i * TM_T; }
 CK_DEV int ck_col_step(int j) { return j * TN_T; }
 #endif
@@ -83,7 +78,6 @@ struct ck_block {
     int lt;      // index among the loading threads
     int rb, cb;  // tile row and column of the math thread's accumulator (0, 0)
     int lane;
-    int ring;  // K-tiles through the producer's ring so far (the same count in every thread)
     AT* As;
     BT* Bs;
 };
@@ -91,9 +85,8 @@ struct ck_block {
 CK_DEV ck_block ck_make_block(unsigned char* smem) {
     ck_block b;
     b.tid = (int)threadIdx.x;
-    b.ring = 0;
-    b.lt = b.tid - (THREADS > BLOCK ? BLOCK : LOAD_BEGIN);
-    b.loader = b.lt >= 0 && b.lt < LOADERS;
+    b.lt = b.tid - LOAD_BEGIN;
+    b.loader = b.lt >= 0 && b.lt < LOAD_THREADS;
     int mt = b.tid - MATH_BEGIN;
     b.math = mt >= 0 && mt < MATH_THREADS;
     if (!b.math) mt = 0;
@@ -179,33 +172,6 @@ CK_DEV void ck_acc_pin(ck_acc& acc) {
     for (int i = 0; i < AR; ++i)
 #pragma unroll
         for (int j = 0; j < AC; ++j) asm volatile("" : "+f"(acc.v[i][j])::"memory");
-}
-
-// The producer's ring barriers (mbarriers): full[s] = bar s completes a phase when the
-// producer's threads have arrived, each once its copies of stage s landed and were fenced into
-// the async proxy; empty[s] = bar WG_STAGES + s when every math thread has arrived, its MMAs
-// done reading the stage. A waiter names the parity of the phase it needs completed.
-CK_DEV unsigned ck_bar(int i) {
-    __shared__ unsigned long long bars[2 * WG_STAGES];
-    return (unsigned)__cvta_generic_to_shared(bars + i);
-}
-CK_DEV void ck_ring_init(const ck_block& b) {
-    if (b.tid == 0) {
-        for (int s = 0; s < WG_STAGES; ++s) {
-            asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(ck_bar(s)), "r"(PRODUCER_THREADS) : "memory");
-            asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(ck_bar(WG_STAGES + s)), "r"(MATH_THREADS)
-                         : "memory");
-        }
-    }
-    __syncthreads();
-}
-CK_DEV void ck_bar_arrive(int i) { asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(ck_bar(i)) : "memory"); }
-CK_DEV void ck_bar_wait(int i, int parity) {
-    asm volatile(
-        "{ .reg .pred p; CK_WAIT: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1; @!p bra CK_WAIT; }" ::"r"(
-            ck_bar(i)),
-        "r"(parity)
-        : "memory");
 }
 
 // Issues (does not wait for) the warpgroup MMAs of one K-tile and commits them as one group.

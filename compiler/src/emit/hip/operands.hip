@@ -341,37 +341,30 @@ CK_DEV void ck_cp_commit() { asm volatile("cp.async.commit_group;"); }
 template <int PENDING> CK_DEV void ck_cp_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(PENDING)); }
 #endif
 
-// Threads that run the loaders: the producer warpgroup where the warpgroup path has one.
-#if defined(CK_WGMMA)
-constexpr int LOADERS = WG_PRODUCER ? PRODUCER_THREADS : LOAD_THREADS;
-#else
-constexpr int LOADERS = LOAD_THREADS;
-#endif
-
 // One operand's global->register->LDS movement. VEC elements along the operand's contiguous
 // dimension move together; ALONG_R says whether that dimension is the tile's row (M or N) or K.
 // `begin` places the thread's groups at a tile's first K-tile; each `load` reads one K-tile and
 // steps to the next.
 template <typename T, int ROWS, int ROW, int K1, int VEC, bool ALONG_R, bool IS_A, int OPK>
 struct ck_loader {
-    static constexpr int GROUPS = (ROWS * KPB / VEC + LOADERS - 1) / LOADERS;
+    static constexpr int GROUPS = (ROWS * KPB / VEC + LOAD_THREADS - 1) / LOAD_THREADS;
     // A group lands in one store when it is contiguous in LDS: along the rows of a
     // row-contiguous operand, or within one K1 run of a K1-layout operand.
     static constexpr bool WHOLE = ALONG_R ? K1 == 1 : K1 % VEC == 0;
     static constexpr int BYTES = (int)sizeof(T) * VEC;
     // Every thread has the same number of groups: no bounds check per group.
-    static constexpr bool EXACT = (ROWS * KPB / VEC) % LOADERS == 0;
+    static constexpr bool EXACT = (ROWS * KPB / VEC) % LOAD_THREADS == 0;
     T reg[GROUPS][VEC];
     // Loaded along rows, a thread's groups lie on one K line when they divide it (K_MAJOR):
     // its K coordinates (an output pixel, for backward weight) are then split and advanced once
     // for all groups, and each group adds only its row's part. Otherwise a thread's groups are
-    // LOADERS apart; when that is a whole number of lines of groups, they share their row
+    // LOAD_THREADS apart; when that is a whole number of lines of groups, they share their row
     // (loaded along rows) or their K index (loaded along K). One copy of the shared coordinates
     // saves registers and arithmetic.
     static constexpr int LINE = ALONG_R ? ROWS / VEC : KPB / VEC;  // groups per line
     static constexpr bool K_MAJOR = ALONG_R && EXACT && GROUPS > 1 && LINE % GROUPS == 0;
-    static constexpr bool SHARE_ROW = ALONG_R && !K_MAJOR && LOADERS % LINE == 0;
-    static constexpr bool SHARE_K = K_MAJOR || (!ALONG_R && LOADERS % LINE == 0);
+    static constexpr bool SHARE_ROW = ALONG_R && !K_MAJOR && LOAD_THREADS % LINE == 0;
+    static constexpr bool SHARE_K = K_MAJOR || (!ALONG_R && LOAD_THREADS % LINE == 0);
     ck_site site[SHARE_ROW ? 1 : GROUPS];
     int row[SHARE_ROW ? 1 : GROUPS];  // tile-absolute row of each group
     ck_d4 kd[SHARE_K ? 1 : GROUPS];
@@ -406,7 +399,7 @@ struct ck_loader {
             r = (lt % PER_LINE + i * PER_LINE) * VEC;
             return;
         }
-        const int gi = lt + i * LOADERS;
+        const int gi = lt + i * LOAD_THREADS;
         if (ALONG_R) { k = gi / LINE; r = (gi % LINE) * VEC; }
         else { r = gi / LINE; k = (gi % LINE) * VEC; }
     }
@@ -445,7 +438,7 @@ struct ck_loader {
         kparts(a, kp);
 #pragma unroll
         for (int i = 0; i < GROUPS; ++i) {
-            const int gi = lt + i * LOADERS;
+            const int gi = lt + i * LOAD_THREADS;
             if (!EXACT && gi >= ROWS * KPB / VEC) {
                 next(i, kr);
                 continue;
@@ -465,7 +458,7 @@ struct ck_loader {
         kparts(a, kp);
 #pragma unroll
         for (int i = 0; i < GROUPS; ++i) {
-            const int gi = lt + i * LOADERS;
+            const int gi = lt + i * LOAD_THREADS;
             if (!EXACT && gi >= ROWS * KPB / VEC) {
 #pragma unroll
                 for (int v = 0; v < VEC; ++v) reg[i][v] = ck_zero<T>();
@@ -495,7 +488,7 @@ struct ck_loader {
     CK_DEV void store(T* lds, int lt) const {
 #pragma unroll
         for (int i = 0; i < GROUPS; ++i) {
-            int gi = lt + i * LOADERS;
+            int gi = lt + i * LOAD_THREADS;
             if (!EXACT && gi >= ROWS * KPB / VEC) continue;
             int r, k;
             place(lt, i, r, k);

@@ -9,7 +9,7 @@ CK_DEV void ck_issue_stage(const CkArgs& a, const ck_block& b, ck_a_loader& la, 
 
 // acc = sum over k-tiles [kb, ke) of A(m0.., k) * B(k, n0..). Inlined so that `acc` stays in
 // registers (a call by reference would put it on the stack); each schedule calls it once.
-CK_DEV void ck_gemm_tile(const CkArgs& a, ck_block& b, ck_i64 g, ck_i64 m0, ck_i64 n0, ck_i64 kb, ck_i64 ke,
+CK_DEV void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0, ck_i64 n0, ck_i64 kb, ck_i64 ke,
                          ck_acc& acc) {
 #pragma unroll
     for (int i = 0; i < AR; ++i)
@@ -25,51 +25,6 @@ CK_DEV void ck_gemm_tile(const CkArgs& a, ck_block& b, ck_i64 g, ck_i64 m0, ck_i
         lb.begin(a, g, n0, kb * KPB, b.lt);
     }
 #if defined(CK_WGMMA)
-    // sm_90a with a producer warpgroup: it fills the ring while the math warpgroups only issue
-    // MMAs, the two sides meeting at the stages' mbarriers instead of a block barrier. K-tile
-    // number b.ring + i goes through stage (b.ring + i) % WG_STAGES, in phase of parity
-    // ((b.ring + i) / WG_STAGES) & 1 of its barriers.
-    if (WG_PRODUCER && (va || VEC_A == 1) && (vb || VEC_B == 1)) {
-        const int n = (int)(ke - kb);
-        if (b.loader) {
-            // A producer thread signals a stage once its copies have landed and are fenced: it
-            // lets LAG younger tiles fly meanwhile. A stage it refills was released by the math
-            // threads after they issued the next tile's MMAs, whose stage is signalled LAG
-            // tiles after its issue: LAG <= WG_STAGES - 2 keeps the two sides from waiting on
-            // each other.
-            constexpr int LAG = WG_STAGES - 2;
-            for (int i = 0; i < n; ++i) {
-                const int t = b.ring + i, s = t % WG_STAGES;
-                ck_bar_wait(WG_STAGES + s, ((t / WG_STAGES) & 1) ^ 1);
-                ck_issue_stage(a, b, la, lb, A, B, s);
-                ck_cp_commit();
-                if (i >= LAG) {
-                    ck_cp_wait<LAG>();
-                    ck_proxy_fence();
-                    ck_bar_arrive((t - LAG) % WG_STAGES);
-                }
-            }
-            ck_cp_wait<0>();
-            ck_proxy_fence();
-            for (int i = n > LAG ? n - LAG : 0; i < n; ++i) ck_bar_arrive((b.ring + i) % WG_STAGES);
-        } else if (b.math) {
-            // A stage is released once the MMAs of the tile after it have been issued and its
-            // own have completed (wait_group 1).
-            for (int i = 0; i < n; ++i) {
-                const int t = b.ring + i, s = t % WG_STAGES;
-                ck_bar_wait(s, (t / WG_STAGES) & 1);
-                ck_wg_issue(acc, b.As + s * A_STAGE, b.Bs + s * B_STAGE, b);
-                ck_wg_wait<1>();
-                if (i > 0) ck_bar_arrive(WG_STAGES + (t - 1) % WG_STAGES);
-            }
-            ck_wg_wait<0>();
-            ck_acc_pin(acc);
-            if (n > 0) ck_bar_arrive(WG_STAGES + (b.ring + n - 1) % WG_STAGES);
-        }
-        b.ring += n > 0 ? n : 0;
-        __syncthreads();
-        return;
-    }
     // sm_90a: a WG_STAGES-deep cp.async ring read by asynchronous warpgroup MMAs. At K-tile kt
     // the MMAs of kt - 1 may still read their stage, so the copies go WG_STAGES - 2 tiles
     // ahead, into the stage of kt - 2, whose MMAs every warpgroup waited for before the barrier.
@@ -230,7 +185,7 @@ CK_DEV void ck_store_staged(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64
     }
     __syncthreads();
     OT* out = ck_out(a);
-    for (int q = b.tid; q < MPB * NPB / RUN; q += THREADS) {
+    for (int q = b.tid; q < MPB * NPB / RUN; q += BLOCK) {
         const int r = q / (NPB / RUN), c = (q % (NPB / RUN)) * RUN;
         const ck_i64 m = m0 + r, n = n0 + c;
         if (m >= a.M || n >= a.Ng) continue;
@@ -373,7 +328,7 @@ CK_DEV void ck_tile_coords(const CkArgs& a, ck_i64 t, ck_i64& g, ck_i64& m0, ck_
 // Every block walks its work units with one GEMM and one store call site: data-parallel blocks
 // take whole tiles after the SK tiles (persistent ones stride over them), SK blocks take their
 // iteration range, cut at tile boundaries.
-CK_DEV void ck_streamk(const CkArgs& a, ck_block& b) {
+CK_DEV void ck_streamk(const CkArgs& a, const ck_block& b) {
     ck_acc acc;
     const ck_i64 blk = blockIdx.x;
     const bool dp = blk >= a.sk_blocks;
@@ -416,7 +371,7 @@ CK_DEV void ck_streamk(const CkArgs& a, ck_block& b) {
     }
 }
 
-CK_DEV void ck_split_k(const CkArgs& a, ck_block& b) {
+CK_DEV void ck_split_k(const CkArgs& a, const ck_block& b) {
     ck_acc acc;
     // The tiles of a slice number at most the grid, which the host keeps within 31 bits:
     // 32-bit divisions (a 64-bit one is a long software sequence).
@@ -438,10 +393,7 @@ CK_DEV void ck_split_k(const CkArgs& a, ck_block& b) {
 
 CK_ENTRY(main)(const CK_GRID_CONST CkArgs a) {
     extern __shared__ __align__(16) unsigned char ck_smem[];
-    ck_block b = ck_make_block(ck_smem);
-#if defined(CK_WGMMA)
-    if (WG_PRODUCER) ck_ring_init(b);
-#endif
+    const ck_block b = ck_make_block(ck_smem);
     if (SCHEDULE == CK_SCHEDULE_STREAMK) ck_streamk(a, b);
     else ck_split_k(a, b);
 }

@@ -2,7 +2,7 @@
 //! constants, the shared implicit-GEMM body, and the small-channel entry of kernels that have one.
 
 use super::args;
-use super::config::{Elem, KernelConfig, PRODUCER_THREADS, Schedule};
+use super::config::{Elem, KernelConfig, Schedule};
 use super::launch::{
     CONVERT_BLOCK, DCONV_BLOCK, DIRECT_LANES, DIRECT_SETS, DIRECT_SPAN, STAGE_PAD,
 };
@@ -67,7 +67,7 @@ pub fn kernel_text(cfg: &KernelConfig) -> KernelText {
     let _ = writeln!(
         text,
         "#define CK_ENTRY_THREADS(e, n, b) extern \"C\" __global__ void CK_LAUNCH_BOUNDS(n, b) {symbol_base}_##e\n\
-         #if defined(CK_WGMMA)\n#define CK_ENTRY(e) CK_ENTRY_THREADS(e, BLOCK + PRODUCER_THREADS * WG_PRODUCER, WG_BLOCKS_PER_CU)\n#else\n\
+         #if defined(CK_WGMMA)\n#define CK_ENTRY(e) CK_ENTRY_THREADS(e, BLOCK, WG_BLOCKS_PER_CU)\n#else\n\
          #define CK_ENTRY(e) CK_ENTRY_THREADS(e, BLOCK, BLOCKS_PER_CU)\n#endif"
     );
     text.push('\n');
@@ -136,7 +136,7 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
         .mfma
         .map_or([1, 1, 32], |l| [l.warps[0], l.warps[1], l.block[0]]);
     let wmma = cfg.wmma.map_or([1, 1], |l| l.warps);
-    let wg = cfg.wgmma.map_or([1, 1, 1, 8, 3, 0, 1, 0], |l| {
+    let wg = cfg.wgmma.map_or([1, 1, 1, 8, 3, 0, 1], |l| {
         [
             l.groups[0],
             l.groups[1],
@@ -145,10 +145,9 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
             l.stages,
             l.lds_b_offset,
             l.blocks_per_cu,
-            u32::from(l.producer),
         ]
     });
-    let consts: [(&str, String); 51] = [
+    let consts: [(&str, String); 50] = [
         ("CK_OP", op.into()),
         ("BLOCK", cfg.block.to_string()),
         ("MPB", m.to_string()),
@@ -192,7 +191,6 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
         ("WG_STAGES", wg[4].to_string()),
         ("WG_LDS_B_OFFSET", wg[5].to_string()),
         ("WG_BLOCKS_PER_CU", wg[6].to_string()),
-        ("WG_PRODUCER", wg[7].to_string()),
         ("STAGES", cfg.stages.to_string()),
         ("REG_PREFETCH", cfg.reg_prefetch.to_string()),
         ("MERGE", cfg.merge_groups.to_string()),
@@ -212,7 +210,6 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
     writeln!(s, "constexpr int SK_REDUCTION = {reduction};")?;
     writeln!(s, "constexpr int STAGE_PAD = {STAGE_PAD};")?;
     writeln!(s, "constexpr int CONVERT_BLOCK = {CONVERT_BLOCK};")?;
-    writeln!(s, "constexpr int PRODUCER_THREADS = {PRODUCER_THREADS};")?;
     // The warpgroup path is per kernel too (on sm_90a, for kernels with a layout).
     writeln!(s, "#undef CK_WGMMA")?;
     if let Some(l) = cfg.wgmma {

@@ -72,6 +72,14 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
             rpad: 1,
             ..base
         },
+        // Unit dilation: backward data splits it into one GEMM per stride phase (odd input,
+        // so the phases differ in size).
+        Shape {
+            what: "strided",
+            input: 7,
+            stride: 2,
+            ..base
+        },
         Shape {
             what: "grouped, asymmetric pads",
             g: 2 * m,

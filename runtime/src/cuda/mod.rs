@@ -256,15 +256,16 @@ impl CudaBackend {
             d: t.d.as_ref().map_or(0, ptr),
             workspace: workspace.as_deref().map_or(0, ptr),
         };
-        let image = ArgImage::new(plan, bufs, alpha, beta);
         for step in &plan.steps {
             if let Step::Launch {
                 entry,
                 grid,
                 block,
                 lds_bytes,
+                phase,
             } = *step
             {
+                let image = ArgImage::new(plan, phase, bufs, alpha, beta);
                 let func = gpu::entry_function(&k.functions, entry, &k.kernel.name)?;
                 let cfg = LaunchConfig {
                     grid_dim: (grid[0], grid[1], grid[2]),

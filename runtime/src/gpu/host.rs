@@ -205,8 +205,9 @@ pub fn check_buffers<B>(
 pub struct ArgImage(pub [u8; CkArgs::BYTES]);
 
 impl ArgImage {
-    pub fn new(plan: &LaunchPlan, bufs: hip::Buffers, alpha: f64, beta: f64) -> Self {
-        let mut args = plan.args_for(bufs);
+    /// The block of a launch of stride phase `phase` (see [`LaunchPlan::args_for`]).
+    pub fn new(plan: &LaunchPlan, phase: usize, bufs: hip::Buffers, alpha: f64, beta: f64) -> Self {
+        let mut args = plan.args_for(bufs, phase);
         args.alpha = alpha;
         args.beta = beta;
         let mut image = ArgImage([0; CkArgs::BYTES]);

@@ -389,15 +389,16 @@ impl HipBackend {
             d: t.d.as_ref().map_or(0, DeviceBuffer::address),
             workspace: workspace.as_deref().map_or(0, DeviceBuffer::address),
         };
-        let image = ArgImage::new(plan, bufs, alpha, beta);
         for step in &plan.steps {
             if let Step::Launch {
                 entry,
                 grid,
                 block,
                 lds_bytes,
+                phase,
             } = *step
             {
+                let image = ArgImage::new(plan, phase, bufs, alpha, beta);
                 let func = *gpu::entry_function(&k.functions, entry, &k.kernel.name)?;
                 let mut params = [(&image as *const ArgImage).cast_mut().cast::<c_void>()];
                 // SAFETY: the single parameter is the argument block with the kernel's `CkArgs`

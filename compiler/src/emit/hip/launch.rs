@@ -95,7 +95,18 @@ pub enum Step {
         grid: [u32; 3],
         block: [u32; 3],
         lds_bytes: u32,
+        /// The stride phase whose argument block the launch takes (see
+        /// [`LaunchPlan::phases`]); 0 in plans without phases.
+        phase: usize,
     },
+}
+
+/// One stride phase of a backward-data plan: its argument block (addresses left at 0) and the
+/// byte offsets of its input, weight and output views into the whole tensors.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Phase {
+    pub args: CkArgs,
+    pub offsets: [u64; 3],
 }
 
 /// Everything needed to run one kernel on one problem, in order.
@@ -108,7 +119,11 @@ pub struct LaunchPlan {
     /// Bytes of the input, weight and output tensors (elements × element size).
     pub tensor_bytes: [u64; 3],
     /// The argument block with the buffer addresses left at 0; see [`LaunchPlan::args_for`].
+    /// With phases, the first phase's.
     pub args: CkArgs,
+    /// Backward data with strides: one unit-stride GEMM per stride phase, each launch on its
+    /// own views of the tensors ([`KernelConfig::plan`]). Empty otherwise.
+    pub phases: Vec<Phase>,
 }
 
 /// Device addresses of the buffers of one launch.
@@ -122,12 +137,16 @@ pub struct Buffers {
 }
 
 impl LaunchPlan {
-    /// The argument block for these buffers (by conv role, whichever one the op writes).
-    pub fn args_for(&self, bufs: Buffers) -> CkArgs {
-        let mut a = self.args;
-        a.x = bufs.input;
-        a.w = bufs.weight;
-        a.y = bufs.output;
+    /// The argument block of a launch of stride phase `phase` (0 without phases) for these
+    /// buffers (by conv role, whichever one the op writes).
+    pub fn args_for(&self, bufs: Buffers, phase: usize) -> CkArgs {
+        let (mut a, [xo, wo, yo]) = self
+            .phases
+            .get(phase)
+            .map_or((self.args, [0; 3]), |p| (p.args, p.offsets));
+        a.x = bufs.input + xo;
+        a.w = bufs.weight + wo;
+        a.y = bufs.output + yo;
         a.d = bufs.d;
         a.ws = bufs.workspace;
         a.flags = if self.workspace_bytes > 0 {
@@ -257,6 +276,7 @@ fn convert_step(args: &mut CkArgs, out_elems: u64, dev: &DeviceInfo) -> Step {
         grid: [blocks as u32, 1, 1],
         block: [CONVERT_BLOCK, 1, 1],
         lds_bytes: CONVERT_BLOCK * 4,
+        phase: 0,
     }
 }
 
@@ -292,11 +312,13 @@ fn dconv_plan(
             grid: [pixels.div_ceil(per_block) as u32, vec_blocks as u32, 1],
             block: [DCONV_BLOCK as u32, 1, 1],
             lds_bytes: 0,
+            phase: 0,
         }],
         workspace_bytes: 0,
         flags_offset: 0,
         tensor_bytes,
         args,
+        phases: Vec::new(),
     }
 }
 
@@ -386,6 +408,24 @@ impl KernelConfig {
                 ('W', wo),
             ],
         )?;
+        if let Some(plan) = self.phase_plan(dims, [&xs, &ws, &ys], dev)? {
+            return Ok(plan);
+        }
+        self.plan_views(dims, [&xs, &ws, &ys], dev)
+    }
+
+    /// The plan over tensors with element strides `xs`, `ws` and `ys` (views, for the phases of
+    /// [`Self::phase_plan`]).
+    fn plan_views(
+        &self,
+        dims: &ConvDims,
+        [xs, ws, ys]: [&[(char, u64)]; 3],
+        dev: &DeviceInfo,
+    ) -> Result<LaunchPlan, PlanError> {
+        let lds_bytes = self.lds_bytes_on(dev);
+        let [di, hi, wi] = dims.input;
+        let [z, y, x] = dims.filter;
+        let [do_, ho, wo] = dims.output;
         let (in_px, filt, out_px) = (di * hi * wi, z * y * x, do_ * ho * wo);
         let (m, n, k) = match dims.op {
             Op::Fwd => (dims.n * out_px, dims.k, dims.c * filt),
@@ -404,18 +444,12 @@ impl KernelConfig {
         }
         let [mt, nt, kt] = self.tile.map(u64::from);
         let (tiles_m, tiles_n, k_iters) = (m.div_ceil(mt), n.div_ceil(nt), k.div_ceil(kt).max(1));
-        let elems = [
-            dims.g * dims.n * dims.c * in_px,
-            dims.g * dims.k * dims.c * filt,
-            dims.g * dims.n * dims.k * out_px,
-        ];
         let out_idx = match dims.op {
             Op::Fwd => 2,
             Op::BwdData => 0,
             Op::BwdWeight => 1,
         };
-        let te = self.tensor_elems();
-        let tensor_bytes = [0, 1, 2].map(|i| elems[i] * u64::from(te[i].bytes()));
+        let tensor_bytes = self.tensor_bytes(dims);
         let mut args = CkArgs {
             G: dims.g as i64,
             N: dims.n as i64,
@@ -587,6 +621,7 @@ impl KernelConfig {
             grid: [gx as u32, gy as u32, 1],
             block,
             lds_bytes: lds,
+            phase: 0,
         };
         if args.store_atomic == 1 {
             if args.atomic_to_ws == 1 {
@@ -621,7 +656,107 @@ impl KernelConfig {
             flags_offset,
             tensor_bytes,
             args,
+            phases: Vec::new(),
         })
+    }
+
+    /// Bytes of the input, weight and output tensors of `dims` (packed).
+    fn tensor_bytes(&self, dims: &ConvDims) -> [u64; 3] {
+        let px = |s: [u64; 3]| s.iter().product::<u64>();
+        let elems = [
+            dims.g * dims.n * dims.c * px(dims.input),
+            dims.g * dims.k * dims.c * px(dims.filter),
+            dims.g * dims.n * dims.k * px(dims.output),
+        ];
+        let te = self.tensor_elems();
+        [0, 1, 2].map(|i| elems[i] * u64::from(te[i].bytes()))
+    }
+
+    /// Backward data with strides, split as CK splits it: an input pixel gets contributions
+    /// only from the filter taps that the stride divides, so the pixels of one stride phase
+    /// (coordinate ≡ r mod s in every strided dimension) form a unit-stride backward-data
+    /// problem of their own over every s-th tap from the phase's first. Each phase is planned
+    /// on views of the tensors (s-fold strides, offset origins) and its launches run in turn;
+    /// none runs the taps the other phases' pixels skip. Taken where every strided dimension
+    /// has unit dilation, a filter and an input at least the stride (each phase has taps and
+    /// pixels) and the schedule is split-K (StreamK flags are per plan); the phases' plans
+    /// must not clear the output, which the others write.
+    fn phase_plan(
+        &self,
+        dims: &ConvDims,
+        [xs, ws, ys]: [&[(char, u64)]; 3],
+        dev: &DeviceInfo,
+    ) -> Result<Option<LaunchPlan>, PlanError> {
+        let s = dims.stride;
+        let splits = dims.op == Op::BwdData
+            && s.iter().any(|&v| v > 1)
+            && matches!(self.schedule, Schedule::SplitK { .. })
+            && (0..3).all(|i| {
+                s[i] == 1
+                    || (dims.dilation[i] == 1 && dims.filter[i] >= s[i] && dims.input[i] >= s[i])
+            });
+        if !splits {
+            return Ok(None);
+        }
+        let te = self.tensor_elems();
+        let (mut steps, mut phases, mut workspace_bytes) = (Vec::new(), Vec::new(), 0);
+        for p in 0..s.iter().product::<u64>() {
+            let r = [p / (s[1] * s[2]), (p / s[2]) % s[1], p % s[2]];
+            let (mut d, mut xv, mut wv) = (dims.clone(), xs.to_vec(), ws.to_vec());
+            let (mut x_off, mut w_off) = (0, 0);
+            for (i, l) in ['D', 'H', 'W'].into_iter().enumerate() {
+                if s[i] == 1 {
+                    continue;
+                }
+                // The phase's first tap t0: (r + pad - t0) is a multiple of the stride.
+                let t0 = (r[i] + dims.pad[i]) % s[i];
+                d.input[i] = (dims.input[i] - r[i]).div_ceil(s[i]);
+                d.filter[i] = (dims.filter[i] - t0).div_ceil(s[i]);
+                d.pad[i] = (r[i] + dims.pad[i] - t0) / s[i];
+                d.stride[i] = 1;
+                x_off += r[i] * get(xs, l) as u64;
+                w_off += t0 * get(ws, l) as u64;
+                for v in xv.iter_mut().chain(wv.iter_mut()).filter(|v| v.0 == l) {
+                    v.1 *= s[i];
+                }
+            }
+            let sub = self.plan_views(&d, [&xv, &wv, ys], dev)?;
+            if sub.steps.iter().any(|st| {
+                matches!(
+                    st,
+                    Step::Zero {
+                        target: ZeroTarget::Output,
+                        ..
+                    }
+                )
+            }) {
+                return Ok(None);
+            }
+            let phase = phases.len();
+            steps.extend(sub.steps.into_iter().map(|mut st| {
+                if let Step::Launch { phase: ph, .. } = &mut st {
+                    *ph = phase;
+                }
+                st
+            }));
+            workspace_bytes = workspace_bytes.max(sub.workspace_bytes);
+            phases.push(Phase {
+                args: sub.args,
+                offsets: [
+                    x_off * u64::from(te[0].bytes()),
+                    w_off * u64::from(te[1].bytes()),
+                    0,
+                ],
+            });
+        }
+        Ok(Some(LaunchPlan {
+            steps,
+            workspace_bytes,
+            flags_offset: 0,
+            tensor_bytes: self.tensor_bytes(dims),
+            args: phases[0].args,
+            phases,
+        }))
     }
 
     /// Whether finished tiles go out through LDS in runs of 8 (`ck_store_staged`): the tile's N
@@ -779,6 +914,7 @@ impl KernelConfig {
                     grid: [row_blocks as u32, slices as u32, 1],
                     block: [(DIRECT_SETS * DIRECT_LANES) as u32, 1, 1],
                     lds_bytes: 0,
+                    phase: 0,
                 },
                 convert,
             ],
@@ -786,6 +922,7 @@ impl KernelConfig {
             flags_offset: 0,
             tensor_bytes,
             args,
+            phases: Vec::new(),
         }
     }
 

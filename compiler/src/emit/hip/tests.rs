@@ -452,14 +452,84 @@ fn one_d_layouts_plan() {
 fn buffers_keep_their_conv_roles_for_every_op() {
     let k = emit_hip(&SampleBuilder::new("b", Op::BwdWeight).build()).unwrap();
     let plan = k.plan(&dims(Op::BwdWeight), &DEV).unwrap();
-    let a = plan.args_for(Buffers {
-        input: 1,
-        weight: 2,
-        output: 3,
-        d: 4,
-        workspace: 0,
-    });
+    let a = plan.args_for(
+        Buffers {
+            input: 1,
+            weight: 2,
+            output: 3,
+            d: 4,
+            workspace: 0,
+        },
+        0,
+    );
     assert_eq!((a.x, a.w, a.y, a.d, a.flags), (1, 2, 3, 4, 0));
+}
+
+#[test]
+fn strided_backward_data_runs_one_unit_stride_gemm_per_phase() {
+    let k = emit_hip(&SampleBuilder::new("p", Op::BwdData).build()).unwrap();
+    // 3x3, stride 2, pad 1, 13x13 input -> 7x7 output.
+    let d = ConvDims {
+        input: [1, 13, 13],
+        output: [1, 7, 7],
+        stride: [1, 2, 2],
+        ..dims(Op::BwdData)
+    };
+    let plan = k.plan(&d, &DEV).unwrap();
+    assert_eq!(plan.phases.len(), 4);
+    let main: Vec<usize> = plan
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Launch {
+                entry: EntryKind::Main,
+                phase,
+                ..
+            } => Some(*phase),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(main, [0, 1, 2, 3]);
+    let full = k
+        .plan(&ConvDims { stride: [1; 3], ..dims(Op::BwdData) }, &DEV)
+        .unwrap()
+        .args;
+    // NHWGC input (G = 2, C = 72): W stride 144, H stride 13 * 144; GKYXC weights: X stride 72,
+    // Y stride 216.
+    let (xw, xh, wx, wy) = (144, 13 * 144, 72, 216);
+    let mut pixels = 0;
+    for (p, ph) in plan.phases.iter().enumerate() {
+        let (ry, rx) = ((p / 2) as i64, (p % 2) as i64);
+        let a = ph.args;
+        // Row r takes taps t = r + 1 (mod 2): odd rows taps 0 and 2, even rows tap 1.
+        let (ty, tx) = ((ry + 1) % 2, (rx + 1) % 2);
+        assert_eq!((a.sh, a.sw, a.dh, a.dw), (1, 1, 1, 1));
+        assert_eq!((a.Hi, a.Wi), ((13 - ry + 1) / 2, (13 - rx + 1) / 2));
+        assert_eq!((a.Y, a.X), ((3 - ty + 1) / 2, (3 - tx + 1) / 2));
+        assert_eq!((a.ph, a.pw), ((ry + 1 - ty) / 2, (rx + 1 - tx) / 2));
+        assert_eq!((a.xs_h, a.xs_w, a.ws_y, a.ws_x), (2 * xh, 2 * xw, 2 * wy, 2 * wx));
+        assert_eq!((a.Ho, a.Wo, a.ys_h, a.ys_k), (7, 7, full.ys_h / 14 * 7, full.ys_k));
+        assert_eq!(
+            ph.offsets,
+            [
+                ((ry * xh + rx * xw) * 2) as u64,
+                ((ty * wy + tx * wx) * 2) as u64,
+                0
+            ]
+        );
+        let b = plan.args_for(Buffers { input: 1000, weight: 2000, ..Buffers::default() }, p);
+        assert_eq!((b.x, b.w), (1000 + ph.offsets[0], 2000 + ph.offsets[1]));
+        pixels += a.Hi * a.Wi;
+    }
+    // Every input pixel is in exactly one phase.
+    assert_eq!(pixels, 13 * 13);
+    // Dilated strided dimensions, and filters smaller than the stride, are not split.
+    for other in [
+        ConvDims { dilation: [1, 2, 2], ..d.clone() },
+        ConvDims { filter: [1, 1, 1], pad: [0; 3], ..d.clone() },
+    ] {
+        assert!(k.plan(&other, &DEV).unwrap().phases.is_empty());
+    }
 }
 
 /// Problems no small-channel entry takes: a 1x3 filter, or groups that are not adjacent

@@ -1,6 +1,7 @@
 //! Emitter and launch-plan tests over the reference instances.
 
 use super::samples::{SampleBuilder, instances};
+use super::launch::auto_split;
 use super::*;
 use crate::ir::SplitK;
 use crate::model::{DataType, ElementOp, Layout, Op, Reduction};
@@ -466,6 +467,19 @@ fn buffers_keep_their_conv_roles_for_every_op() {
 }
 
 #[test]
+fn auto_split_fills_the_last_round() {
+    // Fewer tiles than slots: one round.
+    assert_eq!(auto_split(16, 132, 72), 8);
+    assert_eq!(auto_split(100, 132, 1), 1);
+    // 158 tiles of 334 K-tiles on 132 SMs: two rounds at 60 % unsplit; five slices fill six
+    // rounds to 99.7 %.
+    assert_eq!(auto_split(158, 132, 334), 5);
+    // Whole rounds already (1501 tiles: 95 %), or short K loops: unsplit.
+    assert_eq!(auto_split(1501, 132, 36), 1);
+    assert_eq!(auto_split(144, 132, 3), 1);
+}
+
+#[test]
 fn strided_backward_data_runs_one_unit_stride_gemm_per_phase() {
     let k = emit_hip(&SampleBuilder::new("p", Op::BwdData).build()).unwrap();
     // 3x3, stride 2, pad 1, 13x13 input -> 7x7 output.
@@ -491,7 +505,13 @@ fn strided_backward_data_runs_one_unit_stride_gemm_per_phase() {
         .collect();
     assert_eq!(main, [0, 1, 2, 3]);
     let full = k
-        .plan(&ConvDims { stride: [1; 3], ..dims(Op::BwdData) }, &DEV)
+        .plan(
+            &ConvDims {
+                stride: [1; 3],
+                ..dims(Op::BwdData)
+            },
+            &DEV,
+        )
         .unwrap()
         .args;
     // NHWGC input (G = 2, C = 72): W stride 144, H stride 13 * 144; GKYXC weights: X stride 72,
@@ -507,8 +527,14 @@ fn strided_backward_data_runs_one_unit_stride_gemm_per_phase() {
         assert_eq!((a.Hi, a.Wi), ((13 - ry + 1) / 2, (13 - rx + 1) / 2));
         assert_eq!((a.Y, a.X), ((3 - ty + 1) / 2, (3 - tx + 1) / 2));
         assert_eq!((a.ph, a.pw), ((ry + 1 - ty) / 2, (rx + 1 - tx) / 2));
-        assert_eq!((a.xs_h, a.xs_w, a.ws_y, a.ws_x), (2 * xh, 2 * xw, 2 * wy, 2 * wx));
-        assert_eq!((a.Ho, a.Wo, a.ys_h, a.ys_k), (7, 7, full.ys_h / 14 * 7, full.ys_k));
+        assert_eq!(
+            (a.xs_h, a.xs_w, a.ws_y, a.ws_x),
+            (2 * xh, 2 * xw, 2 * wy, 2 * wx)
+        );
+        assert_eq!(
+            (a.Ho, a.Wo, a.ys_h, a.ys_k),
+            (7, 7, full.ys_h / 14 * 7, full.ys_k)
+        );
         assert_eq!(
             ph.offsets,
             [
@@ -517,7 +543,14 @@ fn strided_backward_data_runs_one_unit_stride_gemm_per_phase() {
                 0
             ]
         );
-        let b = plan.args_for(Buffers { input: 1000, weight: 2000, ..Buffers::default() }, p);
+        let b = plan.args_for(
+            Buffers {
+                input: 1000,
+                weight: 2000,
+                ..Buffers::default()
+            },
+            p,
+        );
         assert_eq!((b.x, b.w), (1000 + ph.offsets[0], 2000 + ph.offsets[1]));
         pixels += a.Hi * a.Wi;
     }
@@ -525,8 +558,15 @@ fn strided_backward_data_runs_one_unit_stride_gemm_per_phase() {
     assert_eq!(pixels, 13 * 13);
     // Dilated strided dimensions, and filters smaller than the stride, are not split.
     for other in [
-        ConvDims { dilation: [1, 2, 2], ..d.clone() },
-        ConvDims { filter: [1, 1, 1], pad: [0; 3], ..d.clone() },
+        ConvDims {
+            dilation: [1, 2, 2],
+            ..d.clone()
+        },
+        ConvDims {
+            filter: [1, 1, 1],
+            pad: [0; 3],
+            ..d.clone()
+        },
     ] {
         assert!(k.plan(&other, &DEV).unwrap().phases.is_empty());
     }

@@ -428,6 +428,7 @@ mod tests {
             flags_offset: 0,
             tensor_bytes,
             args: CkArgs::default(),
+            phases: Vec::new(),
         }
     }
 

@@ -504,24 +504,24 @@ impl KernelConfig {
             pd: dims.pad[0] as i64,
             ph: dims.pad[1] as i64,
             pw: dims.pad[2] as i64,
-            xs_n: get(&xs, 'N'),
-            xs_g: get(&xs, 'G'),
-            xs_c: get(&xs, 'C'),
-            xs_d: get(&xs, 'D'),
-            xs_h: get(&xs, 'H'),
-            xs_w: get(&xs, 'W'),
-            ws_g: get(&ws, 'G'),
-            ws_k: get(&ws, 'K'),
-            ws_c: get(&ws, 'C'),
-            ws_z: get(&ws, 'D'),
-            ws_y: get(&ws, 'H'),
-            ws_x: get(&ws, 'W'),
-            ys_n: get(&ys, 'N'),
-            ys_g: get(&ys, 'G'),
-            ys_k: get(&ys, 'K'),
-            ys_d: get(&ys, 'D'),
-            ys_h: get(&ys, 'H'),
-            ys_w: get(&ys, 'W'),
+            xs_n: get(xs, 'N'),
+            xs_g: get(xs, 'G'),
+            xs_c: get(xs, 'C'),
+            xs_d: get(xs, 'D'),
+            xs_h: get(xs, 'H'),
+            xs_w: get(xs, 'W'),
+            ws_g: get(ws, 'G'),
+            ws_k: get(ws, 'K'),
+            ws_c: get(ws, 'C'),
+            ws_z: get(ws, 'D'),
+            ws_y: get(ws, 'H'),
+            ws_x: get(ws, 'W'),
+            ys_n: get(ys, 'N'),
+            ys_g: get(ys, 'G'),
+            ys_k: get(ys, 'K'),
+            ys_d: get(ys, 'D'),
+            ys_h: get(ys, 'H'),
+            ys_w: get(ys, 'W'),
             M: m as i64,
             Ng: n as i64,
             Kg: k as i64,
@@ -533,22 +533,22 @@ impl KernelConfig {
             beta: 0.0,
             ..CkArgs::default()
         };
-        args.vec_a = i64::from(self.vector_ok(dims, true, &xs, &ws, &ys));
-        args.vec_b = i64::from(self.vector_ok(dims, false, &xs, &ws, &ys));
+        args.vec_a = i64::from(self.vector_ok(dims, true, xs, ws, ys));
+        args.vec_b = i64::from(self.vector_ok(dims, false, xs, ws, ys));
 
         args.ws_slices = 1;
         // Packed outputs: the epilogue's row (or column) offset is one product.
         args.lin_out = i64::from(match dims.op {
-            Op::Fwd => packed(&ys, [('W', wo), ('H', ho), ('D', do_), ('N', dims.n)]),
-            Op::BwdData => packed(&xs, [('W', wi), ('H', hi), ('D', di), ('N', dims.n)]),
-            Op::BwdWeight => packed(&ws, [('C', dims.c), ('W', x), ('H', y), ('D', z)]),
+            Op::Fwd => packed(ys, [('W', wo), ('H', ho), ('D', do_), ('N', dims.n)]),
+            Op::BwdData => packed(xs, [('W', wi), ('H', hi), ('D', di), ('N', dims.n)]),
+            Op::BwdWeight => packed(ws, [('C', dims.c), ('W', x), ('H', y), ('D', z)]),
         });
-        args.stage_out = i64::from(self.stage_output(dims, [&xs, &ws, &ys], dev));
+        args.stage_out = i64::from(self.stage_output(dims, [xs, ws, ys], dev));
         if dims.op == Op::BwdWeight {
-            if let Some(ch) = self.direct_channels(dims, &xs, &ys) {
+            if let Some(ch) = self.direct_channels(dims, xs, ys) {
                 return Ok(self.direct_plan(dims, dev, ch, args, tensor_bytes));
             }
-        } else if let Some(ch) = self.dconv_channels(dims, &xs, &ys) {
+        } else if let Some(ch) = self.dconv_channels(dims, xs, ys) {
             return Ok(dconv_plan(dims, dev, ch, args, tensor_bytes));
         }
 

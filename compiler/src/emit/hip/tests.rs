@@ -1,7 +1,7 @@
 //! Emitter and launch-plan tests over the reference instances.
 
-use super::samples::{SampleBuilder, instances};
 use super::launch::auto_split;
+use super::samples::{SampleBuilder, instances};
 use super::*;
 use crate::ir::SplitK;
 use crate::model::{DataType, ElementOp, Layout, Op, Reduction};

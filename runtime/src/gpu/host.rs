@@ -250,11 +250,24 @@ pub(crate) fn from_bytes(t: &mut Tensor, bytes: &[u8]) -> Result<(), RunError> {
     Ok(())
 }
 
-/// What a plan launches, in the CPU back end's terms.
+/// What a plan launches, in the CPU back end's terms. A plan by stride phase counts the tiles
+/// and K iterations of every phase (its split-K factor is the first phase's).
 fn stats(k: &HipKernel, plan: &LaunchPlan, p: &ConvProblem) -> RunStats {
     let a = &plan.args;
     let pos = |v: i64| v.max(0) as u64;
-    let tiles = pos(a.tiles_m) * pos(a.tiles_n);
+    let phase_args: Vec<&CkArgs> = if plan.phases.is_empty() {
+        vec![a]
+    } else {
+        plan.phases.iter().map(|ph| &ph.args).collect()
+    };
+    let tiles: u64 = phase_args
+        .iter()
+        .map(|a| pos(a.tiles_m) * pos(a.tiles_n))
+        .sum();
+    let k_tiles: u64 = phase_args
+        .iter()
+        .map(|a| pos(a.k_iters) * pos(a.tiles_m) * pos(a.tiles_n))
+        .sum();
     let batches = p.g.div_ceil(u64::from(k.config.merge_groups.max(1)));
     let workgroups = plan
         .steps
@@ -276,7 +289,7 @@ fn stats(k: &HipKernel, plan: &LaunchPlan, p: &ConvProblem) -> RunStats {
         workgroups,
         dp_tiles: if streamk { pos(a.dp_tiles) } else { tiles },
         sk_ctas: if streamk { pos(a.sk_blocks) } else { 0 },
-        iterations: pos(a.k_iters) * tiles * batches,
+        iterations: k_tiles * batches,
     }
 }
 
@@ -430,6 +443,43 @@ mod tests {
             args: CkArgs::default(),
             phases: Vec::new(),
         }
+    }
+
+    #[test]
+    fn stats_count_every_stride_phase() {
+        use crate::testing::{Variant, for_problem, instance};
+        let p: ConvProblem =
+            "bwd_data 2d G=1 N=2 K=64 C=64 filter=3x3 input=13x13 stride=2 pad=1 dtype=fp16"
+                .parse()
+                .unwrap();
+        let k = emit_hip(&for_problem(instance(Variant::BwdDataTile), &p)).unwrap();
+        let dev = DeviceInfo {
+            compute_units: 8,
+            max_lds_bytes: 64 * 1024,
+            async_copy: false,
+            wgmma: false,
+        };
+        let plan = plan(&k, &p, &dev).unwrap();
+        assert_eq!(plan.phases.len(), 4);
+        let s = stats(&k, &plan, &p);
+        let per: Vec<u64> = plan
+            .phases
+            .iter()
+            .map(|ph| (ph.args.tiles_m * ph.args.tiles_n) as u64)
+            .collect();
+        assert_eq!(s.tiles, per.iter().sum::<u64>());
+        let iters: u64 = plan
+            .phases
+            .iter()
+            .zip(&per)
+            .map(|(ph, t)| ph.args.k_iters as u64 * t)
+            .sum();
+        assert_eq!(s.iterations, iters);
+        // Phases run only their own taps: fewer K iterations than all nine taps on every pixel.
+        let whole = (2 * 13 * 13_u64).div_ceil(u64::from(k.config.tile[0]))
+            * 64_u64.div_ceil(u64::from(k.config.tile[1]))
+            * (64 * 9_u64).div_ceil(u64::from(k.config.tile[2]));
+        assert!(s.iterations < whole, "{} vs {whole}", s.iterations);
     }
 
     #[test]

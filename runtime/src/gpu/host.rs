@@ -255,17 +255,12 @@ pub(crate) fn from_bytes(t: &mut Tensor, bytes: &[u8]) -> Result<(), RunError> {
 fn stats(k: &HipKernel, plan: &LaunchPlan, p: &ConvProblem) -> RunStats {
     let a = &plan.args;
     let pos = |v: i64| v.max(0) as u64;
-    let phase_args: Vec<&CkArgs> = if plan.phases.is_empty() {
-        vec![a]
-    } else {
-        plan.phases.iter().map(|ph| &ph.args).collect()
-    };
-    let tiles: u64 = phase_args
-        .iter()
+    let tiles: u64 = plan
+        .arg_blocks()
         .map(|a| pos(a.tiles_m) * pos(a.tiles_n))
         .sum();
-    let k_tiles: u64 = phase_args
-        .iter()
+    let k_tiles: u64 = plan
+        .arg_blocks()
         .map(|a| pos(a.k_iters) * pos(a.tiles_m) * pos(a.tiles_n))
         .sum();
     let batches = p.g.div_ceil(u64::from(k.config.merge_groups.max(1)));

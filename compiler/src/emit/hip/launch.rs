@@ -137,6 +137,15 @@ pub struct Buffers {
 }
 
 impl LaunchPlan {
+    /// The argument blocks of the plan's GEMMs (addresses left at 0): every stride phase's, or
+    /// the one of a plan without phases.
+    pub fn arg_blocks(&self) -> impl Iterator<Item = &CkArgs> {
+        let single = self.phases.is_empty().then_some(&self.args);
+        single
+            .into_iter()
+            .chain(self.phases.iter().map(|p| &p.args))
+    }
+
     /// The argument block of a launch of stride phase `phase` (0 without phases) for these
     /// buffers (by conv role, whichever one the op writes).
     pub fn args_for(&self, bufs: Buffers, phase: usize) -> CkArgs {

@@ -36,6 +36,11 @@ family nv_bwd_weight_2d : nv_bwd_weight {
         t128x128x32 = ([128, 128, 32], [2, 4, 1], [64, 32, 16]);
         /// 8 warps of 64x32, K per block 64: half the barriers per MMA.
         t128x128x64 = ([128, 128, 64], [2, 4, 1], [64, 32, 16]);
+        /// 8 warps of 64x64; on sm_90a, with TMA copies, two warpgroups of 64x256: half the
+        /// shared-memory reads of B per MMA.
+        t128x256x64 = ([128, 256, 64], [2, 4, 1], [64, 64, 16]);
+        /// 8 warps of 64x64; on sm_90a, with TMA copies, two warpgroups of 128x128.
+        t256x128x64 = ([256, 128, 64], [4, 2, 1], [64, 64, 16]);
         /// 4 warps of 64x64: twice the MMAs per fragment load.
         t128x128x32_w4 = ([128, 128, 32], [2, 2, 1], [64, 64, 16]);
         /// 4 warps of 64x32, tall.
@@ -146,6 +151,8 @@ family nv_fwd_bwd_data_2d : nv_tile {
         t128x128x32 = ([128, 128, 32], [2, 4, 1], [64, 32, 16]);
         /// 8 warps of 64x32, K per block 64; on sm_90a two warpgroups of 64x128.
         t128x128x64 = ([128, 128, 64], [2, 4, 1], [64, 32, 16]);
+        /// 8 warps of 64x64; on sm_90a, with TMA copies (forward), two warpgroups of 64x256.
+        t128x256x64 = ([128, 256, 64], [2, 4, 1], [64, 64, 16]);
         /// 4 warps of 32x64, K per block 64; on sm_90a one warpgroup of 64x128.
         t64x128x64 = ([64, 128, 64], [2, 2, 1], [32, 64, 16]);
         /// 4 warps of 64x64: twice the MMAs per fragment load.

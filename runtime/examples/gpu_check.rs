@@ -147,6 +147,7 @@ struct Tally {
     fail: usize,
     split: usize,
     streamed: usize,
+    tma: usize,
     instances_run: usize,
     not_accepted: usize,
 }
@@ -169,7 +170,14 @@ fn check(be: &CudaBackend, inst: &Instance, p: &ConvProblem, t: &mut Tally) -> S
     };
     t.split += usize::from(stats.k_batch > 1);
     t.streamed += usize::from(stats.sk_ctas > 0);
-    let kb = format!("k_batch {} sk {}", stats.k_batch, stats.sk_ctas);
+    let kernel = portable_kernel(inst, "cuda").ok();
+    let plan = kernel.as_ref().and_then(|k| be.plan(k, p).ok());
+    let tma = kernel
+        .zip(plan)
+        .is_some_and(|(k, plan)| be.uses_tma(&k, &plan));
+    t.tma += usize::from(tma);
+    let copies = if tma { " tma" } else { "" };
+    let kb = format!("k_batch {} sk {}{copies}", stats.k_batch, stats.sk_ctas);
     match data.verify(p) {
         Ok(v) if v.passed() => format!("ok   {kb} {v}"),
         Ok(v) => format!("FAIL {kb} seed {} {v}", data.seed),
@@ -253,7 +261,7 @@ fn main() -> ExitCode {
         }
     }
     println!(
-        "{} instances ran {} problems in {:.1} s: {} passed, {} failed; {} runs split K, {} ran stream-K workgroups; {} instances not accepted",
+        "{} instances ran {} problems in {:.1} s: {} passed, {} failed; {} runs split K, {} ran stream-K workgroups, {} copied with TMA; {} instances not accepted",
         t.instances_run,
         t.pass + t.fail,
         t0.elapsed().as_secs_f64(),
@@ -261,6 +269,7 @@ fn main() -> ExitCode {
         t.fail,
         t.split,
         t.streamed,
+        t.tma,
         t.not_accepted
     );
     if t.fail == 0 {

@@ -60,6 +60,7 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
     // Scalar loads take 9 channels in the deep shape: an odd output, so split-K slices start
     // at odd workspace elements.
     let deep_kc = if v == 1 { 9 } else { v.max(8) };
+    let box_ch = 64 / gcd(64, v) * v;
     let mut shapes = vec![
         base,
         Shape {
@@ -139,6 +140,30 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
             n: 1,
             k: v + 1,
             c: v + 1,
+            ..base
+        },
+        // Channels in whole 64-channel boxes: the sm_90a kernels copy these through tensor
+        // maps (a window walked by stride 2 with asymmetric pads, adjacent groups, partial
+        // tiles; then a dilated one).
+        Shape {
+            what: "64-channel boxes, strided",
+            g: 2 * m,
+            k: 96 * box_ch / 64,
+            c: box_ch,
+            input: 9,
+            stride: 2,
+            rpad: 0,
+            ..base
+        },
+        Shape {
+            what: "64-channel boxes, dilated",
+            n: 3,
+            k: box_ch,
+            c: 2 * box_ch,
+            input: 8,
+            dilation: 2,
+            lpad: 2,
+            rpad: 1,
             ..base
         },
     ];

@@ -6,13 +6,17 @@ mod backend;
 pub mod bench;
 mod cache;
 pub mod nvrtc;
+mod tma;
 
 pub use crate::gpu::{KernelCache, conv_dims};
 
 use crate::device::DeviceModel;
 use crate::gpu::{self, ArgImage, LaunchError};
 use crate::problem::ConvProblem;
-use ck_compiler::emit::hip::{Buffers, DeviceInfo, EntryKind, HipKernel, LaunchPlan, Step};
+use ck_compiler::emit::hip::{
+    Buffers, CkArgs, DeviceInfo, EntryKind, HipKernel, KernelConfig, LaunchPlan, Step, TensorMap,
+    tensor_maps,
+};
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaGraph, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr,
     DriverError, LaunchConfig, PushKernelArg, sys,
@@ -62,6 +66,9 @@ pub struct CudaBackend {
     stream: Arc<CudaStream>,
     arch: String,
     device: DeviceInfo,
+    /// Kernels with a TMA path copy through tensor maps where the problem allows (on unless
+    /// `CK_TMA=0`, which keeps every copy on `cp.async` for comparison).
+    tma: bool,
     cache: KernelCache,
     /// Kernels loaded by [`Backend::run`](crate::Backend::run), by source.
     loaded: Mutex<HashMap<String, Arc<LoadedKernel>>>,
@@ -105,6 +112,7 @@ impl CudaBackend {
             stream,
             arch: format!("sm_{major}{minor}{}", if device.wgmma { "a" } else { "" }),
             device,
+            tma: std::env::var("CK_TMA").map_or(true, |v| v != "0"),
             cache,
             loaded: Mutex::new(HashMap::new()),
         })
@@ -220,6 +228,20 @@ impl CudaBackend {
         Ok(gpu::plan(kernel, problem, &self.device)?)
     }
 
+    /// The operand maps of a launch with `args`, where the kernel has a TMA path that this
+    /// device runs and the problem fits it; `None` copies with `cp.async`.
+    fn tma_maps(&self, cfg: &KernelConfig, args: &CkArgs) -> Option<[TensorMap; 2]> {
+        let tma_kernel = cfg.wgmma.is_some_and(|l| l.tma) && self.device.wgmma && self.tma;
+        tma_kernel
+            .then(|| tensor_maps(cfg.op, cfg.a.elem, cfg.tile, args))
+            .flatten()
+    }
+
+    /// Whether the GEMMs of `plan` copy their operands with the tensor-memory accelerator.
+    pub fn uses_tma(&self, kernel: &HipKernel, plan: &LaunchPlan) -> bool {
+        self.tma_maps(&kernel.config, &plan.args).is_some()
+    }
+
     /// Enqueues every step of `plan` on the stream (no synchronisation). `alpha`/`beta` are the
     /// Scale/Bilinear factors.
     pub fn launch(
@@ -265,7 +287,12 @@ impl CudaBackend {
                 phase,
             } = *step
             {
-                let image = ArgImage::new(plan, phase, bufs, alpha, beta);
+                let args = ArgImage::args(plan, phase, bufs, alpha, beta);
+                let maps = self
+                    .tma_maps(&k.kernel.config, &args)
+                    .map(|m| tma::encode_pair(&m))
+                    .transpose()?;
+                let image = ArgImage::new(&args, maps.as_ref());
                 let func = gpu::entry_function(&k.functions, entry, &k.kernel.name)?;
                 let cfg = LaunchConfig {
                     grid_dim: (grid[0], grid[1], grid[2]),

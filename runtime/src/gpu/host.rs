@@ -11,8 +11,8 @@ use crate::problem::ConvProblem;
 use crate::support::supports_on;
 use crate::tensor::{Tensor, TensorData};
 use ck_compiler::emit::hip::{
-    self, CkArgs, DeviceInfo, Elem, EntryKind, HipKernel, LaunchPlan, Schedule, Step, ZeroTarget,
-    emit_hip,
+    self, CkArgs, DeviceInfo, Elem, EntryKind, HipKernel, IMAGE_BYTES, LaunchPlan, Schedule, Step,
+    TMA_MAP_BYTES, TMA_MAPS_OFFSET, ZeroTarget, emit_hip,
 };
 use ck_compiler::ir::Instance;
 use ck_compiler::model::{DataType, ElementOp, Op};
@@ -200,18 +200,43 @@ pub fn check_buffers<B>(
     Ok(())
 }
 
-/// The argument block as the single kernel parameter.
-#[repr(C, align(8))]
-pub struct ArgImage(pub [u8; CkArgs::BYTES]);
+/// The argument block as the single kernel parameter: the fields, then the tensor maps of an
+/// sm_90a kernel on their 64-byte boundary (zeros where unused; a kernel whose struct has no
+/// maps reads only the fields).
+#[repr(C, align(64))]
+pub struct ArgImage(pub [u8; IMAGE_BYTES]);
+
+/// The two operand tensor maps of a TMA launch, as the driver encoded them.
+pub type TensorMapBytes = [[u8; TMA_MAP_BYTES]; 2];
 
 impl ArgImage {
-    /// The block of a launch of stride phase `phase` (see [`LaunchPlan::args_for`]).
-    pub fn new(plan: &LaunchPlan, phase: usize, bufs: hip::Buffers, alpha: f64, beta: f64) -> Self {
+    /// The argument values of a launch of stride phase `phase` (see [`LaunchPlan::args_for`]).
+    pub fn args(
+        plan: &LaunchPlan,
+        phase: usize,
+        bufs: hip::Buffers,
+        alpha: f64,
+        beta: f64,
+    ) -> CkArgs {
         let mut args = plan.args_for(bufs, phase);
         args.alpha = alpha;
         args.beta = beta;
-        let mut image = ArgImage([0; CkArgs::BYTES]);
-        image.0.copy_from_slice(&args.to_bytes());
+        args
+    }
+
+    /// The block the kernel receives: `args`, and where given the tensor maps its operands are
+    /// copied through (which sets `tma`).
+    pub fn new(args: &CkArgs, maps: Option<&TensorMapBytes>) -> Self {
+        let mut args = *args;
+        args.tma = i64::from(maps.is_some());
+        let mut image = ArgImage([0; IMAGE_BYTES]);
+        image.0[..CkArgs::BYTES].copy_from_slice(&args.to_bytes());
+        if let Some(maps) = maps {
+            for (i, map) in maps.iter().enumerate() {
+                let at = TMA_MAPS_OFFSET + i * TMA_MAP_BYTES;
+                image.0[at..at + TMA_MAP_BYTES].copy_from_slice(map);
+            }
+        }
         image
     }
 }

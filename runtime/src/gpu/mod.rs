@@ -8,7 +8,9 @@ mod host;
 
 pub use cache::KernelCache;
 pub use dims::conv_dims;
-pub use host::{ArgImage, DeviceTensors, check_buffers, entry_function, plan, portable_kernel};
+pub use host::{
+    ArgImage, DeviceTensors, TensorMapBytes, check_buffers, entry_function, plan, portable_kernel,
+};
 pub(crate) use host::{HostDevice, device_backend, run_on_host};
 #[cfg(feature = "cuda")]
 pub(crate) use host::{from_bytes, to_bytes};

@@ -398,7 +398,7 @@ impl HipBackend {
                 phase,
             } = *step
             {
-                let image = ArgImage::new(plan, phase, bufs, alpha, beta);
+                let image = ArgImage::new(&ArgImage::args(plan, phase, bufs, alpha, beta), None);
                 let func = *gpu::entry_function(&k.functions, entry, &k.kernel.name)?;
                 let mut params = [(&image as *const ArgImage).cast_mut().cast::<c_void>()];
                 // SAFETY: the single parameter is the argument block with the kernel's `CkArgs`

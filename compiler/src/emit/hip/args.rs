@@ -77,6 +77,9 @@ ck_args! {
     ws_slices: i64 => "ck_i64", convert_sets: i64 => "ck_i64",
     /// 1: each split-K slice stores its partial tiles into its workspace slice (no atomics).
     split_ws: i64 => "ck_i64",
+    /// 1: the operands are copied by the tensor-memory accelerator through the maps after the
+    /// fields (sm_90a; see `tma.rs`), 0: by every thread with `cp.async`.
+    tma: i64 => "ck_i64",
     /// Small-channel entry: channels per group (1, 2, 4 or 8), output pixels per block and
     /// (forward and backward data) 8-channel vectors per block.
     direct_ch: i64 => "ck_i64", direct_pixels: i64 => "ck_i64", direct_vecs: i64 => "ck_i64",
@@ -84,12 +87,26 @@ ck_args! {
     alpha: f64 => "double", beta: f64 => "double",
 }
 
-/// The C declaration of the argument block.
+/// Byte offset of the tensor maps in the image of an sm_90a kernel: the fields, then the
+/// maps on their 64-byte alignment.
+pub const TMA_MAPS_OFFSET: usize = CkArgs::BYTES.div_ceil(64) * 64;
+/// Bytes of one CUDA tensor map.
+pub const TMA_MAP_BYTES: usize = 128;
+/// Size of the largest argument image (an sm_90a kernel's, with two maps). Launches pass this
+/// many bytes whatever the target; a kernel reads only as many as its own struct has.
+pub const IMAGE_BYTES: usize = TMA_MAPS_OFFSET + 2 * TMA_MAP_BYTES;
+
+/// The C declaration of the argument block. On sm_90a it ends with the A and B operands'
+/// tensor maps, which the TMA copies read from the parameter space.
 pub fn c_struct() -> String {
     let mut s = String::from("struct CkArgs {\n");
     for (ty, name) in CkArgs::FIELDS {
         s.push_str(&format!("    {ty} {name};\n"));
     }
+    s.push_str(&format!(
+        "#if defined(CK_WGMMA_ARCH)\n    alignas(64) unsigned long long tma_map[2][{}];\n#endif\n",
+        TMA_MAP_BYTES / 8
+    ));
     s.push_str("};\n");
     s
 }

@@ -122,6 +122,9 @@ pub struct WgmmaLayout {
     /// Workgroups an SM holds at once: as many as its registers allow (one or two), each with
     /// its share of the shared memory.
     pub blocks_per_cu: u32,
+    /// The kernel also copies its operands with the tensor-memory accelerator, on problems
+    /// whose tensor maps the host can encode ([`super::tma`]).
+    pub tma: bool,
 }
 
 /// Bytes of one 128-byte swizzle atom: the stages start on this boundary.
@@ -135,19 +138,24 @@ const SM_REGISTERS: u32 = 65536;
 const WGMMA_THREAD_REGISTERS: u32 = 224;
 const MAX_WGMMA_STAGES: u32 = 6;
 /// Most accumulators a thread of the `wgmma` path holds: beside the loaders' coordinates, more
-/// spill (a 64 × 256 slice, 128 of them, took 600 bytes of stack).
+/// spill (a 64 × 256 slice, 128 of them, took 600 bytes of stack). Kernels with TMA copies
+/// hold no loader state on the problems they copy for, and take twice as many (their
+/// `cp.async` path, for other problems, may spill).
 const MAX_WGMMA_ACC: u32 = 64;
+const MAX_WGMMA_ACC_TMA: u32 = 128;
 
 /// The `wgmma` layout of a block tile, if it has one: 16-bit operands of one type copied
 /// whole (the `cp.async` ring), every thread a loader and a math thread in whole warpgroups,
 /// tile rows in 64-row slices spread over as many warpgroups as divide them, warpgroup N a
 /// multiple of 8 up to 256 (of 64 for an N-major B, whose swizzle atoms are 64 rows), K-major
-/// operands 64 deep per atom, at most [`MAX_WGMMA_ACC`] accumulators a thread.
+/// operands 64 deep per atom, at most [`MAX_WGMMA_ACC`] accumulators a thread
+/// ([`MAX_WGMMA_ACC_TMA`] with TMA copies, `tma`).
 fn wgmma_layout(
     [a, b]: [&OperandCfg; 2],
     block: u32,
     whole_block: bool,
     [m, n, k]: [u32; 3],
+    tma: bool,
 ) -> Option<WgmmaLayout> {
     let sixteen_bit = a.elem == b.elem && a.elem != Elem::F32;
     if !sixteen_bit || !whole_block || !a.copies_whole_vectors() || !b.copies_whole_vectors() {
@@ -163,7 +171,13 @@ fn wgmma_layout(
         return None;
     }
     let nw = n / gn;
-    if slices * nw / 2 > MAX_WGMMA_ACC {
+    if slices * nw / 2
+        > if tma {
+            MAX_WGMMA_ACC_TMA
+        } else {
+            MAX_WGMMA_ACC
+        }
+    {
         return None;
     }
     let k_major_ok = |op: &OperandCfg| op.along_rows || k.is_multiple_of(64);
@@ -186,6 +200,7 @@ fn wgmma_layout(
         lds_b_offset: stages * a_stage,
         lds_bytes: SWIZZLE_ATOM + stages * (a_stage + b_stage),
         blocks_per_cu,
+        tma,
     })
 }
 
@@ -629,7 +644,13 @@ impl KernelConfig {
             thread_grid,
             per_thread,
             mma: mma_layout(&MMA_SYNC, elems, &math),
-            wgmma: wgmma_layout([&a, &b], inst.block, inst.wavelet.is_none(), [m, n, k]),
+            wgmma: wgmma_layout(
+                [&a, &b],
+                inst.block,
+                inst.wavelet.is_none(),
+                [m, n, k],
+                super::tma::tma_tile(inst.op, [&a, &b], [m, n, k]),
+            ),
             mfma: mma_layout(&MFMA, elems, &math),
             wmma: mma_layout(&WMMA, elems, &math),
             stages,
@@ -783,7 +804,7 @@ mod tests {
     #[test]
     fn wgmma_layout_takes_whole_warpgroups_and_swizzle_atoms() {
         let (k_major, n_major) = (operand(Elem::F16, false), operand(Elem::F16, true));
-        let layout = |a, b, block, tile| wgmma_layout([a, b], block, true, tile);
+        let layout = |a, b, block, tile| wgmma_layout([a, b], block, true, tile, false);
         // Forward (K-major operands), 256 threads on 128x128x64: two warpgroups of 64x128 and
         // as many 32 KB stages as fit one SM.
         let l = layout(&k_major, &k_major, 256, [128, 128, 64]).unwrap();
@@ -812,9 +833,16 @@ mod tests {
         let f32 = operand(Elem::F32, false);
         assert_eq!(layout(&f32, &f32, 256, [128, 128, 64]), None);
         assert_eq!(
-            wgmma_layout([&k_major, &k_major], 256, false, [128, 128, 64]),
+            wgmma_layout([&k_major, &k_major], 256, false, [128, 128, 64], false),
             None
         );
+        // With TMA copies, 128 accumulators: two warpgroups of 64x256, four 48 KB stages.
+        let l = wgmma_layout([&k_major, &k_major], 256, true, [128, 256, 64], true).unwrap();
+        assert_eq!(
+            (l.groups, l.slices, l.n, l.stages, l.tma),
+            ([2, 1], 1, 256, 4, true)
+        );
+        assert_eq!(layout(&k_major, &k_major, 256, [128, 256, 64]), None);
     }
 
     #[test]

@@ -7,13 +7,16 @@ mod launch;
 #[cfg(test)]
 mod samples;
 mod source;
+mod tma;
 
 pub use args::CkArgs;
+pub use args::{IMAGE_BYTES, TMA_MAP_BYTES, TMA_MAPS_OFFSET};
 pub use config::{Elem, HipError, KernelConfig, OperandCfg, Schedule, WgmmaLayout};
 pub use launch::{
     Buffers, ConvDims, DeviceInfo, EntryKind, LaunchPlan, PlanError, Step, ZeroTarget,
 };
 pub use source::{KernelText, kernel_text};
+pub use tma::{MapKind, TensorMap, tensor_maps};
 
 use crate::ir::Instance;
 use serde::Serialize;

@@ -15,6 +15,12 @@ CK_DEV void ck_gemm_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0
     for (int i = 0; i < AR; ++i)
 #pragma unroll
         for (int j = 0; j < AC; ++j) acc.v[i][j] = 0.0f;
+#if defined(CK_TMA)
+    if (a.tma) {
+        ck_tma_gemm(a, b, g, m0, n0, kb, ke, acc);
+        return;
+    }
+#endif
     const AT* A = reinterpret_cast<const AT*>(CK_OP == CK_FWD ? a.x : a.y);
     const BT* B = reinterpret_cast<const BT*>(CK_OP == CK_BWD_WEIGHT ? a.x : a.w);
     const bool va = a.vec_a != 0, vb = a.vec_b != 0;

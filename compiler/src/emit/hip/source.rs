@@ -11,11 +11,12 @@ use std::fmt::Write;
 
 const PRELUDE: &str = include_str!("prelude.hip");
 /// The shared implicit-GEMM body, in order: operand coordinates and global→LDS loaders, the
-/// math paths (SIMT and tensor cores) behind one accumulator mapping, then the GEMM loop,
-/// epilogue and work schedules.
-const BODY: [&str; 3] = [
+/// math paths (SIMT and tensor cores) behind one accumulator mapping, the TMA copies of the
+/// sm_90a path, then the GEMM loop, epilogue and work schedules.
+const BODY: [&str; 4] = [
     include_str!("operands.hip"),
     include_str!("math.hip"),
+    include_str!("tma.hip"),
     include_str!("schedule.hip"),
 ];
 
@@ -128,6 +129,7 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
         ("CK_MFMA_TILE", cfg.mfma.is_some()),
         ("CK_WMMA_TILE", cfg.wmma.is_some()),
         ("CK_WGMMA_TILE", cfg.wgmma.is_some()),
+        ("CK_TMA_TILE", cfg.wgmma.is_some_and(|l| l.tma)),
     ] {
         writeln!(s, "#undef {flag}\n#define {flag} {}", u8::from(present))?;
     }
@@ -210,6 +212,11 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
     writeln!(s, "constexpr int SK_REDUCTION = {reduction};")?;
     writeln!(s, "constexpr int STAGE_PAD = {STAGE_PAD};")?;
     writeln!(s, "constexpr int CONVERT_BLOCK = {CONVERT_BLOCK};")?;
+    writeln!(
+        s,
+        "constexpr int TMA_MAPS_OFFSET = {};",
+        args::TMA_MAPS_OFFSET
+    )?;
     // The warpgroup path is per kernel too (on sm_90a, for kernels with a layout).
     writeln!(s, "#undef CK_WGMMA")?;
     if let Some(l) = cfg.wgmma {

@@ -1,0 +1,151 @@
+// ---- TMA operand copies (sm_90a, kernels with CK_TMA_TILE). Where the host encoded the A and
+// B tensor maps (a.tma), one thread copies each K-tile's operands with a handful of
+// tensor-memory-accelerator instructions into the warpgroup ring's stages, the hardware
+// computing the implicit-GEMM addresses and zero padding, and every thread waits on the stage's
+// mbarrier instead of copying (see tma.rs for the boxes of each op).
+#undef CK_TMA
+#if defined(CK_WGMMA) && CK_TMA_TILE
+#define CK_TMA 1
+// The maps end the struct, on the 64-byte boundary after the fields: where the host writes them.
+static_assert(sizeof(CkArgs) == TMA_MAPS_OFFSET + sizeof(CkArgs::tma_map), "tensor maps where the host writes them");
+constexpr int BOX_CH = 64;
+
+CK_DEV unsigned ck_saddr(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
+CK_DEV void ck_bar_init(unsigned long long* bar, unsigned count) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(ck_saddr(bar)), "r"(count) : "memory");
+}
+CK_DEV void ck_bar_arrive(unsigned long long* bar) {
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(ck_saddr(bar)) : "memory");
+}
+CK_DEV void ck_bar_inval(unsigned long long* bar) {
+    asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(ck_saddr(bar)) : "memory");
+}
+// The one arrival of a stage's phase, with the bytes its copies will bring.
+CK_DEV void ck_bar_expect(unsigned long long* bar, unsigned bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(ck_saddr(bar)), "r"(bytes) : "memory");
+}
+CK_DEV void ck_bar_wait(unsigned long long* bar, unsigned parity) {
+    unsigned done = 0;
+    while (!done) {
+        asm volatile(
+            "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+            : "=r"(done)
+            : "r"(ck_saddr(bar)), "r"(parity)
+            : "memory");
+    }
+}
+
+// One box of a tiled map at (c0, c1), and one of an im2col map from window origin (c, w, h, n)
+// at filter offset (ow, oh).
+CK_DEV void ck_tma_tile(void* dst, const void* map, unsigned long long* bar, int c0, int c1) {
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];" ::"r"(
+            ck_saddr(dst)),
+        "l"(map), "r"(ck_saddr(bar)), "r"(c0), "r"(c1)
+        : "memory");
+}
+CK_DEV void ck_tma_im2col(void* dst, const void* map, unsigned long long* bar, int c, int w, int h, int n, int ow,
+                          int oh) {
+    asm volatile(
+        "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5, "
+        "%6}], [%2], {%7, %8};" ::"r"(ck_saddr(dst)),
+        "l"(map), "r"(ck_saddr(bar)), "r"(c), "r"(w), "r"(h), "r"(n), "h"((unsigned short)ow), "h"((unsigned short)oh)
+        : "memory");
+}
+
+// The copies of K-tile kt into stage `s` (one thread).
+CK_DEV void ck_tma_issue(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0, ck_i64 n0, ck_i64 kt, int s,
+                         unsigned long long* bar) {
+    AT* As = b.As + s * A_STAGE;
+    BT* Bs = b.Bs + s * B_STAGE;
+    ck_bar_expect(bar, (unsigned)(A_STAGE * sizeof(AT) + B_STAGE * sizeof(BT)));
+    const void* map_a = &a.tma_map[0];
+    const void* map_b = &a.tma_map[1];
+    if (CK_OP == CK_FWD) {
+        // A: the tile's output pixels through one tap's window, 64 channels a box.
+        const ck_pix o = ck_split_pix(m0, 1, a.Ho, a.Wo);
+        const int w = (int)(o.w * a.sw - a.pw), h = (int)(o.h * a.sh - a.ph);
+#pragma unroll
+        for (int q = 0; q < KPB / BOX_CH; ++q) {
+            const ck_i64 k = kt * KPB + q * BOX_CH;
+            const ck_tap t = ck_split_tap(k, a.C, a);
+            ck_tma_im2col(As + q * MPB * BOX_CH, map_a, bar, (int)(g * a.C + t.c), w, h, (int)o.n, (int)(t.x * a.dw),
+                          (int)(t.y * a.dh));
+            ck_tma_tile(Bs + q * NPB * BOX_CH, map_b, bar, (int)k, (int)(g * a.K + n0));
+        }
+    } else {
+        // Both operands over the K-tile's output pixels: A 64 output channels a box, B 64
+        // (tap, channel) columns a box.
+        const ck_pix o = ck_split_pix(kt * KPB, 1, a.Ho, a.Wo);
+#pragma unroll
+        for (int r = 0; r < MPB / BOX_CH; ++r)
+            ck_tma_im2col(As + r * KPB * BOX_CH, map_a, bar, (int)(g * a.K + m0 + r * BOX_CH), (int)o.w, (int)o.h,
+                          (int)o.n, 0, 0);
+        const int w = (int)(o.w * a.sw - a.pw), h = (int)(o.h * a.sh - a.ph);
+#pragma unroll
+        for (int j = 0; j < NPB / BOX_CH; ++j) {
+            const ck_tap t = ck_split_tap(n0 + j * BOX_CH, a.C, a);
+            ck_tma_im2col(Bs + j * KPB * BOX_CH, map_b, bar, (int)(g * a.C + t.c), w, h, (int)o.n, (int)(t.x * a.dw),
+                          (int)(t.y * a.dh));
+        }
+    }
+}
+
+// acc = the K-tiles [kb, ke) of the tile, read by the warpgroup MMAs from the ring as in the
+// cp.async path, the copies WG_STAGES - 2 tiles ahead. Stage s has two mbarriers: full[s]
+// completes when its copies have landed, empty[s] when every math warp's MMAs have finished
+// reading it; no block-wide barrier in the loop, so the warpgroups run at their own pace.
+CK_DEV void ck_tma_gemm(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0, ck_i64 n0, ck_i64 kb, ck_i64 ke,
+                        ck_acc& acc) {
+    constexpr int WARPS = MATH_THREADS / 32;
+    __shared__ unsigned long long full[WG_STAGES], empty[WG_STAGES];
+    // The stages were last written by the generic proxy (the staged epilogue): every thread
+    // orders its writes before the barrier after which the copies write through the async one.
+    ck_proxy_fence();
+    if (b.tid == 0) {
+#pragma unroll
+        for (int s = 0; s < WG_STAGES; ++s) {
+            ck_bar_init(&full[s], 1);
+            ck_bar_init(&empty[s], WARPS);
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    __syncthreads();
+    if (b.tid == 0) {
+#pragma unroll
+        for (int s = 0; s < WG_STAGES - 2; ++s)
+            if (kb + s < ke) ck_tma_issue(a, b, g, m0, n0, kb + s, s, &full[s]);
+    }
+    int rs = 0, ws = WG_STAGES - 2;
+    unsigned parity = 0;
+    for (ck_i64 kt = kb; kt < ke; ++kt) {
+        ck_bar_wait(&full[rs], parity);
+        ck_wg_issue(acc, b.As + rs * A_STAGE, b.Bs + rs * B_STAGE, b);
+        // Tile i (from kb) goes into stage i % WG_STAGES once every warp released its previous
+        // use, tile i - WG_STAGES: that stage's (i / WG_STAGES - 1)-th phase.
+        const int i = (int)(kt - kb) + WG_STAGES - 2;
+        if (b.tid == 0 && kb + i < ke) {
+            if (i >= WG_STAGES) ck_bar_wait(&empty[ws], (i / WG_STAGES - 1) & 1);
+            ck_tma_issue(a, b, g, m0, n0, kb + i, ws, &full[ws]);
+        }
+        ck_wg_wait<1>();
+        // This warp's MMAs of the previous tile are done: release its stage.
+        if (kt > kb && b.lane == 0) ck_bar_arrive(&empty[rs == 0 ? WG_STAGES - 1 : rs - 1]);
+        if (++rs == WG_STAGES) {
+            rs = 0;
+            parity ^= 1;
+        }
+        ws = ws + 1 == WG_STAGES ? 0 : ws + 1;
+    }
+    ck_wg_wait<0>();
+    ck_acc_pin(acc);
+    __syncthreads();
+    if (b.tid == 0) {
+#pragma unroll
+        for (int s = 0; s < WG_STAGES; ++s) {
+            ck_bar_inval(&full[s]);
+            ck_bar_inval(&empty[s]);
+        }
+    }
+}
+#endif

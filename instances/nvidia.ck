@@ -131,6 +131,9 @@ family nv_bwd_weight_streamk_2d : nv_bwd_weight {
     rows (tile, warps, warp_tile) {
         /// 8 warps of 64x32.
         t128x128x32 = ([128, 128, 32], [2, 4, 1], [64, 32, 16]);
+        /// 8 warps of 64x64; on sm_90a, with TMA copies, two warpgroups of 128x128: balances
+        /// a round and a fraction of large tiles.
+        t256x128x64 = ([256, 128, 64], [4, 2, 1], [64, 64, 16]);
         /// 4 warps of 32x32.
         t64x64x64 = ([64, 64, 64], [2, 2, 1], [32, 32, 16]);
     }

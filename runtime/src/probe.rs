@@ -157,10 +157,10 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
         },
         Shape {
             what: "64-channel boxes, dilated",
-            n: 3,
+            n: 1,
             k: box_ch,
             c: 2 * box_ch,
-            input: 8,
+            input: 6,
             dilation: 2,
             lpad: 2,
             rpad: 1,

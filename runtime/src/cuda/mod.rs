@@ -15,7 +15,7 @@ use crate::gpu::{self, ArgImage, LaunchError};
 use crate::problem::ConvProblem;
 use ck_compiler::emit::hip::{
     Buffers, CkArgs, DeviceInfo, EntryKind, HipKernel, KernelConfig, LaunchPlan, Step, TensorMap,
-    tensor_maps,
+    tensor_maps, tma_mode,
 };
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaGraph, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr,
@@ -287,11 +287,12 @@ impl CudaBackend {
                 phase,
             } = *step
             {
-                let args = ArgImage::args(plan, phase, bufs, alpha, beta);
-                let maps = self
-                    .tma_maps(&k.kernel.config, &args)
-                    .map(|m| tma::encode_pair(&m))
-                    .transpose()?;
+                let mut args = ArgImage::args(plan, phase, bufs, alpha, beta);
+                let maps = self.tma_maps(&k.kernel.config, &args);
+                if let Some(m) = &maps {
+                    args.tma = tma_mode(m);
+                }
+                let maps = maps.map(|m| tma::encode_pair(&m)).transpose()?;
                 let image = ArgImage::new(&args, maps.as_ref());
                 let func = gpu::entry_function(&k.functions, entry, &k.kernel.name)?;
                 let cfg = LaunchConfig {

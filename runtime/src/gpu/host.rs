@@ -225,10 +225,8 @@ impl ArgImage {
     }
 
     /// The block the kernel receives: `args`, and where given the tensor maps its operands are
-    /// copied through (which sets `tma`).
+    /// copied through (`args.tma` set to match, see [`hip::tma_mode`]).
     pub fn new(args: &CkArgs, maps: Option<&TensorMapBytes>) -> Self {
-        let mut args = *args;
-        args.tma = i64::from(maps.is_some());
         let mut image = ArgImage([0; IMAGE_BYTES]);
         image.0[..CkArgs::BYTES].copy_from_slice(&args.to_bytes());
         if let Some(maps) = maps {

@@ -87,24 +87,25 @@ ck_args! {
     alpha: f64 => "double", beta: f64 => "double",
 }
 
-/// Byte offset of the tensor maps in the image of an sm_90a kernel: the fields, then the
-/// maps on their 64-byte alignment.
+/// Byte offset of the tensor maps in the image of a kernel with TMA copies: the fields, then
+/// the maps on their 64-byte alignment.
 pub const TMA_MAPS_OFFSET: usize = CkArgs::BYTES.div_ceil(64) * 64;
 /// Bytes of one CUDA tensor map.
 pub const TMA_MAP_BYTES: usize = 128;
-/// Size of the largest argument image (an sm_90a kernel's, with two maps). Launches pass this
-/// many bytes whatever the target; a kernel reads only as many as its own struct has.
+/// Size of the largest argument image (with two maps). Launches pass this many bytes whatever
+/// the kernel; a kernel reads only as many as its own struct has.
 pub const IMAGE_BYTES: usize = TMA_MAPS_OFFSET + 2 * TMA_MAP_BYTES;
 
-/// The C declaration of the argument block. On sm_90a it ends with the A and B operands'
-/// tensor maps, which the TMA copies read from the parameter space.
+/// The C declaration of the argument block. Kernels with TMA copies (CK_TMA_TILE) end it, on
+/// sm_90a, with the A and B operands' tensor maps, which the copies read from the parameter
+/// space; other kernels keep the fields alone.
 pub fn c_struct() -> String {
     let mut s = String::from("struct CkArgs {\n");
     for (ty, name) in CkArgs::FIELDS {
         s.push_str(&format!("    {ty} {name};\n"));
     }
     s.push_str(&format!(
-        "#if defined(CK_WGMMA_ARCH)\n    alignas(64) unsigned long long tma_map[2][{}];\n#endif\n",
+        "#if defined(CK_WGMMA_ARCH) && CK_TMA_TILE\n    alignas(64) unsigned long long tma_map[2][{}];\n#endif\n",
         TMA_MAP_BYTES / 8
     ));
     s.push_str("};\n");

@@ -62,8 +62,9 @@ pub fn kernel_text(cfg: &KernelConfig) -> KernelText {
     let mut text = String::with_capacity(PRELUDE.len() + consts.len() + body_len + 4096);
     text.push_str(PRELUDE);
     text.push('\n');
-    text.push_str(&args::c_struct());
+    // The constants first: the argument struct has the tensor maps only where CK_TMA_TILE.
     text.push_str(&consts);
+    text.push_str(&args::c_struct());
     // The warpgroup path keeps registers for its own workgroups per SM (blocks_per_cu_on).
     let _ = writeln!(
         text,

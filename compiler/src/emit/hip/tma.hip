@@ -1,5 +1,5 @@
 // ---- TMA operand copies (sm_90a, kernels with CK_TMA_TILE). Where the host encoded the A and
-// B tensor maps (a.tma), one thread copies each K-tile's operands with a handful of
+// B tensor maps (a.tma: the problem's spatial dimensions), one thread copies each K-tile's operands with a handful of
 // tensor-memory-accelerator instructions into the warpgroup ring's stages, the hardware
 // computing the implicit-GEMM addresses and zero padding, and every thread waits on the stage's
 // mbarrier instead of copying (see tma.rs for the boxes of each op).
@@ -35,8 +35,7 @@ CK_DEV void ck_bar_wait(unsigned long long* bar, unsigned parity) {
     }
 }
 
-// One box of a tiled map at (c0, c1), and one of an im2col map from window origin (c, w, h, n)
-// at filter offset (ow, oh).
+// One box of a tiled map at (c0, c1).
 CK_DEV void ck_tma_tile(void* dst, const void* map, unsigned long long* bar, int c0, int c1) {
     asm volatile(
         "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];" ::"r"(
@@ -44,13 +43,36 @@ CK_DEV void ck_tma_tile(void* dst, const void* map, unsigned long long* bar, int
         "l"(map), "r"(ck_saddr(bar)), "r"(c0), "r"(c1)
         : "memory");
 }
-CK_DEV void ck_tma_im2col(void* dst, const void* map, unsigned long long* bar, int c, int w, int h, int n, int ow,
-                          int oh) {
-    asm volatile(
-        "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5, "
-        "%6}], [%2], {%7, %8};" ::"r"(ck_saddr(dst)),
-        "l"(map), "r"(ck_saddr(bar)), "r"(c), "r"(w), "r"(h), "r"(n), "h"((unsigned short)ow), "h"((unsigned short)oh)
-        : "memory");
+// One box of an im2col map from window origin `o` (its W, H, D already offset by the window's
+// lower corner) at filter offset (ow, oh, od): the 4-D map of a 2-D problem (a.tma == 2) or the
+// 5-D one of a 3-D problem (a.tma == 3).
+CK_DEV void ck_tma_im2col(const CkArgs& a, void* dst, const void* map, unsigned long long* bar, int c, ck_pix o,
+                          int ow, int oh, int od) {
+    if (a.tma == 2) {
+        asm volatile(
+            "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, "
+            "%5, %6}], [%2], {%7, %8};" ::"r"(ck_saddr(dst)),
+            "l"(map), "r"(ck_saddr(bar)), "r"(c), "r"((int)o.w), "r"((int)o.h), "r"((int)o.n),
+            "h"((unsigned short)ow), "h"((unsigned short)oh)
+            : "memory");
+    } else {
+        asm volatile(
+            "cp.async.bulk.tensor.5d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, "
+            "%5, %6, %7}], [%2], {%8, %9, %10};" ::"r"(ck_saddr(dst)),
+            "l"(map), "r"(ck_saddr(bar)), "r"(c), "r"((int)o.w), "r"((int)o.h), "r"((int)o.d), "r"((int)o.n),
+            "h"((unsigned short)ow), "h"((unsigned short)oh), "h"((unsigned short)od)
+            : "memory");
+    }
+}
+
+// Window origin of output pixel `o` of the input (its lower corner: -pad, stepped by the stride).
+CK_DEV ck_pix ck_tma_origin(const CkArgs& a, ck_pix o) {
+    ck_pix w;
+    w.n = o.n;
+    w.d = o.d * a.sd - a.pd;
+    w.h = o.h * a.sh - a.ph;
+    w.w = o.w * a.sw - a.pw;
+    return w;
 }
 
 // The copies of K-tile kt into stage `s` (one thread).
@@ -63,30 +85,28 @@ CK_DEV void ck_tma_issue(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0
     const void* map_b = &a.tma_map[1];
     if (CK_OP == CK_FWD) {
         // A: the tile's output pixels through one tap's window, 64 channels a box.
-        const ck_pix o = ck_split_pix(m0, 1, a.Ho, a.Wo);
-        const int w = (int)(o.w * a.sw - a.pw), h = (int)(o.h * a.sh - a.ph);
+        const ck_pix o = ck_tma_origin(a, ck_split_pix(m0, a.Do, a.Ho, a.Wo));
 #pragma unroll
         for (int q = 0; q < KPB / BOX_CH; ++q) {
             const ck_i64 k = kt * KPB + q * BOX_CH;
             const ck_tap t = ck_split_tap(k, a.C, a);
-            ck_tma_im2col(As + q * MPB * BOX_CH, map_a, bar, (int)(g * a.C + t.c), w, h, (int)o.n, (int)(t.x * a.dw),
-                          (int)(t.y * a.dh));
+            ck_tma_im2col(a, As + q * MPB * BOX_CH, map_a, bar, (int)(g * a.C + t.c), o, (int)(t.x * a.dw),
+                          (int)(t.y * a.dh), (int)(t.z * a.dd));
             ck_tma_tile(Bs + q * NPB * BOX_CH, map_b, bar, (int)k, (int)(g * a.K + n0));
         }
     } else {
         // Both operands over the K-tile's output pixels: A 64 output channels a box, B 64
         // (tap, channel) columns a box.
-        const ck_pix o = ck_split_pix(kt * KPB, 1, a.Ho, a.Wo);
+        const ck_pix o = ck_split_pix(kt * KPB, a.Do, a.Ho, a.Wo);
 #pragma unroll
         for (int r = 0; r < MPB / BOX_CH; ++r)
-            ck_tma_im2col(As + r * KPB * BOX_CH, map_a, bar, (int)(g * a.K + m0 + r * BOX_CH), (int)o.w, (int)o.h,
-                          (int)o.n, 0, 0);
-        const int w = (int)(o.w * a.sw - a.pw), h = (int)(o.h * a.sh - a.ph);
+            ck_tma_im2col(a, As + r * KPB * BOX_CH, map_a, bar, (int)(g * a.K + m0 + r * BOX_CH), o, 0, 0, 0);
+        const ck_pix w = ck_tma_origin(a, o);
 #pragma unroll
         for (int j = 0; j < NPB / BOX_CH; ++j) {
             const ck_tap t = ck_split_tap(n0 + j * BOX_CH, a.C, a);
-            ck_tma_im2col(Bs + j * KPB * BOX_CH, map_b, bar, (int)(g * a.C + t.c), w, h, (int)o.n, (int)(t.x * a.dw),
-                          (int)(t.y * a.dh));
+            ck_tma_im2col(a, Bs + j * KPB * BOX_CH, map_b, bar, (int)(g * a.C + t.c), w, (int)(t.x * a.dw),
+                          (int)(t.y * a.dh), (int)(t.z * a.dd));
         }
     }
 }
@@ -103,6 +123,9 @@ CK_DEV void ck_tma_gemm(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0,
     // orders its writes before the barrier after which the copies write through the async one.
     ck_proxy_fence();
     if (b.tid == 0) {
+        // The maps' descriptors into the TMA unit while the barriers are set up.
+        asm volatile("prefetch.tensormap [%0];" ::"l"(&a.tma_map[0]) : "memory");
+        asm volatile("prefetch.tensormap [%0];" ::"l"(&a.tma_map[1]) : "memory");
 #pragma unroll
         for (int s = 0; s < WG_STAGES; ++s) {
             ck_bar_init(&full[s], 1);

@@ -75,8 +75,43 @@ CK_DEV ck_pix ck_tma_origin(const CkArgs& a, ck_pix o) {
     return w;
 }
 
-// The copies of K-tile kt into stage `s` (one thread).
-CK_DEV void ck_tma_issue(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0, ck_i64 n0, ck_i64 kt, int s,
+// The producer's coordinates of one tile (thread 0's registers): the next K-tile's GEMM-K
+// digits (forward: tap z, y, x and channel; backward weight: output pixel n, d, h, w) and its
+// linear start, advanced by KPB after each issue without a division, and what stays fixed over
+// the tile: forward's window origin of its first output pixel, backward weight's B boxes.
+struct ck_tma_prod {
+    ck_radix r;
+    ck_d4 k, step, box;
+    ck_i64 kl;
+    ck_pix o;
+    int bc[NPB / BOX_CH], bx[NPB / BOX_CH], by[NPB / BOX_CH], bz[NPB / BOX_CH];
+};
+
+CK_DEV ck_tma_prod ck_tma_begin(const CkArgs& a, ck_i64 g, ck_i64 m0, ck_i64 n0, ck_i64 kb) {
+    ck_tma_prod p;
+    p.r = ck_k_radix(a);
+    p.kl = kb * KPB;
+    p.k = ck_split4(p.kl, p.r);
+    p.step = ck_split4(KPB, p.r);
+    p.box = ck_split4(BOX_CH, p.r);
+    if (CK_OP == CK_FWD) {
+        p.o = ck_tma_origin(a, ck_split_pix(m0, a.Do, a.Ho, a.Wo));
+    } else {
+#pragma unroll
+        for (int j = 0; j < NPB / BOX_CH; ++j) {
+            const ck_tap t = ck_split_tap(n0 + j * BOX_CH, a.C, a);
+            p.bc[j] = (int)(g * a.C + t.c);
+            p.bx[j] = (int)(t.x * a.dw);
+            p.by[j] = (int)(t.y * a.dh);
+            p.bz[j] = (int)(t.z * a.dd);
+        }
+    }
+    return p;
+}
+
+// The copies of the producer's next K-tile into stage `s` (one thread), then the step to the
+// one after.
+CK_DEV void ck_tma_issue(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0, ck_i64 n0, ck_tma_prod& p, int s,
                          unsigned long long* bar) {
     AT* As = b.As + s * A_STAGE;
     BT* Bs = b.Bs + s * B_STAGE;
@@ -84,31 +119,34 @@ CK_DEV void ck_tma_issue(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0
     const void* map_a = &a.tma_map[0];
     const void* map_b = &a.tma_map[1];
     if (CK_OP == CK_FWD) {
-        // A: the tile's output pixels through one tap's window, 64 channels a box.
-        const ck_pix o = ck_tma_origin(a, ck_split_pix(m0, a.Do, a.Ho, a.Wo));
+        // A: the tile's output pixels through one tap's window, 64 channels a box; B: 64
+        // (tap, channel) columns of NPB filters.
+        ck_d4 k = p.k;
 #pragma unroll
         for (int q = 0; q < KPB / BOX_CH; ++q) {
-            const ck_i64 k = kt * KPB + q * BOX_CH;
-            const ck_tap t = ck_split_tap(k, a.C, a);
-            ck_tma_im2col(a, As + q * MPB * BOX_CH, map_a, bar, (int)(g * a.C + t.c), o, (int)(t.x * a.dw),
-                          (int)(t.y * a.dh), (int)(t.z * a.dd));
-            ck_tma_tile(Bs + q * NPB * BOX_CH, map_b, bar, (int)k, (int)(g * a.K + n0));
+            ck_tma_im2col(a, As + q * MPB * BOX_CH, map_a, bar, (int)(g * a.C + k.v[3]), p.o, (int)(k.v[2] * a.dw),
+                          (int)(k.v[1] * a.dh), (int)(k.v[0] * a.dd));
+            ck_tma_tile(Bs + q * NPB * BOX_CH, map_b, bar, (int)(p.kl + q * BOX_CH), (int)(g * a.K + n0));
+            if (q + 1 < KPB / BOX_CH) ck_advance4(k, p.box, p.r);
         }
     } else {
         // Both operands over the K-tile's output pixels: A 64 output channels a box, B 64
         // (tap, channel) columns a box.
-        const ck_pix o = ck_split_pix(kt * KPB, a.Do, a.Ho, a.Wo);
+        ck_pix o;
+        o.n = p.k.v[0];
+        o.d = p.k.v[1];
+        o.h = p.k.v[2];
+        o.w = p.k.v[3];
 #pragma unroll
         for (int r = 0; r < MPB / BOX_CH; ++r)
             ck_tma_im2col(a, As + r * KPB * BOX_CH, map_a, bar, (int)(g * a.K + m0 + r * BOX_CH), o, 0, 0, 0);
         const ck_pix w = ck_tma_origin(a, o);
 #pragma unroll
-        for (int j = 0; j < NPB / BOX_CH; ++j) {
-            const ck_tap t = ck_split_tap(n0 + j * BOX_CH, a.C, a);
-            ck_tma_im2col(a, Bs + j * KPB * BOX_CH, map_b, bar, (int)(g * a.C + t.c), w, (int)(t.x * a.dw),
-                          (int)(t.y * a.dh), (int)(t.z * a.dd));
-        }
+        for (int j = 0; j < NPB / BOX_CH; ++j)
+            ck_tma_im2col(a, Bs + j * KPB * BOX_CH, map_b, bar, p.bc[j], w, p.bx[j], p.by[j], p.bz[j]);
     }
+    ck_advance4(p.k, p.step, p.r);
+    p.kl += KPB;
 }
 
 // acc = the K-tiles [kb, ke) of the tile, read by the warpgroup MMAs from the ring as in the
@@ -134,10 +172,12 @@ CK_DEV void ck_tma_gemm(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0,
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
     __syncthreads();
+    ck_tma_prod prod;
     if (b.tid == 0) {
+        prod = ck_tma_begin(a, g, m0, n0, kb);
 #pragma unroll
         for (int s = 0; s < WG_STAGES - 2; ++s)
-            if (kb + s < ke) ck_tma_issue(a, b, g, m0, n0, kb + s, s, &full[s]);
+            if (kb + s < ke) ck_tma_issue(a, b, g, m0, n0, prod, s, &full[s]);
     }
     int rs = 0, ws = WG_STAGES - 2;
     unsigned parity = 0;
@@ -149,7 +189,7 @@ CK_DEV void ck_tma_gemm(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0,
         const int i = (int)(kt - kb) + WG_STAGES - 2;
         if (b.tid == 0 && kb + i < ke) {
             if (i >= WG_STAGES) ck_bar_wait(&empty[ws], (i / WG_STAGES - 1) & 1);
-            ck_tma_issue(a, b, g, m0, n0, kb + i, ws, &full[ws]);
+            ck_tma_issue(a, b, g, m0, n0, prod, ws, &full[ws]);
         }
         ck_wg_wait<1>();
         // This warp's MMAs of the previous tile are done: release its stage.

@@ -452,6 +452,28 @@ mod tests {
         }
     }
 
+    #[test]
+    fn argument_image_holds_the_fields_then_the_maps() {
+        let args = CkArgs {
+            x: 0x1234,
+            tma: 2,
+            ..CkArgs::default()
+        };
+        let maps = [[1u8; TMA_MAP_BYTES], [2u8; TMA_MAP_BYTES]];
+        let image = ArgImage::new(&args, Some(&maps));
+        assert_eq!(&image.0[..CkArgs::BYTES], &args.to_bytes()[..]);
+        assert!(
+            image.0[CkArgs::BYTES..TMA_MAPS_OFFSET]
+                .iter()
+                .all(|b| *b == 0)
+        );
+        let (first, second) = image.0[TMA_MAPS_OFFSET..].split_at(TMA_MAP_BYTES);
+        assert_eq!((first, second), (&maps[0][..], &maps[1][..]));
+        let plain = ArgImage::new(&args, None);
+        assert!(plain.0[TMA_MAPS_OFFSET..].iter().all(|b| *b == 0));
+        assert_eq!(std::mem::align_of::<ArgImage>(), 64);
+    }
+
     fn plan_with(tensor_bytes: [u64; 3], workspace_bytes: u64) -> LaunchPlan {
         LaunchPlan {
             steps: Vec::new(),

@@ -2,7 +2,9 @@
 // mma.sync m16n8k16 tiles (warp tiles are multiples of 16x8), double-buffered LDS (CompV4, one
 // workgroup per SM) or single-buffered (CompV3, two per SM); on NVIDIA both run as a cp.async
 // ring. On sm_90a, tiles of whole warpgroups with 64-row slices run warpgroup MMAs (wgmma) from
-// swizzled shared memory instead, with as many workgroups per SM as the registers hold. They cover the benchmark suite's classes: large tiles for deep GEMM-K, split-K and
+// swizzled shared memory instead, with as many workgroups per SM as the registers hold; forward
+// and backward-weight tiles of whole 64-channel boxes copy their operands there with TMA, which
+// leaves the registers for 128x256 and 256x128 tiles. They cover the benchmark suite's classes: large tiles for deep GEMM-K, split-K and
 // StreamK for few output tiles, narrow-M tiles for small K, merged groups for depthwise and
 // narrow grouped convolutions.
 import "common.ck";

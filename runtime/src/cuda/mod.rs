@@ -237,7 +237,8 @@ impl CudaBackend {
             .flatten()
     }
 
-    /// Whether the GEMMs of `plan` copy their operands with the tensor-memory accelerator.
+    /// Whether the GEMMs of `plan` copy their operands with the tensor-memory accelerator
+    /// (given 16-byte aligned buffers, as the back end allocates them).
     pub fn uses_tma(&self, kernel: &HipKernel, plan: &LaunchPlan) -> bool {
         self.tma_maps(&kernel.config, &plan.args).is_some()
     }

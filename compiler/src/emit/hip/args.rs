@@ -77,8 +77,9 @@ ck_args! {
     ws_slices: i64 => "ck_i64", convert_sets: i64 => "ck_i64",
     /// 1: each split-K slice stores its partial tiles into its workspace slice (no atomics).
     split_ws: i64 => "ck_i64",
-    /// 1: the operands are copied by the tensor-memory accelerator through the maps after the
-    /// fields (sm_90a; see `tma.rs`), 0: by every thread with `cp.async`.
+    /// 2 or 3 (the problem's spatial dimensions, which pick the im2col instruction): the
+    /// operands are copied by the tensor-memory accelerator through the maps after the fields
+    /// (sm_90a; see `tma.rs`); 0: by every thread with `cp.async`.
     tma: i64 => "ck_i64",
     /// Small-channel entry: channels per group (1, 2, 4 or 8), output pixels per block and
     /// (forward and backward data) 8-channel vectors per block.

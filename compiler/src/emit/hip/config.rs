@@ -171,13 +171,12 @@ fn wgmma_layout(
         return None;
     }
     let nw = n / gn;
-    if slices * nw / 2
-        > if tma {
-            MAX_WGMMA_ACC_TMA
-        } else {
-            MAX_WGMMA_ACC
-        }
-    {
+    let max_acc = if tma {
+        MAX_WGMMA_ACC_TMA
+    } else {
+        MAX_WGMMA_ACC
+    };
+    if slices * nw / 2 > max_acc {
         return None;
     }
     let k_major_ok = |op: &OperandCfg| op.along_rows || k.is_multiple_of(64);

@@ -1,8 +1,8 @@
 // ---- TMA operand copies (sm_90a, kernels with CK_TMA_TILE). Where the host encoded the A and
-// B tensor maps (a.tma: the problem's spatial dimensions), one thread copies each K-tile's operands with a handful of
-// tensor-memory-accelerator instructions into the warpgroup ring's stages, the hardware
-// computing the implicit-GEMM addresses and zero padding, and every thread waits on the stage's
-// mbarrier instead of copying (see tma.rs for the boxes of each op).
+// B tensor maps (a.tma: the problem's spatial dimensions), one thread copies each K-tile's
+// operands with a handful of tensor-memory-accelerator instructions into the warpgroup ring's
+// stages, the hardware computing the implicit-GEMM addresses and zero padding, and every thread
+// waits on the stage's mbarrier instead of copying (see tma.rs for the boxes of each op).
 #undef CK_TMA
 #if defined(CK_WGMMA) && CK_TMA_TILE
 #define CK_TMA 1

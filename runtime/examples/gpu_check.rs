@@ -153,7 +153,14 @@ struct Tally {
 }
 
 /// One run: NaN in the destination, the back end's result against the reference.
-fn check(be: &CudaBackend, inst: &Instance, p: &ConvProblem, t: &mut Tally) -> String {
+/// `kernel` is the instance's portable kernel, to report whether the run copied with TMA.
+fn check(
+    be: &CudaBackend,
+    inst: &Instance,
+    kernel: Option<&HipKernel>,
+    p: &ConvProblem,
+    t: &mut Tally,
+) -> String {
     let mut data = match ProblemData::random(inst, p, fresh_seed()) {
         Ok(d) => d,
         Err(e) => return format!("FAIL data: {e}"),
@@ -170,11 +177,7 @@ fn check(be: &CudaBackend, inst: &Instance, p: &ConvProblem, t: &mut Tally) -> S
     };
     t.split += usize::from(stats.k_batch > 1);
     t.streamed += usize::from(stats.sk_ctas > 0);
-    let kernel = portable_kernel(inst, "cuda").ok();
-    let plan = kernel.as_ref().and_then(|k| be.plan(k, p).ok());
-    let tma = kernel
-        .zip(plan)
-        .is_some_and(|(k, plan)| be.uses_tma(&k, &plan));
+    let tma = kernel.is_some_and(|k| be.plan(k, p).is_ok_and(|plan| be.uses_tma(k, &plan)));
     t.tma += usize::from(tma);
     let copies = if tma { " tma" } else { "" };
     let kb = format!("k_batch {} sk {}{copies}", stats.k_batch, stats.sk_ctas);
@@ -232,6 +235,7 @@ fn main() -> ExitCode {
             t.not_accepted += 1;
             continue;
         }
+        let kernel = portable_kernel(inst, "cuda").ok();
         let mut backends = vec![(&real, "")];
         if splits(inst) && !args.quick {
             backends.push((&small, " (3 SMs)"));
@@ -243,7 +247,7 @@ fn main() -> ExitCode {
                 problems.truncate(1);
             }
             for (what, p) in problems {
-                let line = check(be, inst, &p, &mut t);
+                let line = check(be, inst, kernel.as_ref(), &p, &mut t);
                 if line.starts_with("ok") {
                     t.pass += 1;
                 } else {

@@ -60,7 +60,9 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
     // Scalar loads take 9 channels in the deep shape: an odd output, so split-K slices start
     // at odd workspace elements.
     let deep_kc = if v == 1 { 9 } else { v.max(8) };
-    let box_ch = 64 / gcd(64, v) * v;
+    // Channels in whole TMA boxes that every vector width divides.
+    let tma_box = u64::from(ck_compiler::emit::hip::BOX_CHANNELS);
+    let box_ch = tma_box / gcd(tma_box, v) * v;
     let mut shapes = vec![
         base,
         Shape {
@@ -148,7 +150,7 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
         Shape {
             what: "64-channel boxes, strided",
             g: 2 * m,
-            k: 96 * box_ch / 64,
+            k: box_ch + box_ch / 2,
             c: box_ch,
             input: 9,
             stride: 2,

@@ -16,7 +16,7 @@ pub use launch::{
     Buffers, ConvDims, DeviceInfo, EntryKind, LaunchPlan, PlanError, Step, ZeroTarget,
 };
 pub use source::{KernelText, kernel_text};
-pub use tma::{MapKind, TensorMap, tensor_maps, tma_mode};
+pub use tma::{BOX_CHANNELS, MapKind, TensorMap, tensor_maps, tma_mode};
 
 use crate::ir::Instance;
 use serde::Serialize;

@@ -215,8 +215,9 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
     writeln!(s, "constexpr int CONVERT_BLOCK = {CONVERT_BLOCK};")?;
     writeln!(
         s,
-        "constexpr int TMA_MAPS_OFFSET = {};",
-        args::TMA_MAPS_OFFSET
+        "constexpr int TMA_MAPS_OFFSET = {};\nconstexpr int BOX_CH = {};",
+        args::TMA_MAPS_OFFSET,
+        super::tma::BOX_CHANNELS
     )?;
     // The warpgroup path is per kernel too (on sm_90a, for kernels with a layout).
     writeln!(s, "#undef CK_WGMMA")?;

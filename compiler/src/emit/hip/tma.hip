@@ -8,7 +8,6 @@
 #define CK_TMA 1
 // The maps end the struct, on the 64-byte boundary after the fields: where the host writes them.
 static_assert(sizeof(CkArgs) == TMA_MAPS_OFFSET + sizeof(CkArgs::tma_map), "tensor maps where the host writes them");
-constexpr int BOX_CH = 64;
 
 CK_DEV unsigned ck_saddr(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
 CK_DEV void ck_bar_init(unsigned long long* bar, unsigned count) {

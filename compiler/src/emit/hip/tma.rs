@@ -96,16 +96,10 @@ fn to_u64(v: i64) -> Option<u64> {
     u64::try_from(v).ok()
 }
 
-/// Byte strides of 16-bit elements: positive multiples of 16 bytes.
-fn byte_strides<const N: usize>(elems: [i64; N]) -> Option<[u64; N]> {
-    let mut out = [0; N];
-    for (o, e) in out.iter_mut().zip(elems) {
-        *o = to_u64(e.checked_mul(2)?)?;
-        if *o == 0 || !o.is_multiple_of(16) {
-            return None;
-        }
-    }
-    Some(out)
+/// The byte stride of a 16-bit element stride: a positive multiple of 16 bytes.
+fn byte_stride(elems: i64) -> Option<u64> {
+    let bytes = to_u64(elems.checked_mul(2)?)?;
+    (bytes > 0 && bytes.is_multiple_of(16)).then_some(bytes)
 }
 
 /// The im2col map of a channels-last image `[N][D][H][W][G * ch]` (channel stride 1, groups
@@ -127,11 +121,33 @@ struct Image {
 }
 
 impl Image {
+    /// An image walked pixel by pixel: read through a 1x1 window, every pixel a window origin.
+    fn pixels(
+        address: u64,
+        channels: i64,
+        spatial: usize,
+        size: [i64; 4],
+        strides: [i64; 4],
+    ) -> Image {
+        Image {
+            address,
+            channels,
+            spatial,
+            size,
+            strides,
+            taps: [1; 3],
+            stride: [1; 3],
+            dilation: [1; 3],
+            pad: [0; 3],
+            outs: [size[0], size[1], size[2]],
+        }
+    }
+
     fn map(&self, elem: Elem, pixels: u32) -> Option<TensorMap> {
         let sp = self.spatial;
         let corner = if sp == 2 { CORNER_4D } else { CORNER_5D };
         let mut dims = [1u64; 5];
-        let mut strides = [0i64; 4];
+        let mut strides = [0u64; 4];
         let mut element_strides = [1u32; 5];
         let mut lower = [0i32; 3];
         let mut upper = [0i32; 3];
@@ -152,22 +168,18 @@ impl Image {
             lower[d] = lo as i32;
             upper[d] = up as i32;
             dims[d + 1] = to_u64(self.size[d])?;
-            strides[d] = self.strides[d];
+            strides[d] = byte_stride(self.strides[d])?;
             element_strides[d + 1] = self.stride[d] as u32;
         }
         // The batch dimension follows the spatial ones.
         dims[sp + 1] = to_u64(self.size[3])?;
-        strides[sp] = self.strides[3];
-        let mut bytes = [0u64; 4];
-        for (b, s) in bytes.iter_mut().zip(strides).take(sp + 1) {
-            *b = byte_strides([s])?[0];
-        }
+        strides[sp] = byte_stride(self.strides[3])?;
         Some(TensorMap {
             elem,
             address: self.address,
             rank: sp as u32 + 2,
             dims,
-            strides: bytes,
+            strides,
             element_strides,
             kind: MapKind::Im2col {
                 lower,
@@ -227,7 +239,7 @@ pub fn tensor_maps(op: Op, elem: Elem, tile: [u32; 3], a: &CkArgs) -> Option<[Te
                 address: a.w,
                 rank: 2,
                 dims: [to_u64(columns)?, to_u64(a.G * a.K)?, 1, 1, 1],
-                strides: [byte_strides([a.ws_k])?[0], 0, 0, 0],
+                strides: [byte_stride(a.ws_k)?, 0, 0, 0],
                 element_strides: [1; 5],
                 kind: MapKind::Tiled {
                     box_dims: [BOX_CHANNELS, n],
@@ -236,22 +248,17 @@ pub fn tensor_maps(op: Op, elem: Elem, tile: [u32; 3], a: &CkArgs) -> Option<[Te
             Some([input.map(elem, m)?, weights])
         }
         Op::BwdWeight => {
-            // The output gradient walked pixel by pixel: an image read through a 1x1 window.
+            // The output gradient, pixel by pixel.
             if a.ys_k != 1 || !packed_groups(a.ys_g, a.K) {
                 return None;
             }
-            let grad = Image {
-                address: a.y,
-                channels: a.G * a.K,
+            let grad = Image::pixels(
+                a.y,
+                a.G * a.K,
                 spatial,
-                size: [a.Wo, a.Ho, a.Do, a.N],
-                strides: [a.ys_w, a.ys_h, a.ys_d, a.ys_n],
-                taps: [1; 3],
-                stride: [1; 3],
-                dilation: [1; 3],
-                pad: [0; 3],
-                outs: [a.Wo, a.Ho, a.Do],
-            };
+                [a.Wo, a.Ho, a.Do, a.N],
+                [a.ys_w, a.ys_h, a.ys_d, a.ys_n],
+            );
             Some([grad.map(elem, k)?, input.map(elem, k)?])
         }
         Op::BwdData => None,

@@ -180,13 +180,27 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
             input: 4,
             ..base
         }),
-        Op::BwdData => shapes.push(Shape {
-            what: "deep channels",
-            n: 1,
-            k: deep,
-            input: 4,
-            ..base
-        }),
+        Op::BwdData => shapes.extend([
+            Shape {
+                what: "deep channels",
+                n: 1,
+                k: deep,
+                input: 4,
+                ..base
+            },
+            // Whole boxes of output and input channels at stride 2: each stride phase (odd
+            // input and one-sided pad: phases of one and two taps a side) copies through maps.
+            Shape {
+                what: "64-channel boxes, stride phases",
+                g: 2 * m,
+                k: box_ch,
+                c: box_ch,
+                input: 9,
+                stride: 2,
+                rpad: 0,
+                ..base
+            },
+        ]),
         Op::BwdWeight => {}
     }
     // Merged groups are for narrow groups: 2, 4 and 8 channels, which the kernels run on their

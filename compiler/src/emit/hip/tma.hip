@@ -42,6 +42,14 @@ CK_DEV void ck_tma_tile(void* dst, const void* map, unsigned long long* bar, int
         "l"(map), "r"(ck_saddr(bar)), "r"(c0), "r"(c1)
         : "memory");
 }
+// One box of a rank-5 tiled map at (c0, .., c4).
+CK_DEV void ck_tma_tile5(void* dst, const void* map, unsigned long long* bar, int c0, int c1, int c2, int c3, int c4) {
+    asm volatile(
+        "cp.async.bulk.tensor.5d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5, %6, "
+        "%7}], [%2];" ::"r"(ck_saddr(dst)),
+        "l"(map), "r"(ck_saddr(bar)), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4)
+        : "memory");
+}
 // One box of an im2col map from window origin `o` (its W, H, D already offset by the window's
 // lower corner) at filter offset (ow, oh, od): the 4-D map of a 2-D problem (a.tma == 2) or the
 // 5-D one of a 3-D problem (a.tma == 3).
@@ -75,9 +83,10 @@ CK_DEV ck_pix ck_tma_origin(const CkArgs& a, ck_pix o) {
 }
 
 // The producer's coordinates of one tile (thread 0's registers): the next K-tile's GEMM-K
-// digits (forward: tap z, y, x and channel; backward weight: output pixel n, d, h, w) and its
-// linear start, advanced by KPB after each issue without a division, and what stays fixed over
-// the tile: forward's window origin of its first output pixel, backward weight's B boxes.
+// digits (forward, backward data: tap z, y, x and channel; backward weight: output pixel n, d,
+// h, w) and its linear start, advanced by KPB after each issue without a division, and what
+// stays fixed over the tile: the window origin of the first output (forward) or input
+// (backward data) pixel, backward weight's B boxes.
 struct ck_tma_prod {
     ck_radix r;
     ck_d4 k, step, box;
@@ -95,6 +104,13 @@ CK_DEV ck_tma_prod ck_tma_begin(const CkArgs& a, ck_i64 g, ck_i64 m0, ck_i64 n0,
     p.box = ck_split4(BOX_CH, p.r);
     if (CK_OP == CK_FWD) {
         p.o = ck_tma_origin(a, ck_split_pix(m0, a.Do, a.Ho, a.Wo));
+    } else if (CK_OP == CK_BWD_DATA) {
+        // The turned-around window of input pixel i over the output gradient (unit strides):
+        // origin i + pad - (taps - 1) * dilation.
+        p.o = ck_split_pix(m0, a.Di, a.Hi, a.Wi);
+        p.o.d += a.pd - (a.Z - 1) * a.dd;
+        p.o.h += a.ph - (a.Y - 1) * a.dh;
+        p.o.w += a.pw - (a.X - 1) * a.dw;
     } else {
 #pragma unroll
         for (int j = 0; j < NPB / BOX_CH; ++j) {
@@ -126,6 +142,27 @@ CK_DEV void ck_tma_issue(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0
             ck_tma_im2col(a, As + q * MPB * BOX_CH, map_a, bar, (int)(g * a.C + k.v[3]), p.o, (int)(k.v[2] * a.dw),
                           (int)(k.v[1] * a.dh), (int)(k.v[0] * a.dd));
             ck_tma_tile(Bs + q * NPB * BOX_CH, map_b, bar, (int)(p.kl + q * BOX_CH), (int)(g * a.K + n0));
+            if (q + 1 < KPB / BOX_CH) ck_advance4(k, p.box, p.r);
+        }
+    } else if (CK_OP == CK_BWD_DATA) {
+        // A: the tile's input pixels through one tap of the turned-around window, 64 output
+        // channels a box; B: that tap's 64 output channels by 64 input channels a box, the
+        // rows of column block j (2-D maps end with the group, 3-D ones with the depth tap).
+        ck_d4 k = p.k;
+#pragma unroll
+        for (int q = 0; q < KPB / BOX_CH; ++q) {
+            const int z = (int)k.v[0], y = (int)k.v[1], x = (int)k.v[2], ko = (int)k.v[3];
+            ck_tma_im2col(a, As + q * MPB * BOX_CH, map_a, bar, (int)(g * a.K + ko), p.o, (int)((a.X - 1 - x) * a.dw),
+                          (int)((a.Y - 1 - y) * a.dh), (int)((a.Z - 1 - z) * a.dd));
+#pragma unroll
+            for (int j = 0; j < NPB / BOX_CH; ++j) {
+                BT* dst = Bs + j * KPB * BOX_CH + q * BOX_CH * BOX_CH;
+                const int c = (int)n0 + j * BOX_CH;
+                if (a.tma == 2)
+                    ck_tma_tile5(dst, map_b, bar, c, x, y, ko, (int)g);
+                else
+                    ck_tma_tile5(dst, map_b, bar, c, x, y, z, ko);
+            }
             if (q + 1 < KPB / BOX_CH) ck_advance4(k, p.box, p.r);
         }
     } else {

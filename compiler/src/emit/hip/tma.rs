@@ -10,6 +10,10 @@
 //! - forward: A (input, K-major) is one im2col box per 64 channels of a filter tap over the
 //!   tile's MPB output pixels; B (weights, K-major) one tiled box of 64 (tap, channel) columns
 //!   by NPB filters.
+//! - backward data (unit strides; strided problems run one such GEMM per stride phase): A
+//!   (output gradient, K-major) is the forward's im2col box with the window turned around, over
+//!   the tile's MPB input pixels; B (weights, N-major) one tiled box of 64 input channels by 64
+//!   output channels of a tap.
 //! - backward weight: both operands are M/N-major with GEMM-K the output pixels. A (output
 //!   gradient) is one im2col box without a window (a 1x1 filter) per 64 output channels, B
 //!   (input) one im2col box per 64 (tap, channel) columns, each over the K-tile's KPB pixels.
@@ -32,8 +36,8 @@ const MAX_TRAVERSAL: i64 = 8;
 
 /// Whether a kernel with a warpgroup layout gets the TMA path: 16-bit operands (the wgmma
 /// layout's), forward with both operands K-major in whole 64-deep boxes and whole 64-filter
-/// columns, or backward weight with both M/N-major in whole 64-row boxes over K-tiles of 64 to
-/// 256 pixels. Measured on the H100 against the same kernels' `cp.async` copies, narrower boxes
+/// columns, backward data with A K-major and B N-major in whole 64-deep boxes, or backward
+/// weight with both M/N-major in whole 64-row boxes over K-tiles of 64 to 256 pixels. Measured on the H100 against the same kernels' `cp.async` copies, narrower boxes
 /// lose: backward-weight K-tiles of 32 pixels ran 1.3–1.8× slower, forward 64x48 tiles
 /// (K = 36) 1.13–1.3×, where the 64-deep and wider tiles ran up to 2–10× faster.
 pub fn tma_tile(op: Op, [a, b]: [&OperandCfg; 2], [m, n, k]: [u32; 3]) -> bool {
@@ -49,15 +53,21 @@ pub fn tma_tile(op: Op, [a, b]: [&OperandCfg; 2], [m, n, k]: [u32; 3]) -> bool {
                 && n.is_multiple_of(BOX_CHANNELS)
                 && boxes(k)
         }
-        Op::BwdData => false,
+        Op::BwdData => {
+            !a.along_rows
+                && b.along_rows
+                && k.is_multiple_of(BOX_CHANNELS)
+                && boxes(m)
+                && n.is_multiple_of(BOX_CHANNELS)
+        }
     }
 }
 
 /// How a map addresses its tensor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum MapKind {
-    /// A box of `box_dims` elements (innermost first).
-    Tiled { box_dims: [u32; 2] },
+    /// A box of `box_dims` elements (innermost first; `rank` of them used).
+    Tiled { box_dims: [u32; 5] },
     /// `pixels` pixels by `channels` channels walked through a window whose origin moves
     /// from `lower` to `upper` (W, H, D; relative to the tensor's corners) by the traversal
     /// strides; the kernel adds the filter tap's offset.
@@ -75,8 +85,8 @@ pub enum MapKind {
 pub struct TensorMap {
     pub elem: Elem,
     pub address: u64,
-    /// Dimensions used: 2 (tiled), 4 (im2col of a 2-D problem: C, W, H, N) or 5 (3-D: C, W,
-    /// H, D, N).
+    /// Dimensions used: 2 (tiled forward weights), 4 (im2col of a 2-D problem: C, W, H, N) or
+    /// 5 (im2col of a 3-D problem: C, W, H, D, N; tiled backward-data weights).
     pub rank: u32,
     /// Extents in elements and strides in bytes of dimensions 1.., innermost first.
     pub dims: [u64; 5],
@@ -242,7 +252,7 @@ pub fn tensor_maps(op: Op, elem: Elem, tile: [u32; 3], a: &CkArgs) -> Option<[Te
                 strides: [byte_stride(a.ws_k)?, 0, 0, 0],
                 element_strides: [1; 5],
                 kind: MapKind::Tiled {
-                    box_dims: [BOX_CHANNELS, n],
+                    box_dims: [BOX_CHANNELS, n, 1, 1, 1],
                 },
             };
             Some([input.map(elem, m)?, weights])
@@ -261,8 +271,69 @@ pub fn tensor_maps(op: Op, elem: Elem, tile: [u32; 3], a: &CkArgs) -> Option<[Te
             );
             Some([grad.map(elem, k)?, input.map(elem, k)?])
         }
-        Op::BwdData => None,
+        Op::BwdData => {
+            // Input pixel i reads output pixel i + pad - t * dilation through tap t: the window
+            // of origin i - ((taps - 1) * dilation - pad), at offset (taps - 1 - t) * dilation
+            // (which the kernel passes), over every input pixel.
+            let unit = [a.sw, a.sh, a.sd].iter().all(|&s| s == 1);
+            let k_boxes = a.K % i64::from(BOX_CHANNELS) == 0;
+            if !unit || !k_boxes || a.ys_k != 1 || !packed_groups(a.ys_g, a.K) {
+                return None;
+            }
+            let turned = |taps: i64, dilation: i64, pad: i64| (taps - 1) * dilation - pad;
+            let grad = Image {
+                address: a.y,
+                channels: a.G * a.K,
+                spatial,
+                size: [a.Wo, a.Ho, a.Do, a.N],
+                strides: [a.ys_w, a.ys_h, a.ys_d, a.ys_n],
+                taps: [a.X, a.Y, a.Z],
+                stride: [1; 3],
+                dilation: [a.dw, a.dh, a.dd],
+                pad: [
+                    turned(a.X, a.dw, a.pw),
+                    turned(a.Y, a.dh, a.ph),
+                    turned(a.Z, a.dd, a.pd),
+                ],
+                outs: [a.Wi, a.Hi, a.Di],
+            };
+            Some([grad.map(elem, m)?, weights_by_tap(elem, spatial, a)?])
+        }
     }
+}
+
+/// The backward-data weights as 64 input channels by 64 output channels of one tap: a rank-5
+/// tiled map (C, X, Y, K, G) for 2-D problems, (C, X, Y, Z, K) for 3-D ones of one group (a
+/// sixth dimension is past the maps' rank).
+fn weights_by_tap(elem: Elem, spatial: usize, a: &CkArgs) -> Option<TensorMap> {
+    if a.ws_c != 1 || (spatial == 3 && a.G != 1) {
+        return None;
+    }
+    // The output channels are the box's rows.
+    let (dims, strides, rows) = if spatial == 2 {
+        ([a.C, a.X, a.Y, a.K, a.G], [a.ws_x, a.ws_y, a.ws_k, a.ws_g], 3)
+    } else {
+        ([a.C, a.X, a.Y, a.Z, a.K], [a.ws_x, a.ws_y, a.ws_z, a.ws_k], 4)
+    };
+    let mut box_dims = [1; 5];
+    box_dims[0] = BOX_CHANNELS;
+    box_dims[rows] = BOX_CHANNELS;
+    let mut map = TensorMap {
+        elem,
+        address: a.w,
+        rank: 5,
+        dims: [0; 5],
+        strides: [0; 4],
+        element_strides: [1; 5],
+        kind: MapKind::Tiled { box_dims },
+    };
+    for (d, v) in map.dims.iter_mut().zip(dims) {
+        *d = to_u64(v)?;
+    }
+    for (s, v) in map.strides.iter_mut().zip(strides) {
+        *s = byte_stride(v)?;
+    }
+    Some(map)
 }
 
 #[cfg(test)]
@@ -341,11 +412,10 @@ mod tests {
         assert!(!bwd_weight([64, 128, 32]));
         assert!(!bwd_weight([64, 96, 64]));
         assert!(!tma_tile(Op::Fwd, [&k_major, &k_major], [64, 48, 64]));
-        assert!(!tma_tile(
-            Op::BwdData,
-            [&k_major, &mn_major],
-            [128, 128, 64]
-        ));
+        let bwd_data = |tile| tma_tile(Op::BwdData, [&k_major, &mn_major], tile);
+        assert!(bwd_data([128, 256, 64]));
+        assert!(!bwd_data([128, 128, 32]));
+        assert!(!bwd_data([128, 48, 64]));
     }
 
     #[test]
@@ -370,7 +440,12 @@ mod tests {
         );
         assert_eq!(w.dims[..2], [9 * 64, 256]);
         assert_eq!(w.strides[0], 9 * 64 * 2);
-        assert_eq!(w.kind, MapKind::Tiled { box_dims: [64, 64] });
+        assert_eq!(
+            w.kind,
+            MapKind::Tiled {
+                box_dims: [64, 64, 1, 1, 1]
+            }
+        );
     }
 
     #[test]
@@ -390,6 +465,45 @@ mod tests {
         assert!(matches!(x.kind, MapKind::Im2col { pixels: 64, .. }));
     }
 
+    /// A unit-stride problem as backward data plans one stride phase of the 2-D problem: every
+    /// other filter tap (2x2) with pad 1 on a 5x4 view of the input, the weights' tap strides
+    /// doubled.
+    fn phase() -> CkArgs {
+        let mut a = args(2);
+        (a.sh, a.sw, a.Y, a.X, a.Hi, a.Wi) = (1, 1, 2, 2, 5, 4);
+        (a.ws_x, a.ws_y) = (2 * a.ws_x, 2 * a.ws_y);
+        a
+    }
+
+    #[test]
+    fn backward_data_maps_turn_the_window_around() {
+        let [dy, w] = tensor_maps(Op::BwdData, Elem::F16, [128, 128, 64], &phase()).unwrap();
+        // dY: Wo 4 x Ho 5 of 2 * 128 channels; input pixel i reads output pixels i + 1 - t
+        // (t = 0, 1): origins i - 0 over the 4 input columns and 5 rows.
+        assert_eq!((dy.rank, dy.dims), (4, [256, 4, 5, 2, 1]));
+        assert_eq!(dy.element_strides, [1; 5]);
+        let MapKind::Im2col { lower, upper, .. } = dy.kind else {
+            panic!("{dy:?}")
+        };
+        assert_eq!((lower, upper), ([0, 0, 0], [0, 0, 0]));
+        // Weights (C, X, Y, K, G): 64 input channels by 64 output channels of one tap.
+        assert_eq!((w.rank, w.dims), (5, [64, 2, 2, 128, 2]));
+        assert_eq!(w.strides, [256, 768, 9 * 128, 128 * 9 * 128]);
+        assert_eq!(
+            w.kind,
+            MapKind::Tiled {
+                box_dims: [64, 1, 1, 64, 1]
+            }
+        );
+        // Strides the phases did not take out, output channels past whole boxes.
+        let mut a = phase();
+        a.sw = 2;
+        assert!(tensor_maps(Op::BwdData, Elem::F16, [128, 128, 64], &a).is_none());
+        let mut a = phase();
+        (a.K, a.ys_g) = (96, 96);
+        assert!(tensor_maps(Op::BwdData, Elem::F16, [128, 128, 64], &a).is_none());
+    }
+
     /// The 2-D problem with a depth of 4 and a 3-deep filter, padded 1.
     fn three_d() -> CkArgs {
         let mut a = args(1);
@@ -399,6 +513,8 @@ mod tests {
         a.pd = 1;
         a.xs_d = a.xs_h * a.Hi;
         a.xs_n = a.xs_d * 4;
+        a.ys_d = a.ys_h * a.Ho;
+        a.ys_n = a.ys_d * 4;
         a.ws_z = a.ws_y * 3;
         a.ws_k = a.ws_z * 3;
         a
@@ -437,6 +553,11 @@ mod tests {
         let mut a = args(1);
         a.pw = 200;
         assert!(tensor_maps(Op::Fwd, Elem::F16, tile, &a).is_none());
-        assert!(tensor_maps(Op::BwdData, Elem::F16, tile, &args(1)).is_none());
+        // Backward data of more than one group in 3-D: the weights would need six dimensions.
+        let mut a = three_d();
+        (a.sh, a.sw, a.G) = (1, 1, 2);
+        assert!(tensor_maps(Op::BwdData, Elem::F16, tile, &a).is_none());
+        a.G = 1;
+        assert!(tensor_maps(Op::BwdData, Elem::F16, tile, &a).is_some());
     }
 }

@@ -188,12 +188,13 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
                 input: 4,
                 ..base
             },
-            // Whole boxes of output and input channels at stride 2: each stride phase (odd
-            // input and one-sided pad: phases of one and two taps a side) copies through maps.
+            // Input channels in whole boxes at stride 2: each stride phase (odd input and
+            // one-sided pad: phases of one and two taps a side) copies through maps, the
+            // output channels padded to whole boxes.
             Shape {
                 what: "64-channel boxes, stride phases",
-                g: 2 * m,
-                k: box_ch,
+                g: 1,
+                k: box_ch + box_ch / 2,
                 c: box_ch,
                 input: 9,
                 stride: 2,

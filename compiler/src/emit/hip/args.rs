@@ -56,6 +56,10 @@ ck_args! {
     ys_d: i64 => "ck_i64", ys_h: i64 => "ck_i64", ys_w: i64 => "ck_i64",
     /// Implicit GEMM sizes per group.
     M: i64 => "ck_i64", Ng: i64 => "ck_i64", Kg: i64 => "ck_i64",
+    /// Backward data: the radix of GEMM-K's output-channel digit (Kg = taps * k_radix). K, or
+    /// K rounded up to whole TMA boxes so that no K-tile spans two taps; digits past K read
+    /// zeros.
+    k_radix: i64 => "ck_i64",
     tiles_m: i64 => "ck_i64", tiles_n: i64 => "ck_i64",
     /// K-tiles per output tile and per split-K slice.
     k_iters: i64 => "ck_i64", split_iters: i64 => "ck_i64",

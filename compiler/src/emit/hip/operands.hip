@@ -52,6 +52,7 @@ CK_DEV ck_i64 ck_fwd_in(const CkArgs& a, ck_i64 g, ck_pix o, ck_tap t) {
 
 // Output pixel that reads input pixel `i` through tap `t` (backward data); -1 when none does.
 CK_DEV ck_i64 ck_bwd_out(const CkArgs& a, ck_i64 g, ck_pix i, ck_tap t) {
+    if (t.c >= a.K) return -1;
     if (FAST_1X1) return ck_y_off(a, g, i.n, i.d, i.h, i.w, t.c);
     int d = (int)(i.d + a.pd - t.z * a.dd);
     int h = (int)(i.h + a.ph - t.y * a.dh);
@@ -68,7 +69,7 @@ CK_DEV ck_i64 ck_a_off(const CkArgs& a, ck_i64 g, ck_i64 m, ck_i64 k) {
     if (CK_OP == CK_FWD) {
         return ck_fwd_in(a, g, ck_split_pix(m, a.Do, a.Ho, a.Wo), ck_split_tap(k, a.C, a));
     } else if (CK_OP == CK_BWD_DATA) {
-        return ck_bwd_out(a, g, ck_split_pix(m, a.Di, a.Hi, a.Wi), ck_split_tap(k, a.K, a));
+        return ck_bwd_out(a, g, ck_split_pix(m, a.Di, a.Hi, a.Wi), ck_split_tap(k, a.k_radix, a));
     } else {
         ck_pix o = ck_split_pix(k, a.Do, a.Ho, a.Wo);
         return ck_y_off(a, g, o.n, o.d, o.h, o.w, m);
@@ -80,7 +81,8 @@ CK_DEV ck_i64 ck_b_off(const CkArgs& a, ck_i64 g, ck_i64 k, ck_i64 n) {
         ck_tap t = ck_split_tap(k, a.C, a);
         return ck_w_off(a, g, n, t.z, t.y, t.x, t.c);
     } else if (CK_OP == CK_BWD_DATA) {
-        ck_tap t = ck_split_tap(k, a.K, a);
+        ck_tap t = ck_split_tap(k, a.k_radix, a);
+        if (t.c >= a.K) return -1;
         return ck_w_off(a, g, t.c, t.z, t.y, t.x, n);
     } else {
         return ck_fwd_in(a, g, ck_split_pix(k, a.Do, a.Ho, a.Wo), ck_split_tap(n, a.C, a));
@@ -186,7 +188,7 @@ CK_DEV void ck_advance4(ck_d4& d, const ck_d4& s, ck_radix r) {
 // GEMM-K digits: output pixels for backward weight, (tap, channel) otherwise.
 CK_DEV ck_radix ck_k_radix(const CkArgs& a) {
     if (CK_OP == CK_BWD_WEIGHT) return ck_radix{(ck_u32)a.Do, (ck_u32)a.Ho, (ck_u32)a.Wo};
-    return ck_radix{(ck_u32)a.Y, (ck_u32)a.X, (ck_u32)(CK_OP == CK_FWD ? a.C : a.K)};
+    return ck_radix{(ck_u32)a.Y, (ck_u32)a.X, (ck_u32)(CK_OP == CK_FWD ? a.C : a.k_radix)};
 }
 // Row digits of A (output pixels for forward, input pixels for backward data) and of B (taps
 // for backward weight); other rows are plain channels and need no digits.
@@ -264,7 +266,8 @@ struct ck_kpart {
 
 template <bool IS_A> CK_DEV ck_kpart ck_make_kpart(const CkArgs& a, const ck_d4& k, int kl) {
     ck_kpart p;
-    p.ok = kl < a.Kg;
+    // Backward data's output-channel digit may run past K (k_radix).
+    p.ok = kl < a.Kg && (CK_OP != CK_BWD_DATA || k.v[3] < a.K);
     p.d = p.h = p.w = 0;
     p.lin = 0;
     if (IS_A && CK_OP == CK_BWD_WEIGHT) {

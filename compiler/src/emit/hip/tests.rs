@@ -799,3 +799,32 @@ fn aligned_contiguous_outputs_take_the_staged_epilogue() {
     };
     assert_eq!(stage(Op::Fwd, &nchw, &nv), 0);
 }
+
+#[test]
+fn backward_data_pads_output_channels_to_whole_tma_boxes() {
+    let k = emit_hip(
+        &SampleBuilder::new("p", Op::BwdData)
+            .tile(256, [128, 128, 64], 8)
+            .build(),
+    )
+    .unwrap();
+    assert!(k.config.wgmma.is_some_and(|l| l.tma));
+    let nv = DeviceInfo {
+        async_copy: true,
+        ..DEV
+    };
+    let sm90a = DeviceInfo { wgmma: true, ..nv };
+    let radix = |d: &ConvDims, dev: &DeviceInfo| {
+        let a = k.plan(d, dev).unwrap().args;
+        (a.k_radix, a.Kg, a.k_iters)
+    };
+    // One group of K = 136 on sm_90a: 192 channel digits a tap, 27 K-tiles of 64.
+    let one = ConvDims {
+        g: 1,
+        ..dims(Op::BwdData)
+    };
+    assert_eq!(radix(&one, &sm90a), (192, 192 * 9, 27));
+    // Elsewhere, or with groups whose channels the box's zero fill cannot pad: K itself.
+    assert_eq!(radix(&one, &nv), (136, 136 * 9, 20));
+    assert_eq!(radix(&dims(Op::BwdData), &sm90a), (136, 136 * 9, 20));
+}

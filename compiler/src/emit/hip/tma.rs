@@ -275,8 +275,10 @@ pub fn tensor_maps(op: Op, elem: Elem, tile: [u32; 3], a: &CkArgs) -> Option<[Te
             // Input pixel i reads output pixel i + pad - t * dilation through tap t: the window
             // of origin i - ((taps - 1) * dilation - pad), at offset (taps - 1 - t) * dilation
             // (which the kernel passes), over every input pixel.
+            // The output channels in whole boxes, or padded to them (k_radix) where the zero
+            // fill past the last channel pads them (one group).
             let unit = [a.sw, a.sh, a.sd].iter().all(|&s| s == 1);
-            let k_boxes = a.K % i64::from(BOX_CHANNELS) == 0;
+            let k_boxes = a.k_radix % i64::from(BOX_CHANNELS) == 0 && (a.G == 1 || a.K == a.k_radix);
             if !unit || !k_boxes || a.ys_k != 1 || !packed_groups(a.ys_g, a.K) {
                 return None;
             }
@@ -398,6 +400,7 @@ mod tests {
             ys_w: g * k,
             ys_h: wo * g * k,
             ys_n: ho * wo * g * k,
+            k_radix: k,
             ..CkArgs::default()
         }
     }
@@ -500,8 +503,14 @@ mod tests {
         a.sw = 2;
         assert!(tensor_maps(Op::BwdData, Elem::F16, [128, 128, 64], &a).is_none());
         let mut a = phase();
-        (a.K, a.ys_g) = (96, 96);
+        (a.K, a.ys_g, a.k_radix) = (96, 96, 96);
         assert!(tensor_maps(Op::BwdData, Elem::F16, [128, 128, 64], &a).is_none());
+        // Padded to whole boxes: the zero fill past channel 96 pads the last box of one
+        // group, but would read the next group's channels.
+        a.k_radix = 128;
+        assert!(tensor_maps(Op::BwdData, Elem::F16, [128, 128, 64], &a).is_none());
+        a.G = 1;
+        assert!(tensor_maps(Op::BwdData, Elem::F16, [128, 128, 64], &a).is_some());
     }
 
     /// The 2-D problem with a depth of 4 and a 3-deep filter, padded 1.

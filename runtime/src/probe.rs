@@ -190,11 +190,11 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
             },
             // Input channels in whole boxes at stride 2: each stride phase (odd input and
             // one-sided pad: phases of one and two taps a side) copies through maps, the
-            // output channels padded to whole boxes.
+            // output channels padded to whole boxes (4.5 boxes: within an eighth).
             Shape {
                 what: "64-channel boxes, stride phases",
                 g: 1,
-                k: box_ch + box_ch / 2,
+                k: 4 * box_ch + box_ch / 2,
                 c: box_ch,
                 input: 9,
                 stride: 2,

@@ -818,13 +818,18 @@ fn backward_data_pads_output_channels_to_whole_tma_boxes() {
         let a = k.plan(d, dev).unwrap().args;
         (a.k_radix, a.Kg, a.k_iters)
     };
-    // One group of K = 136 on sm_90a: 192 channel digits a tap, 27 K-tiles of 64.
+    // One group of K = 296 on sm_90a: 320 channel digits a tap, 45 K-tiles of 64.
     let one = ConvDims {
         g: 1,
+        k: 296,
         ..dims(Op::BwdData)
     };
-    assert_eq!(radix(&one, &sm90a), (192, 192 * 9, 27));
-    // Elsewhere, or with groups whose channels the box's zero fill cannot pad: K itself.
-    assert_eq!(radix(&one, &nv), (136, 136 * 9, 20));
-    assert_eq!(radix(&dims(Op::BwdData), &sm90a), (136, 136 * 9, 20));
+    assert_eq!(radix(&one, &sm90a), (320, 320 * 9, 45));
+    // Elsewhere, with groups whose channels the box's zero fill cannot pad, or where padding
+    // adds more than an eighth (K = 136 to 192): K itself.
+    assert_eq!(radix(&one, &nv), (296, 296 * 9, 42));
+    let groups = ConvDims { g: 2, ..one };
+    assert_eq!(radix(&groups, &sm90a), (296, 296 * 9, 42));
+    let k136 = ConvDims { k: 136, ..one };
+    assert_eq!(radix(&k136, &sm90a), (136, 136 * 9, 20));
 }

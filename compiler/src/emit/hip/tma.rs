@@ -278,7 +278,8 @@ pub fn tensor_maps(op: Op, elem: Elem, tile: [u32; 3], a: &CkArgs) -> Option<[Te
             // The output channels in whole boxes, or padded to them (k_radix) where the zero
             // fill past the last channel pads them (one group).
             let unit = [a.sw, a.sh, a.sd].iter().all(|&s| s == 1);
-            let k_boxes = a.k_radix % i64::from(BOX_CHANNELS) == 0 && (a.G == 1 || a.K == a.k_radix);
+            let k_boxes =
+                a.k_radix % i64::from(BOX_CHANNELS) == 0 && (a.G == 1 || a.K == a.k_radix);
             if !unit || !k_boxes || a.ys_k != 1 || !packed_groups(a.ys_g, a.K) {
                 return None;
             }
@@ -313,9 +314,17 @@ fn weights_by_tap(elem: Elem, spatial: usize, a: &CkArgs) -> Option<TensorMap> {
     }
     // The output channels are the box's rows.
     let (dims, strides, rows) = if spatial == 2 {
-        ([a.C, a.X, a.Y, a.K, a.G], [a.ws_x, a.ws_y, a.ws_k, a.ws_g], 3)
+        (
+            [a.C, a.X, a.Y, a.K, a.G],
+            [a.ws_x, a.ws_y, a.ws_k, a.ws_g],
+            3,
+        )
     } else {
-        ([a.C, a.X, a.Y, a.Z, a.K], [a.ws_x, a.ws_y, a.ws_z, a.ws_k], 4)
+        (
+            [a.C, a.X, a.Y, a.Z, a.K],
+            [a.ws_x, a.ws_y, a.ws_z, a.ws_k],
+            4,
+        )
     };
     let mut box_dims = [1; 5];
     box_dims[0] = BOX_CHANNELS;

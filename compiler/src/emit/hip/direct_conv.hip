@@ -123,13 +123,196 @@ template <int CH, bool UNIT> CK_NOINLINE void ck_dconv(const CkArgs& a, float* w
     }
 }
 
+#if defined(CK_MMA_SYNC)
+// Tensor cores (sm_80+, 16-bit source and weights, no stride division): each vector's 8
+// destination channels are the N of m16n8 MMAs over runs of 16 pixels; GEMM-K is two taps of
+// the vector's 8 source channels a k16 step and the last tap a k8 step, and the weights of
+// groups that do not meet are zeros (a vector holds 8 / CH groups). A warp owns up to DC_VW
+// vectors and every DIRECT_BLOCK / 32 / (vectors / DC_VW)-th run of the block's pixels; the
+// B fragments stay in its registers. Each run's source vectors are copied with cp.async
+// (zero-filled in the padding) into the warp's ring of DC_STAGES tap pairs, the copies of the
+// next two steps in flight while one is multiplied, and read back with ldmatrix: a tap holds
+// 16 pixels by the warp's vectors in 16-byte chunks XOR-swizzled within 128-byte lines, so the
+// eight pixels of a matrix fall in distinct banks.
+constexpr int DC_VW = 4, DC_STAGES = 3;
+constexpr int DC_TAP = 16 * DC_VW * 8;            // elements of one tap's chunks
+constexpr int DC_WARP = DC_STAGES * 2 * DC_TAP;   // elements of a warp's ring
+constexpr int DC_STEPS = 5;                       // four k16 steps and one k8 step
+
+// Element offset of chunk (pixel, vector) within a tap of a warp owning `vw` vectors.
+CK_DEV int ck_dc_chunk(int px, int v, int vw) {
+    const int c = px * vw + v;
+    return (c ^ ((c >> 3) & 7)) * 8;
+}
+
+CK_NOINLINE void ck_dconv_mma(const CkArgs& a, AT* lds) {
+    const bool fwd = CK_OP == CK_FWD;
+    const int ch = (int)a.direct_ch, vecs = (int)a.direct_vecs, nvec = (int)(a.G * ch / 8);
+    const int vw = vecs < DC_VW ? vecs : DC_VW, vsets = vecs / vw, pwarps = DIRECT_BLOCK / 32 / vsets;
+    const int warp = (int)threadIdx.x / 32, lane = (int)threadIdx.x % 32, g4 = lane / 4, t4 = lane % 4;
+    const int v0 = (int)blockIdx.y * vecs + (warp % vsets) * vw, pw = warp / vsets;
+    AT* ring = lds + warp * DC_WARP;
+    // B fragments: register T of vector v holds tap T's weights from source channels 2 t4 and
+    // 2 t4 + 1 to destination channel g4 (their groups g4 / CH must agree).
+    const BT* w = reinterpret_cast<const BT*>(a.w);
+    unsigned bf[DC_VW][9];
+#pragma unroll
+    for (int v = 0; v < DC_VW; ++v)
+#pragma unroll
+        for (int t = 0; t < 9; ++t) {
+            unsigned pair = 0;
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+                const int sc = 2 * t4 + e, vg = g4 / ch, vec = v0 + v;
+                if (v < vw && vec < nvec && sc / ch == vg) {
+                    const ck_i64 g = (ck_i64)vec * (8 / ch) + vg, k = fwd ? g4 % ch : sc % ch,
+                                 c = fwd ? sc % ch : g4 % ch;
+                    pair |= (unsigned)w[g * a.ws_g + k * a.ws_k + c * a.ws_c + (t / 3) * a.ws_y + (t % 3) * a.ws_x].bits
+                            << (16 * e);
+                }
+            }
+            bf[v][t] = pair;
+        }
+    const AT* src = reinterpret_cast<const AT*>(fwd ? a.x : a.y);
+    const ck_idx s_n = ck_ix(fwd ? a.xs_n : a.ys_n), s_d = ck_ix(fwd ? a.xs_d : a.ys_d),
+                 s_h = ck_ix(fwd ? a.xs_h : a.ys_h), s_w = ck_ix(fwd ? a.xs_w : a.ys_w);
+    const ck_idx d_n = ck_ix(fwd ? a.ys_n : a.xs_n), d_d = ck_ix(fwd ? a.ys_d : a.xs_d),
+                 d_h = ck_ix(fwd ? a.ys_h : a.xs_h), d_w = ck_ix(fwd ? a.ys_w : a.xs_w);
+    const ck_i64 sD = fwd ? a.Di : a.Do, sH = fwd ? a.Hi : a.Ho, sW = fwd ? a.Wi : a.Wo;
+    const ck_idx s_vec = ck_ix((ck_i64)(8 / ch) * (fwd ? a.xs_g : a.ys_g));
+    const ck_idx d_vec = ck_ix((ck_i64)(8 / ch) * (fwd ? a.ys_g : a.xs_g));
+    const ck_radix pr = fwd ? ck_radix{(ck_u32)a.Do, (ck_u32)a.Ho, (ck_u32)a.Wo}
+                            : ck_radix{(ck_u32)a.Di, (ck_u32)a.Hi, (ck_u32)a.Wi};
+    const int pixels = (int)(a.N * pr.r1 * pr.r2 * pr.r3);
+    const int p0 = (int)blockIdx.x * (int)a.direct_pixels;
+    const int p1 = p0 + (int)a.direct_pixels < pixels ? p0 + (int)a.direct_pixels : pixels;
+    const int runs = (p1 - p0 + 15) / 16, mine = runs > pw ? (runs - pw + pwarps - 1) / pwarps : 0;
+    const ck_d4 step = ck_split4(16 * pwarps, pr);
+    // The lane's copy chunks of a tap: pixel c / vw, vector c % vw for c = lane, lane + 32, at
+    // the run being copied.
+    const int nchunk = 16 * vw;
+    ck_d4 cp[2];
+    int cpix[2];
+#pragma unroll
+    for (int i = 0; i < 2; ++i) {
+        cpix[i] = p0 + 16 * pw + (lane + 32 * i) / vw;
+        cp[i] = ck_split4(cpix[i], pr);
+    }
+    // ldmatrix rows: lane l reads pixel 8 ((l / 8) % 2) + l % 8 of tap l / 16 of a pair.
+    const int lrow = ((lane / 8) % 2) * 8 + lane % 8, ltap = lane / 16;
+    const int items = mine * DC_STEPS;
+    float acc[DC_VW][4] = {};
+    // Item i is step i % 5 (taps 2 (i % 5) and the next) of run i / 5, in stage i % 3; the
+    // copies run two items ahead (the loop starts two early to issue the first two).
+    int j = 0, st = 0, cj = 0, cst = 0;
+    for (int it = -2; it < items; ++it) {
+        if (it >= 0) {
+            ck_cp_wait<1>();
+            __syncwarp();
+            const AT* s = ring + st * 2 * DC_TAP;
+#pragma unroll
+            for (int v = 0; v < DC_VW; ++v) {
+                if (v >= vw) break;
+                unsigned b[4] = {0, 0, 0, 0};
+#pragma unroll
+                for (int q = 0; q < DC_STEPS; ++q)
+                    if (q == j) {
+                        b[0] = bf[v][2 * q];
+                        b[1] = q + 1 < DC_STEPS ? bf[v][2 * q + 1] : 0;
+                    }
+                unsigned f[4];
+                if (j + 1 < DC_STEPS) {
+                    ck_ldsm<4, false>(f, s + ltap * DC_TAP + ck_dc_chunk(lrow, v, vw));
+                    ck_mma(acc[v], f, b);
+                } else {
+                    ck_ldsm<2, false>(f, s + ck_dc_chunk(lrow, v, vw));
+                    ck_mma_k8(acc[v], f[0], f[1], b[0]);
+                }
+            }
+            __syncwarp();
+            if (++st == DC_STAGES) st = 0;
+            if (++j == DC_STEPS) {
+                j = 0;
+                // The run's rows g4 and g4 + 8: destination channels 2 t4 and 2 t4 + 1 of each
+                // vector.
+                const int run0 = p0 + 16 * (pw + it / DC_STEPS * pwarps);
+#pragma unroll
+                for (int i = 0; i < 2; ++i) {
+                    const int px = run0 + g4 + 8 * i;
+                    if (px < p1) {
+                        const ck_d4 o = ck_split4(px, pr);
+                        const ck_idx base = o.v[0] * d_n + o.v[1] * d_d + o.v[2] * d_h + o.v[3] * d_w + 2 * t4;
+#pragma unroll
+                        for (int v = 0; v < DC_VW; ++v)
+                            if (v < vw && v0 + v < nvec)
+                                ck_store_pair(a, base + (v0 + v) * d_vec, acc[v][2 * i], acc[v][2 * i + 1]);
+                    }
+                }
+#pragma unroll
+                for (int v = 0; v < DC_VW; ++v)
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) acc[v][e] = 0.0f;
+            }
+        }
+        if (it + 2 < items) {
+            // Item it + 2: a new run advances the copy pixels.
+            if (cj == 0 && it + 2 > 0) {
+#pragma unroll
+                for (int i = 0; i < 2; ++i) {
+                    ck_advance4(cp[i], step, pr);
+                    cpix[i] += 16 * pwarps;
+                }
+            }
+            AT* d = ring + cst * 2 * DC_TAP;
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const int t = 2 * cj + h;
+                if (t > 8) break;
+                const int th = t / 3, tw = t % 3;
+#pragma unroll
+                for (int i = 0; i < 2; ++i) {
+                    const int c = lane + 32 * i;
+                    if (c >= nchunk) break;
+                    const int vec = v0 + c % vw;
+                    const int sd = ck_dconv_src<true>(cp[i].v[1], 0, (int)a.sd, (int)a.pd, sD);
+                    const int sh = ck_dconv_src<true>(cp[i].v[2], th * (int)a.dh, (int)a.sh, (int)a.ph, sH);
+                    const int sw = ck_dconv_src<true>(cp[i].v[3], tw * (int)a.dw, (int)a.sw, (int)a.pw, sW);
+                    const bool ok = cpix[i] < p1 && vec < nvec && sd >= 0 && sh >= 0 && sw >= 0;
+                    const ck_idx off = ok ? cp[i].v[0] * s_n + sd * s_d + sh * s_h + sw * s_w + vec * s_vec : 0;
+                    ck_cp_async<16>(d + h * DC_TAP + ck_dc_chunk(c / vw, c % vw, vw), src + off, ok);
+                }
+            }
+            if (++cj == DC_STEPS) cj = 0;
+            if (++cst == DC_STAGES) cst = 0;
+        }
+        ck_cp_commit();
+    }
+    ck_cp_wait<0>();
+}
+// The tensor-core path runs where it can: 16-bit source and weights of one kind.
+constexpr bool DC_MMA = sizeof(AT) == 2 && sizeof(BT) == 2 && ck_is_bf16<AT>::value == ck_is_bf16<BT>::value;
+#else
+constexpr bool DC_MMA = false;
+constexpr int DC_WARP = 0;
+#endif
+
 // Two workgroups per SM (at most 128 registers a thread): the per-width bodies fit without
 // spills, and backward data, whose two stride variants needed more at one workgroup, runs as
 // fast as forward.
 CK_ENTRY_THREADS(direct, DIRECT_BLOCK, 2)(const CK_GRID_CONST CkArgs a) {
-    __shared__ __align__(16) float wl[8 * (9 * 8 * 8 + DCONV_PAD)];
+    // The scalar path's weights or the tensor-core path's copy rings.
+    constexpr int WL_BYTES = 8 * (9 * 8 * 8 + DCONV_PAD) * 4;
+    constexpr int RING_BYTES = DC_MMA ? DIRECT_BLOCK / 32 * DC_WARP * 2 : 0;
+    __shared__ __align__(128) unsigned char lds[WL_BYTES > RING_BYTES ? WL_BYTES : RING_BYTES];
+    float* wl = reinterpret_cast<float*>(lds);
     // Forward has no division either way.
     const bool unit = CK_OP == CK_FWD || (a.sd == 1 && a.sh == 1 && a.sw == 1);
+#if defined(CK_MMA_SYNC)
+    if (DC_MMA && unit) {
+        ck_dconv_mma(a, reinterpret_cast<AT*>(lds));
+        return;
+    }
+#endif
     switch (a.direct_ch) {
     case 1: unit ? ck_dconv<1, true>(a, wl) : ck_dconv<1, false>(a, wl); break;
     case 2: unit ? ck_dconv<2, true>(a, wl) : ck_dconv<2, false>(a, wl); break;

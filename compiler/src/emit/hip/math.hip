@@ -131,6 +131,50 @@ CK_DEV int ck_col(const ck_block& b, int j) { return b.cb + ck_col_step(j); }
 template <typename T> struct ck_is_bf16 { static constexpr bool value = false; };
 template <> struct ck_is_bf16<ck_bf16> { static constexpr bool value = true; };
 
+#if defined(CK_MMA_SYNC)
+// The sm_80+ matrix instructions, for the tensor-core math path and the small-channel entry.
+// ldmatrix: lane l gives the address of row l % 8 of matrix l / 8; NREG 8x8 matrices.
+template <int NREG, bool TRANS> CK_DEV void ck_ldsm(unsigned (&r)[4], const void* p) {
+    const unsigned a = (unsigned)__cvta_generic_to_shared(p);
+    if (NREG == 4 && TRANS)
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];"
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
+    else if (NREG == 4)
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
+    else if (TRANS)
+        asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];"
+                     : "=r"(r[0]), "=r"(r[1]) : "r"(a));
+    else
+        asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];"
+                     : "=r"(r[0]), "=r"(r[1]) : "r"(a));
+}
+
+// Not volatile: a pure function of its registers, so the compiler may interleave it with the
+// (volatile, ordered) fragment loads of the next K step.
+CK_DEV void ck_mma(float (&c)[4], const unsigned (&a)[4], const unsigned (&b)[4]) {
+    if (ck_is_bf16<AT>::value)
+        asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    else
+        asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+// m16n8k8: A rows g and g + 8 at K 2t, B column g at K 2t (one register each).
+CK_DEV void ck_mma_k8(float (&c)[4], unsigned a0, unsigned a1, unsigned b) {
+    if (ck_is_bf16<AT>::value)
+        asm("mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
+            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+            : "r"(a0), "r"(a1), "r"(b));
+    else
+        asm("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
+            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+            : "r"(a0), "r"(a1), "r"(b));
+}
+#endif
+
 // Elements of one LDS stage of A and B.
 #if defined(CK_WGMMA)
 constexpr int A_STAGE = MPB * KPB, B_STAGE = NPB * KPB;
@@ -204,23 +248,6 @@ template <int ROW, int K1, typename T> CK_DEV unsigned ck_pair(const T* s, int r
     return (unsigned)s[ck_lds_idx<ROW, K1>(r, k)].bits | ((unsigned)s[ck_lds_idx<ROW, K1>(r, k + 1)].bits << 16);
 }
 
-// ldmatrix: lane l gives the address of row l % 8 of matrix l / 8; NREG 8x8 matrices.
-template <int NREG, bool TRANS> CK_DEV void ck_ldsm(unsigned (&r)[4], const void* p) {
-    const unsigned a = (unsigned)__cvta_generic_to_shared(p);
-    if (NREG == 4 && TRANS)
-        asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];"
-                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
-    else if (NREG == 4)
-        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
-                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
-    else if (TRANS)
-        asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];"
-                     : "=r"(r[0]), "=r"(r[1]) : "r"(a));
-    else
-        asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];"
-                     : "=r"(r[0]), "=r"(r[1]) : "r"(a));
-}
-
 // Fragment of a 16-row (A) or 8-row (B) slice at rows r0 + rc.., K k0..k0+15, in mma.sync's
 // order: (row g, k 2t), then for A (row g+8, k 2t); then the same at k + 8. Row-contiguous
 // operands (K1 == 1, rows 16-byte aligned) load with a transposing ldmatrix, K1 % 8 == 0 ones
@@ -251,19 +278,6 @@ CK_DEV void ck_frag(unsigned (&f)[4], const T* s, const T* lp, int r0, int rc, i
         for (int i = 0; i < NREG; ++i)
             f[i] = ck_pair<ROW, K1>(s, r0 + rc + g + 8 * (i % (ROWS / 8)), k0 + t + 8 * (i / (ROWS / 8)));
     }
-}
-
-// Not volatile: a pure function of its registers, so the compiler may interleave it with the
-// (volatile, ordered) fragment loads of the next K step.
-CK_DEV void ck_mma(float (&c)[4], const unsigned (&a)[4], const unsigned (&b)[4]) {
-    if (ck_is_bf16<AT>::value)
-        asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-    else
-        asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
 // The fragments of one 16-deep K step of the warp's tile.

@@ -134,7 +134,7 @@ template <int CH, bool UNIT> CK_NOINLINE void ck_dconv(const CkArgs& a, float* w
 // next two steps in flight while one is multiplied, and read back with ldmatrix: a tap holds
 // 16 pixels by the warp's vectors in 16-byte chunks XOR-swizzled within 128-byte lines, so the
 // eight pixels of a matrix fall in distinct banks.
-constexpr int DC_VW = 4, DC_STAGES = 3;
+constexpr int DC_STAGES = 3;
 constexpr int DC_TAP = 16 * DC_VW * 8;            // elements of one tap's chunks
 constexpr int DC_WARP = DC_STAGES * 2 * DC_TAP;   // elements of a warp's ring
 constexpr int DC_STEPS = 5;                       // four k16 steps and one k8 step
@@ -152,27 +152,33 @@ CK_NOINLINE void ck_dconv_mma(const CkArgs& a, AT* lds) {
     const int warp = (int)threadIdx.x / 32, lane = (int)threadIdx.x % 32, g4 = lane / 4, t4 = lane % 4;
     const int v0 = (int)blockIdx.y * vecs + (warp % vsets) * vw, pw = warp / vsets;
     AT* ring = lds + warp * DC_WARP;
-    // B fragments: register T of vector v holds tap T's weights from source channels 2 t4 and
-    // 2 t4 + 1 to destination channel g4 (their groups g4 / CH must agree).
+    // The block's weights, staged once in the ring's space as 8x8 blocks [vector][tap][source
+    // channel][destination channel] of raw bits (zero where the channels' groups differ),
+    // then each lane's B fragments: register t of vector v holds tap t's weights from source
+    // channels 2 t4 and 2 t4 + 1 to destination channel g4.
     const BT* w = reinterpret_cast<const BT*>(a.w);
+    ck_u16* wb = reinterpret_cast<ck_u16*>(lds);
+    const int vb = (int)blockIdx.y * vecs;
+    for (int e = (int)threadIdx.x; e < vecs * 9 * 64; e += DIRECT_BLOCK) {
+        const int v = e / (9 * 64), t = e / 64 % 9, sc = e / 8 % 8, dc = e % 8;
+        ck_u16 bits = 0;
+        if (vb + v < nvec && sc / ch == dc / ch) {
+            const ck_i64 g = (ck_i64)(vb + v) * (8 / ch) + dc / ch, k = fwd ? dc % ch : sc % ch,
+                         c = fwd ? sc % ch : dc % ch;
+            bits = w[g * a.ws_g + k * a.ws_k + c * a.ws_c + (t / 3) * a.ws_y + (t % 3) * a.ws_x].bits;
+        }
+        wb[e] = bits;
+    }
+    __syncthreads();
     unsigned bf[DC_VW][9];
 #pragma unroll
     for (int v = 0; v < DC_VW; ++v)
 #pragma unroll
         for (int t = 0; t < 9; ++t) {
-            unsigned pair = 0;
-#pragma unroll
-            for (int e = 0; e < 2; ++e) {
-                const int sc = 2 * t4 + e, vg = g4 / ch, vec = v0 + v;
-                if (v < vw && vec < nvec && sc / ch == vg) {
-                    const ck_i64 g = (ck_i64)vec * (8 / ch) + vg, k = fwd ? g4 % ch : sc % ch,
-                                 c = fwd ? sc % ch : g4 % ch;
-                    pair |= (unsigned)w[g * a.ws_g + k * a.ws_k + c * a.ws_c + (t / 3) * a.ws_y + (t % 3) * a.ws_x].bits
-                            << (16 * e);
-                }
-            }
-            bf[v][t] = pair;
+            const int at = (((v0 - vb + (v < vw ? v : 0)) * 9 + t) * 8 + 2 * t4) * 8 + g4;
+            bf[v][t] = (unsigned)wb[at] | ((unsigned)wb[at + 8] << 16);
         }
+    __syncthreads();
     const AT* src = reinterpret_cast<const AT*>(fwd ? a.x : a.y);
     const ck_idx s_n = ck_ix(fwd ? a.xs_n : a.ys_n), s_d = ck_ix(fwd ? a.xs_d : a.ys_d),
                  s_h = ck_ix(fwd ? a.xs_h : a.ys_h), s_w = ck_ix(fwd ? a.xs_w : a.ys_w);
@@ -187,105 +193,120 @@ CK_NOINLINE void ck_dconv_mma(const CkArgs& a, AT* lds) {
     const int p0 = (int)blockIdx.x * (int)a.direct_pixels;
     const int p1 = p0 + (int)a.direct_pixels < pixels ? p0 + (int)a.direct_pixels : pixels;
     const int runs = (p1 - p0 + 15) / 16, mine = runs > pw ? (runs - pw + pwarps - 1) / pwarps : 0;
-    const ck_d4 step = ck_split4(16 * pwarps, pr);
-    // The lane's copy chunks of a tap: pixel c / vw, vector c % vw for c = lane, lane + 32, at
-    // the run being copied.
+    // The lane's copy chunks of a tap: pixel c / vw, vector c % vw for c = lane, lane + 32.
+    // For the run being copied (from pixel `first`): the taps' offsets split into the pixel's
+    // base, a row part per filter row and a column part per filter column, with a mask of the
+    // taps inside the source.
     const int nchunk = 16 * vw;
-    ck_d4 cp[2];
-    int cpix[2];
+    int mask[2];
+    ck_idx base[2], roff[2][3], coff[2][3];
+    auto begin_run = [&](int first) {
 #pragma unroll
-    for (int i = 0; i < 2; ++i) {
-        cpix[i] = p0 + 16 * pw + (lane + 32 * i) / vw;
-        cp[i] = ck_split4(cpix[i], pr);
-    }
+        for (int i = 0; i < 2; ++i) {
+            const int c = lane + 32 * i, vec = v0 + c % vw, px = first + c / vw;
+            const ck_d4 cp = ck_split4(px, pr);
+            const int sd = ck_dconv_src<true>(cp.v[1], 0, (int)a.sd, (int)a.pd, sD);
+            int rows = 0, cols = 0;
+#pragma unroll
+            for (int t = 0; t < 3; ++t) {
+                const int sh = ck_dconv_src<true>(cp.v[2], t * (int)a.dh, (int)a.sh, (int)a.ph, sH);
+                const int sw = ck_dconv_src<true>(cp.v[3], t * (int)a.dw, (int)a.sw, (int)a.pw, sW);
+                roff[i][t] = sh * s_h;
+                coff[i][t] = sw * s_w;
+                rows |= (sh >= 0) << t;
+                cols |= (sw >= 0) << t;
+            }
+            base[i] = cp.v[0] * s_n + sd * s_d + vec * s_vec;
+            mask[i] = 0;
+            if (c < nchunk && px < p1 && vec < nvec && sd >= 0)
+#pragma unroll
+                for (int t = 0; t < 9; ++t) mask[i] |= ((rows >> (t / 3)) & (cols >> (t % 3)) & 1) << t;
+        }
+    };
+    // The copies of step j (taps 2j and 2j + 1) of the current copy run into stage `st`.
+    auto issue = [&](int j, int st) {
+        AT* d = ring + st * 2 * DC_TAP;
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const int t = 2 * j + h;
+            if (t > 8) break;
+#pragma unroll
+            for (int i = 0; i < 2; ++i) {
+                const int c = lane + 32 * i;
+                if (c >= nchunk) break;
+                const bool ok = (mask[i] >> t) & 1;
+                const ck_idx off = ok ? base[i] + roff[i][t / 3] + coff[i][t % 3] : 0;
+                ck_cp_async<16>(d + h * DC_TAP + ck_dc_chunk(c / vw, c % vw, vw), src + off, ok);
+            }
+        }
+    };
     // ldmatrix rows: lane l reads pixel 8 ((l / 8) % 2) + l % 8 of tap l / 16 of a pair.
     const int lrow = ((lane / 8) % 2) * 8 + lane % 8, ltap = lane / 16;
-    const int items = mine * DC_STEPS;
-    float acc[DC_VW][4] = {};
-    // Item i is step i % 5 (taps 2 (i % 5) and the next) of run i / 5, in stage i % 3; the
-    // copies run two items ahead (the loop starts two early to issue the first two).
-    int j = 0, st = 0, cj = 0, cst = 0;
-    for (int it = -2; it < items; ++it) {
-        if (it >= 0) {
+    // Step j of run r is item 5 r + j, in stage (5 r + j) % 3; the copies run two items ahead.
+    if (mine > 0) {
+        begin_run(p0 + 16 * pw);
+        issue(0, 0);
+        ck_cp_commit();
+        issue(1, 1);
+        ck_cp_commit();
+    }
+    int st = 0;
+    for (int run = 0; run < mine; ++run) {
+        float acc[DC_VW][4] = {};
+#pragma unroll
+        for (int j = 0; j < DC_STEPS; ++j) {
             ck_cp_wait<1>();
             __syncwarp();
             const AT* s = ring + st * 2 * DC_TAP;
+            // Two vectors' fragments, then their MMAs: the latencies overlap (four would spill).
 #pragma unroll
-            for (int v = 0; v < DC_VW; ++v) {
-                if (v >= vw) break;
-                unsigned b[4] = {0, 0, 0, 0};
+            for (int v0p = 0; v0p < DC_VW; v0p += 2) {
+                unsigned f[2][4];
 #pragma unroll
-                for (int q = 0; q < DC_STEPS; ++q)
-                    if (q == j) {
-                        b[0] = bf[v][2 * q];
-                        b[1] = q + 1 < DC_STEPS ? bf[v][2 * q + 1] : 0;
+                for (int q = 0; q < 2; ++q)
+                    if (v0p + q < vw) {
+                        const int v = v0p + q;
+                        if (j + 1 < DC_STEPS) ck_ldsm<4, false>(f[q], s + ltap * DC_TAP + ck_dc_chunk(lrow, v, vw));
+                        else ck_ldsm<2, false>(f[q], s + ck_dc_chunk(lrow, v, vw));
                     }
-                unsigned f[4];
-                if (j + 1 < DC_STEPS) {
-                    ck_ldsm<4, false>(f, s + ltap * DC_TAP + ck_dc_chunk(lrow, v, vw));
-                    ck_mma(acc[v], f, b);
-                } else {
-                    ck_ldsm<2, false>(f, s + ck_dc_chunk(lrow, v, vw));
-                    ck_mma_k8(acc[v], f[0], f[1], b[0]);
-                }
+#pragma unroll
+                for (int q = 0; q < 2; ++q)
+                    if (v0p + q < vw) {
+                        const int v = v0p + q;
+                        if (j + 1 < DC_STEPS) {
+                            const unsigned b[4] = {bf[v][2 * j], bf[v][2 * j + 1], 0, 0};
+                            ck_mma(acc[v], f[q], b);
+                        } else {
+                            ck_mma_k8(acc[v], f[q][0], f[q][1], bf[v][8]);
+                        }
+                    }
             }
             __syncwarp();
+            // Item 5 run + j + 2 goes into the stage item 5 run + j - 1 used.
+            const int cs = st == 0 ? DC_STAGES - 1 : st - 1;
+            if (j + 2 < DC_STEPS) {
+                issue(j + 2, cs);
+            } else if (run + 1 < mine) {
+                if (j + 2 == DC_STEPS) begin_run(p0 + 16 * (pw + (run + 1) * pwarps));
+                issue(j + 2 - DC_STEPS, cs);
+            }
+            ck_cp_commit();
             if (++st == DC_STAGES) st = 0;
-            if (++j == DC_STEPS) {
-                j = 0;
-                // The run's rows g4 and g4 + 8: destination channels 2 t4 and 2 t4 + 1 of each
-                // vector.
-                const int run0 = p0 + 16 * (pw + it / DC_STEPS * pwarps);
+        }
+        // The run's rows g4 and g4 + 8: destination channels 2 t4 and 2 t4 + 1 of each vector.
+        const int run0 = p0 + 16 * (pw + run * pwarps);
 #pragma unroll
-                for (int i = 0; i < 2; ++i) {
-                    const int px = run0 + g4 + 8 * i;
-                    if (px < p1) {
-                        const ck_d4 o = ck_split4(px, pr);
-                        const ck_idx base = o.v[0] * d_n + o.v[1] * d_d + o.v[2] * d_h + o.v[3] * d_w + 2 * t4;
-#pragma unroll
-                        for (int v = 0; v < DC_VW; ++v)
-                            if (v < vw && v0 + v < nvec)
-                                ck_store_pair(a, base + (v0 + v) * d_vec, acc[v][2 * i], acc[v][2 * i + 1]);
-                    }
-                }
+        for (int i = 0; i < 2; ++i) {
+            const int px = run0 + g4 + 8 * i;
+            if (px < p1) {
+                const ck_d4 o = ck_split4(px, pr);
+                const ck_idx out = o.v[0] * d_n + o.v[1] * d_d + o.v[2] * d_h + o.v[3] * d_w + 2 * t4;
 #pragma unroll
                 for (int v = 0; v < DC_VW; ++v)
-#pragma unroll
-                    for (int e = 0; e < 4; ++e) acc[v][e] = 0.0f;
+                    if (v < vw && v0 + v < nvec)
+                        ck_store_pair(a, out + (v0 + v) * d_vec, acc[v][2 * i], acc[v][2 * i + 1]);
             }
         }
-        if (it + 2 < items) {
-            // Item it + 2: a new run advances the copy pixels.
-            if (cj == 0 && it + 2 > 0) {
-#pragma unroll
-                for (int i = 0; i < 2; ++i) {
-                    ck_advance4(cp[i], step, pr);
-                    cpix[i] += 16 * pwarps;
-                }
-            }
-            AT* d = ring + cst * 2 * DC_TAP;
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                const int t = 2 * cj + h;
-                if (t > 8) break;
-                const int th = t / 3, tw = t % 3;
-#pragma unroll
-                for (int i = 0; i < 2; ++i) {
-                    const int c = lane + 32 * i;
-                    if (c >= nchunk) break;
-                    const int vec = v0 + c % vw;
-                    const int sd = ck_dconv_src<true>(cp[i].v[1], 0, (int)a.sd, (int)a.pd, sD);
-                    const int sh = ck_dconv_src<true>(cp[i].v[2], th * (int)a.dh, (int)a.sh, (int)a.ph, sH);
-                    const int sw = ck_dconv_src<true>(cp[i].v[3], tw * (int)a.dw, (int)a.sw, (int)a.pw, sW);
-                    const bool ok = cpix[i] < p1 && vec < nvec && sd >= 0 && sh >= 0 && sw >= 0;
-                    const ck_idx off = ok ? cp[i].v[0] * s_n + sd * s_d + sh * s_h + sw * s_w + vec * s_vec : 0;
-                    ck_cp_async<16>(d + h * DC_TAP + ck_dc_chunk(c / vw, c % vw, vw), src + off, ok);
-                }
-            }
-            if (++cj == DC_STEPS) cj = 0;
-            if (++cst == DC_STAGES) cst = 0;
-        }
-        ck_cp_commit();
     }
     ck_cp_wait<0>();
 }

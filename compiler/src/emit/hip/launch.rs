@@ -244,6 +244,11 @@ pub(super) const STAGE_PAD: u32 = 16;
 /// Threads of a small-channel forward / backward-data workgroup (`direct_conv.hip`): each owns
 /// one 8-channel vector of one destination pixel at a time.
 pub(super) const DCONV_BLOCK: u64 = 256;
+/// Vectors a warp of the small-channel tensor-core path owns (the N of its MMAs, 8 each).
+pub(super) const DCONV_WARP_VECTORS: u64 = 4;
+/// 16-pixel runs each warp of a tensor-core small-channel block takes at least: the warps set
+/// up their weight fragments once a block.
+const DCONV_MMA_RUNS: u64 = 4;
 
 /// GEMM rows (group, k) a small-channel thread owns at `c` channels per group.
 fn direct_rows_per_thread(c: u64) -> u64 {
@@ -323,11 +328,13 @@ fn convert_step(args: &mut CkArgs, out_elems: u64, dev: &DeviceInfo) -> Step {
 /// The small-channel forward / backward-data plan: `y` blocks of `direct_vecs` adjacent
 /// 8-channel vectors (a power of two up to 8, a warp's lanes span them and 32 / vecs pixels),
 /// `x` blocks of the destination pixels, about eight workgroups per compute unit with at least
-/// one pass of the block's threads each. No workspace: each output is written once.
+/// one pass of the block's threads each (`mma`, the tensor-core path: [`DCONV_MMA_RUNS`] runs
+/// of 16 pixels for each of its warps). No workspace: each output is written once.
 fn dconv_plan(
     dims: &ConvDims,
     dev: &DeviceInfo,
     c: u64,
+    mma: bool,
     mut args: CkArgs,
     tensor_bytes: [u64; 3],
 ) -> LaunchPlan {
@@ -340,7 +347,13 @@ fn dconv_plan(
         dims.input
     };
     let pixels = dims.n * spatial.iter().product::<u64>();
-    let pass = DCONV_BLOCK / vecs;
+    let pass = if mma {
+        // Warps per vector set of the block.
+        let warps = DCONV_BLOCK / 32 / (vecs / vecs.min(DCONV_WARP_VECTORS));
+        16 * DCONV_MMA_RUNS * warps
+    } else {
+        DCONV_BLOCK / vecs
+    };
     let chunks = (8 * u64::from(dev.compute_units)).div_ceil(vec_blocks);
     let per_block = pixels.div_ceil(chunks).max(pass);
     args.direct_ch = c as i64;
@@ -560,7 +573,8 @@ impl KernelConfig {
                 return Ok(self.direct_plan(dims, dev, ch, args, tensor_bytes));
             }
         } else if let Some(ch) = self.dconv_channels(dims, xs, ys) {
-            return Ok(dconv_plan(dims, dev, ch, args, tensor_bytes));
+            let mma = self.dconv_tensor_cores(dims, dev);
+            return Ok(dconv_plan(dims, dev, ch, mma, args, tensor_bytes));
         }
 
         let block = [self.block, 1, 1];
@@ -907,6 +921,17 @@ impl KernelConfig {
             && y_ok
             && x_ok;
         fits.then_some(c)
+    }
+
+    /// Whether the small-channel forward / backward-data entry runs `dims` on tensor cores
+    /// (`ck_dconv_mma`): on NVIDIA sm_80+, with 16-bit source and weights of one type and no
+    /// stride to divide by (forward, or unit strides).
+    fn dconv_tensor_cores(&self, dims: &ConvDims, dev: &DeviceInfo) -> bool {
+        let (a, b) = (self.a.elem, self.b.elem);
+        dev.async_copy
+            && a == b
+            && a.bytes() == 2
+            && (dims.op == Op::Fwd || dims.stride.iter().all(|&s| s == 1))
     }
 
     /// Channels per group when the small-channel forward / backward-data entry runs `dims`: a

@@ -4,7 +4,7 @@
 use super::args;
 use super::config::{Elem, KernelConfig, Schedule};
 use super::launch::{
-    CONVERT_BLOCK, DCONV_BLOCK, DIRECT_LANES, DIRECT_SETS, DIRECT_SPAN, STAGE_PAD,
+    CONVERT_BLOCK, DCONV_BLOCK, DCONV_WARP_VECTORS, DIRECT_LANES, DIRECT_SETS, DIRECT_SPAN, STAGE_PAD,
 };
 use crate::model::{ElementOp, Op, Reduction};
 use std::fmt::Write;
@@ -85,7 +85,10 @@ pub fn kernel_text(cfg: &KernelConfig) -> KernelText {
             );
             text.push_str(DIRECT);
         } else {
-            let _ = writeln!(text, "\nconstexpr int DIRECT_BLOCK = {DCONV_BLOCK};");
+            let _ = writeln!(
+                text,
+                "\nconstexpr int DIRECT_BLOCK = {DCONV_BLOCK};\nconstexpr int DC_VW = {DCONV_WARP_VECTORS};"
+            );
             text.push_str(DIRECT_CONV);
         }
     }

@@ -4,7 +4,8 @@
 use super::args;
 use super::config::{Elem, KernelConfig, Schedule};
 use super::launch::{
-    CONVERT_BLOCK, DCONV_BLOCK, DCONV_WARP_VECTORS, DIRECT_LANES, DIRECT_SETS, DIRECT_SPAN, STAGE_PAD,
+    CONVERT_BLOCK, DCONV_BLOCK, DCONV_WARP_VECTORS, DIRECT_LANES, DIRECT_SETS, DIRECT_SPAN,
+    STAGE_PAD,
 };
 use crate::model::{ElementOp, Op, Reduction};
 use std::fmt::Write;

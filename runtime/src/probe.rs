@@ -236,6 +236,19 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
                 rpad: 2,
                 ..base
             },
+            // Eight channels a group: the forward and backward-data small-channel entry runs
+            // them on tensor cores (sm_80+).
+            Shape {
+                what: "eight-channel groups, dilated",
+                g: 2 * m,
+                k: 8 * v,
+                c: 8 * v,
+                input: 7,
+                dilation: 2,
+                lpad: 2,
+                rpad: 1,
+                ..base
+            },
             Shape {
                 what: "narrow groups, strided",
                 g: m,

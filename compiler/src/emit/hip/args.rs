@@ -88,6 +88,8 @@ ck_args! {
     /// Small-channel entry: channels per group (1, 2, 4 or 8), output pixels per block and
     /// (forward and backward data) 8-channel vectors per block.
     direct_ch: i64 => "ck_i64", direct_pixels: i64 => "ck_i64", direct_vecs: i64 => "ck_i64",
+    /// 1: the forward / backward-data small-channel entry runs on tensor cores (sm_80+).
+    direct_mma: i64 => "ck_i64",
     /// Scale and Bilinear factors.
     alpha: f64 => "double", beta: f64 => "double",
 }

@@ -124,7 +124,8 @@ template <int CH, bool UNIT> CK_NOINLINE void ck_dconv(const CkArgs& a, float* w
 }
 
 #if defined(CK_MMA_SYNC)
-// Tensor cores (sm_80+, 16-bit source and weights, no stride division): each vector's 8
+// Tensor cores (sm_80+, 16-bit source and weights, no stride division; the host picks it,
+// see `dconv_tensor_cores`): each vector's 8
 // destination channels are the N of m16n8 MMAs over runs of 16 pixels; GEMM-K is two taps of
 // the vector's 8 source channels a k16 step and the last tap a k8 step, and the weights of
 // groups that do not meet are zeros (a vector holds 8 / CH groups). A warp owns up to DC_VW
@@ -310,7 +311,7 @@ CK_NOINLINE void ck_dconv_mma(const CkArgs& a, AT* lds) {
     }
     ck_cp_wait<0>();
 }
-// The tensor-core path runs where it can: 16-bit source and weights of one kind.
+// The kernel has the tensor-core path: 16-bit source and weights of one kind.
 constexpr bool DC_MMA = sizeof(AT) == 2 && sizeof(BT) == 2 && ck_is_bf16<AT>::value == ck_is_bf16<BT>::value;
 #else
 constexpr bool DC_MMA = false;
@@ -326,14 +327,15 @@ CK_ENTRY_THREADS(direct, DIRECT_BLOCK, 2)(const CK_GRID_CONST CkArgs a) {
     constexpr int RING_BYTES = DC_MMA ? DIRECT_BLOCK / 32 * DC_WARP * 2 : 0;
     __shared__ __align__(128) unsigned char lds[WL_BYTES > RING_BYTES ? WL_BYTES : RING_BYTES];
     float* wl = reinterpret_cast<float*>(lds);
-    // Forward has no division either way.
-    const bool unit = CK_OP == CK_FWD || (a.sd == 1 && a.sh == 1 && a.sw == 1);
+    // The host picks the tensor-core path (a.direct_mma) where the kernel has it.
 #if defined(CK_MMA_SYNC)
-    if (DC_MMA && unit) {
+    if (DC_MMA && a.direct_mma) {
         ck_dconv_mma(a, reinterpret_cast<AT*>(lds));
         return;
     }
 #endif
+    // Forward has no division either way.
+    const bool unit = CK_OP == CK_FWD || (a.sd == 1 && a.sh == 1 && a.sw == 1);
     switch (a.direct_ch) {
     case 1: unit ? ck_dconv<1, true>(a, wl) : ck_dconv<1, false>(a, wl); break;
     case 2: unit ? ck_dconv<2, true>(a, wl) : ck_dconv<2, false>(a, wl); break;

@@ -694,22 +694,36 @@ fn merged_forward_and_backward_data_run_narrow_groups_on_the_small_channel_entry
             plan.steps[0],
             Step::Launch { grid: [x, 8, 1], block: [256, 1, 1], .. } if u64::from(x) == pixels.div_ceil(per)
         ));
-        // On NVIDIA sm_80+ the fp16 entry runs on tensor cores: four 16-pixel runs a block for
-        // each of the four warps of a vector set (two sets of four vectors), strided forward
-        // included (backward data splits strides into phases of other filters).
+        // On NVIDIA sm_80+ 8-channel groups of fp16 run on tensor cores: four 16-pixel runs a
+        // block for each of the four warps of a vector set (two sets of four vectors), strided
+        // forward included (backward data splits strides into phases of other filters).
+        // Depthwise keeps the scalar path.
         let nv = DeviceInfo {
             async_copy: true,
             ..DEV
         };
-        let nv_per = |d: &ConvDims| merged.plan(d, &nv).unwrap().args.direct_pixels as u64;
-        assert_eq!(nv_per(&dw), pixels.div_ceil(132).max(256));
+        let nv_plan = |d: &ConvDims| merged.plan(d, &nv).unwrap().args;
+        assert_eq!(
+            (nv_plan(&dw).direct_mma, nv_plan(&dw).direct_pixels),
+            (0, a.direct_pixels)
+        );
+        let eight = ConvDims {
+            g: 64,
+            k: 8,
+            c: 8,
+            ..dw.clone()
+        };
+        let e = nv_plan(&eight);
+        assert_eq!((e.direct_ch, e.direct_vecs, e.direct_mma), (8, 8, 1));
+        assert_eq!(e.direct_pixels as u64, pixels.div_ceil(132).max(256));
+        assert_eq!(merged.plan(&eight, &DEV).unwrap().args.direct_mma, 0);
         let strided = ConvDims {
             stride: [1, 2, 2],
             output: [1, 7, 7],
-            ..dw.clone()
+            ..eight.clone()
         };
         if op == Op::Fwd {
-            assert_eq!(nv_per(&strided), 256);
+            assert_eq!(nv_plan(&strided).direct_pixels, 256);
         }
         // 8 groups of 4 channels: four vectors by 64 pixels a pass; 6 groups of 4: three
         // vectors, planned as two blocks of two.

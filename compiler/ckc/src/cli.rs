@@ -45,6 +45,10 @@ pub enum Command {
     /// feature `cuda`), verified against the fp64 reference, with the best per shape and its
     /// ratio to cuDNN; exit 1 when a run fails to verify or a shape has no verified instance.
     Bench(BenchArgs),
+    /// Prints the table of runs `ckc bench --json` saved (and writes their chart or one JSON
+    /// file where asked): later runs replace earlier runs' shapes of the same name, each ratio
+    /// that of its own run; one op, data type and card throughout. Exit 1 when a run failed.
+    BenchReport(BenchReportArgs),
     /// Every parameter of an instance after defaults and derivation, LDS use and occupancy.
     Explain {
         #[command(flatten)]
@@ -233,6 +237,19 @@ pub struct BenchArgs {
     /// (sm_90a on the H100 and H200).
     #[arg(long, default_value = "sm_90a", requires = "precompile")]
     pub arch: String,
+}
+
+#[derive(Args)]
+pub struct BenchReportArgs {
+    /// JSON files of `ckc bench --json`, in order.
+    #[arg(required = true, value_name = "RUN")]
+    pub runs: Vec<PathBuf>,
+    /// Write the merged results as one JSON file.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write a bar chart of the per-shape ratios cuDNN time / ours.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

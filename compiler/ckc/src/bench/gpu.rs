@@ -2,7 +2,7 @@
 //! kernels (ahead of time with `--precompile`), and timing them shape by shape.
 
 use super::report::{
-    InstanceResult, Report, ShapeResult, progress_line, read_cudnn, svg, table, to_json, utc,
+    InstanceResult, Report, ShapeResult, progress_line, read_cudnn, utc, write_outputs,
 };
 use super::shapes::{self, Shape};
 use crate::cli::{BenchArgs, BenchOp, BenchType, Color};
@@ -230,14 +230,7 @@ pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
         seed,
         shapes: results,
     };
-    if let Some(f) = &args.json {
-        let text = serde_json::to_string_pretty(&to_json(&report)).map_err(|e| e.to_string())?;
-        write(f, &(text + "\n"))?;
-    }
-    if let Some(f) = &args.svg {
-        write(f, &svg(&report))?;
-    }
-    print!("{}", table(&report));
+    write_outputs(&report, args.json.as_deref(), args.svg.as_deref())?;
     Ok(crate::commands::exit(report.failures() == 0))
 }
 
@@ -247,10 +240,6 @@ fn compile_bar(n: usize) -> Result<ProgressBar, String> {
         ProgressStyle::with_template("compiling {bar:40} {pos}/{len} {elapsed_precise}")
             .map_err(|e| e.to_string())?,
     ))
-}
-
-fn write(path: &Path, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn instance_result(

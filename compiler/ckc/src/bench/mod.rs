@@ -1,15 +1,34 @@
 //! `ckc bench`: time instances on the shapes of a shapes file on an NVIDIA GPU, against cuDNN.
-//! The measuring needs the `cuda` feature; the shapes file and the renderings do not.
+//! The measuring needs the `cuda` feature; the shapes file and the renderings do not
+//! (`ckc bench-report` re-renders and merges saved runs).
 
 #[cfg(feature = "cuda")]
 mod gpu;
-#[cfg(any(feature = "cuda", test))]
 mod report;
 #[cfg(any(feature = "cuda", test))]
 mod shapes;
 
-use crate::cli::{BenchArgs, Color};
+use crate::cli::{BenchArgs, BenchReportArgs, Color};
 use std::process::ExitCode;
+
+/// `ckc bench-report`: the table (and the JSON file and chart where asked) of saved runs,
+/// merged in order.
+pub fn report(args: &BenchReportArgs) -> Result<ExitCode, String> {
+    let runs = args
+        .runs
+        .iter()
+        .map(|path| {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let value =
+                serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            report::from_json(&value).map_err(|e| format!("{}: {e}", path.display()))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let merged = report::merge(runs)?;
+    report::write_outputs(&merged, args.json.as_deref(), args.svg.as_deref())?;
+    Ok(crate::commands::exit(merged.failures() == 0))
+}
 
 #[cfg(feature = "cuda")]
 pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {

@@ -1,16 +1,18 @@
 //! What `ckc bench` measured, as plain numbers, and its renderings: the table, the JSON file and
 //! the SVG chart of the ratios cuDNN time / our time. Nothing here needs a GPU.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+#[cfg(any(feature = "cuda", test))]
 use std::collections::BTreeMap;
 use std::fmt::Write;
+use std::path::Path;
 
 /// Shapes whose ratio is below this are counted (and drawn) as well behind cuDNN.
 pub const BEHIND: f64 = 0.7;
 
 /// One instance on one shape.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct InstanceResult {
     pub name: String,
     /// The portable kernel's symbol (instances deriving the same kernel share one timing).
@@ -75,6 +77,7 @@ impl ShapeResult {
 }
 
 /// One line for a finished shape: its best instance and time, the ratio, and the failures.
+#[cfg(any(feature = "cuda", test))]
 pub fn progress_line(s: &ShapeResult) -> String {
     let best = s.best().map_or("no verified instance".into(), |(i, us)| {
         format!("best {} {us:.1} µs", i.name)
@@ -253,6 +256,93 @@ pub fn to_json(r: &Report) -> Value {
     })
 }
 
+/// The report of a JSON file [`to_json`] wrote.
+pub fn from_json(v: &Value) -> Result<Report, String> {
+    let text = |key: &str| {
+        v[key]
+            .as_str()
+            .map(String::from)
+            .ok_or(format!("no string `{key}`"))
+    };
+    let int = |key: &str| v[key].as_u64().ok_or(format!("no integer `{key}`"));
+    let small = |key: &str| int(key).and_then(|n| u32::try_from(n).map_err(|e| e.to_string()));
+    let shapes = v["shapes"]
+        .as_array()
+        .ok_or("no `shapes` list")?
+        .iter()
+        .map(|s| {
+            let name = s["name"].as_str().ok_or("a shape without a name")?;
+            let field = |key: &str| format!("shape {name}: no `{key}`");
+            Ok(ShapeResult {
+                name: name.into(),
+                problem: s["problem"].as_str().ok_or(field("problem"))?.into(),
+                flops: s["flops"].as_u64().ok_or(field("flops"))?,
+                instances: serde_json::from_value(s["instances"].clone())
+                    .map_err(|e| format!("shape {name}: {e}"))?,
+                cudnn_us: s["cudnn_us"].as_f64(),
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok(Report {
+        card: text("card")?,
+        date: text("date")?,
+        command: text("command")?,
+        op: text("op")?,
+        dtype: text("dtype")?,
+        warmup: small("warmup")?,
+        trials: small("trials")?,
+        reps: small("reps")?,
+        seed: int("seed")?,
+        shapes,
+    })
+}
+
+/// One report of several runs of one op and data type on one card: the shapes of later runs
+/// replace those of earlier ones by name (each ratio stays that of its own run, cuDNN timed
+/// in the same process), new ones are appended; the date, settings and seed are the last
+/// run's, the commands all of them.
+pub fn merge(runs: Vec<Report>) -> Result<Report, String> {
+    let mut runs = runs.into_iter();
+    let mut out = runs.next().ok_or("no reports to merge")?;
+    for r in runs {
+        for (what, a, b) in [
+            ("op", &out.op, &r.op),
+            ("data type", &out.dtype, &r.dtype),
+            ("card", &out.card, &r.card),
+        ] {
+            if a != b {
+                return Err(format!("cannot merge runs of {what} {a} and {b}"));
+            }
+        }
+        for s in r.shapes {
+            match out.shapes.iter_mut().find(|o| o.name == s.name) {
+                Some(o) => *o = s,
+                None => out.shapes.push(s),
+            }
+        }
+        out.command = format!("{}; {}", out.command, r.command);
+        (out.date, out.warmup, out.trials, out.reps, out.seed) =
+            (r.date, r.warmup, r.trials, r.reps, r.seed);
+    }
+    Ok(out)
+}
+
+/// Writes the JSON file and the chart where asked, and prints the table.
+pub fn write_outputs(r: &Report, json: Option<&Path>, chart: Option<&Path>) -> Result<(), String> {
+    let write = |path: &Path, text: &str| {
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+    };
+    if let Some(f) = json {
+        let text = serde_json::to_string_pretty(&to_json(r)).map_err(|e| e.to_string())?;
+        write(f, &(text + "\n"))?;
+    }
+    if let Some(f) = chart {
+        write(f, &svg(r))?;
+    }
+    print!("{}", table(r));
+    Ok(())
+}
+
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -355,6 +445,7 @@ pub fn svg(r: &Report) -> String {
     s
 }
 
+#[cfg(any(feature = "cuda", test))]
 #[derive(serde::Deserialize)]
 struct CudnnRow {
     name: String,
@@ -365,6 +456,7 @@ struct CudnnRow {
 
 /// cuDNN's median µs by shape name from the rows `cudnn_baseline.py --out` writes; rows of
 /// another op or data type, or without a positive time, are errors.
+#[cfg(any(feature = "cuda", test))]
 pub fn read_cudnn(text: &str, op: &str, dtype: &str) -> Result<BTreeMap<String, f64>, String> {
     let rows: Vec<CudnnRow> = serde_json::from_str(text).map_err(|e| e.to_string())?;
     let mut out = BTreeMap::new();
@@ -384,6 +476,7 @@ pub fn read_cudnn(text: &str, op: &str, dtype: &str) -> Result<BTreeMap<String, 
 }
 
 /// `YYYY-MM-DDTHH:MM:SSZ` of a Unix time.
+#[cfg(any(feature = "cuda", test))]
 pub fn utc(secs: u64) -> String {
     let (days, rem) = (secs / 86_400, secs % 86_400);
     // Civil date from days since 1970-01-01 (proleptic Gregorian, 400-year eras from 0000-03-01).
@@ -460,6 +553,45 @@ mod tests {
                 shape("<none>", vec![inst("a", None, false)], Some(3.0)),
             ],
         }
+    }
+
+    #[test]
+    fn saved_runs_read_back_and_merge_by_shape() {
+        let r = report();
+        assert_eq!(from_json(&to_json(&r)), Ok(r.clone()));
+        // A later run of two shapes: one replaces its namesake, one is appended.
+        let later = Report {
+            date: utc(1_767_312_000),
+            command: "ckc bench --only loss,extra".into(),
+            seed: 9,
+            shapes: vec![
+                shape("loss", vec![inst("d", Some(40.0), true)], Some(52.0)),
+                shape("extra", vec![inst("a", Some(4.0), true)], Some(4.0)),
+            ],
+            ..r.clone()
+        };
+        let m = merge(vec![r.clone(), later.clone()]).unwrap();
+        let names: Vec<&str> = m.shapes.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "win",
+                "loss",
+                "tie",
+                "failed_fastest",
+                "no_cudnn",
+                "<none>",
+                "extra"
+            ]
+        );
+        assert_eq!(m.shapes[1].ratio(), Some(1.3));
+        assert_eq!((m.date.as_str(), m.seed), (later.date.as_str(), 9));
+        assert_eq!(m.command, format!("{}; {}", r.command, later.command));
+        let other = Report {
+            dtype: "bf16".into(),
+            ..later
+        };
+        assert!(merge(vec![r, other]).unwrap_err().contains("data type"));
     }
 
     #[test]

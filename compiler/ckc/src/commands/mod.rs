@@ -65,6 +65,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         }),
         Command::Run(args) => run::run(&args, cli.color),
         Command::Bench(args) => crate::bench::run(&args, cli.color),
+        Command::BenchReport(args) => crate::bench::report(&args),
         Command::Explain {
             input,
             instance,

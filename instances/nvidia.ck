@@ -2,9 +2,9 @@
 // mma.sync m16n8k16 tiles (warp tiles are multiples of 16x8), double-buffered LDS (CompV4, one
 // workgroup per SM) or single-buffered (CompV3, two per SM); on NVIDIA both run as a cp.async
 // ring. On sm_90a, tiles of whole warpgroups with 64-row slices run warpgroup MMAs (wgmma) from
-// swizzled shared memory instead, with as many workgroups per SM as the registers hold; forward
-// and backward-weight tiles of whole 64-channel boxes copy their operands there with TMA, which
-// leaves the registers for 128x256 and 256x128 tiles. They cover the benchmark suite's classes: large tiles for deep GEMM-K, split-K and
+// swizzled shared memory instead, with as many workgroups per SM as the registers hold; tiles of
+// whole 64-channel boxes copy their operands there with TMA, which leaves the registers for
+// 128x256 and 256x128 tiles. They cover the benchmark suite's classes: large tiles for deep GEMM-K, split-K and
 // StreamK for few output tiles, narrow-M tiles for small K, merged groups for depthwise and
 // narrow grouped convolutions.
 import "common.ck";
@@ -156,7 +156,7 @@ family nv_fwd_bwd_data_2d : nv_tile {
         t128x128x32 = ([128, 128, 32], [2, 4, 1], [64, 32, 16]);
         /// 8 warps of 64x32, K per block 64; on sm_90a two warpgroups of 64x128.
         t128x128x64 = ([128, 128, 64], [2, 4, 1], [64, 32, 16]);
-        /// 8 warps of 64x64; on sm_90a, with TMA copies (forward), two warpgroups of 64x256.
+        /// 8 warps of 64x64; on sm_90a, with TMA copies, two warpgroups of 64x256.
         t128x256x64 = ([128, 256, 64], [2, 4, 1], [64, 64, 16]);
         /// 4 warps of 32x64, K per block 64; on sm_90a one warpgroup of 64x128.
         t64x128x64 = ([64, 128, 64], [2, 2, 1], [32, 64, 16]);
@@ -173,7 +173,8 @@ family nv_fwd_bwd_data_2d : nv_tile {
 
 /// Depthwise and narrow grouped forward and backward data (C = K, 1 to 8 channels per group,
 /// 3x3 filters): merged groups run the kernel's small-channel path, a warp per 8 output
-/// channels and 32 pixels, the block's weights in LDS. Other problems run the scalar-load tile.
+/// channels and 32 pixels, the block's weights in LDS (8 channels a group: tensor-core MMAs over
+/// 16-pixel runs on sm_80+). Other problems run the scalar-load tile.
 family nv_fwd_bwd_data_merged_2d : nv_tile {
     dims = 2;
     layout = nhwgc;

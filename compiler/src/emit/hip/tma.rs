@@ -272,17 +272,18 @@ pub fn tensor_maps(op: Op, elem: Elem, tile: [u32; 3], a: &CkArgs) -> Option<[Te
             Some([grad.map(elem, k)?, input.map(elem, k)?])
         }
         Op::BwdData => {
-            // Input pixel i reads output pixel i + pad - t * dilation through tap t: the window
-            // of origin i - ((taps - 1) * dilation - pad), at offset (taps - 1 - t) * dilation
-            // (which the kernel passes), over every input pixel.
-            // The output channels in whole boxes, or padded to them (k_radix) where the zero
-            // fill past the last channel pads them (one group).
+            // Unit strides (a strided problem's stride phases have them), the output channels
+            // in whole boxes or padded to them (k_radix) where the zero fill past the last
+            // channel pads them (one group).
             let unit = [a.sw, a.sh, a.sd].iter().all(|&s| s == 1);
             let k_boxes =
                 a.k_radix % i64::from(BOX_CHANNELS) == 0 && (a.G == 1 || a.K == a.k_radix);
             if !unit || !k_boxes || a.ys_k != 1 || !packed_groups(a.ys_g, a.K) {
                 return None;
             }
+            // Input pixel i reads output pixel i + pad - t * dilation through tap t: the window
+            // of origin i - ((taps - 1) * dilation - pad), at offset (taps - 1 - t) * dilation
+            // (which the kernel passes), over every input pixel.
             let turned = |taps: i64, dilation: i64, pad: i64| (taps - 1) * dilation - pad;
             let grad = Image {
                 address: a.y,

@@ -124,11 +124,11 @@ template <int CH, bool UNIT> CK_NOINLINE void ck_dconv(const CkArgs& a, float* w
 }
 
 #if defined(CK_MMA_SYNC)
-// Tensor cores (sm_80+, 16-bit source and weights, no stride division; the host picks it,
-// see `dconv_tensor_cores`): each vector's 8
-// destination channels are the N of m16n8 MMAs over runs of 16 pixels; GEMM-K is two taps of
-// the vector's 8 source channels a k16 step and the last tap a k8 step, and the weights of
-// groups that do not meet are zeros (a vector holds 8 / CH groups). A warp owns up to DC_VW
+// Tensor cores (sm_80+, 16-bit source and weights, no stride division; the host picks it, see
+// `dconv_tensor_cores`): each vector's 8 destination channels are the N of m16n8 MMAs over runs
+// of 16 pixels; GEMM-K is two taps of the vector's 8 source channels a k16 step and the last
+// tap a k8 step, and the weights of groups that do not meet are zeros (a vector holds 8 / CH
+// groups). A warp owns up to DC_VW
 // vectors and every DIRECT_BLOCK / 32 / (vectors / DC_VW)-th run of the block's pixels; the
 // B fragments stay in its registers. Each run's source vectors are copied with cp.async
 // (zero-filled in the padding) into the warp's ring of DC_STAGES tap pairs, the copies of the

@@ -133,35 +133,32 @@ CK_DEV void ck_tma_issue(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0
     ck_bar_expect(bar, (unsigned)(A_STAGE * sizeof(AT) + B_STAGE * sizeof(BT)));
     const void* map_a = &a.tma_map[0];
     const void* map_b = &a.tma_map[1];
-    if (CK_OP == CK_FWD) {
-        // A: the tile's output pixels through one tap's window, 64 channels a box; B: 64
-        // (tap, channel) columns of NPB filters.
+    if (CK_OP != CK_BWD_WEIGHT) {
+        // A: the tile's output (forward) or input (backward data) pixels through one tap's
+        // window, 64 channels a box; backward data's window is turned around, tap t at offset
+        // (taps - 1 - t) * dilation. B, forward: 64 (tap, channel) columns of NPB filters;
+        // backward data: that tap's 64 output channels by 64 input channels a box, the rows of
+        // column block j (2-D maps end with the group, 3-D ones with the depth tap).
+        const bool fwd = CK_OP == CK_FWD;
         ck_d4 k = p.k;
 #pragma unroll
         for (int q = 0; q < KPB / BOX_CH; ++q) {
-            ck_tma_im2col(a, As + q * MPB * BOX_CH, map_a, bar, (int)(g * a.C + k.v[3]), p.o, (int)(k.v[2] * a.dw),
-                          (int)(k.v[1] * a.dh), (int)(k.v[0] * a.dd));
-            ck_tma_tile(Bs + q * NPB * BOX_CH, map_b, bar, (int)(p.kl + q * BOX_CH), (int)(g * a.K + n0));
-            if (q + 1 < KPB / BOX_CH) ck_advance4(k, p.box, p.r);
-        }
-    } else if (CK_OP == CK_BWD_DATA) {
-        // A: the tile's input pixels through one tap of the turned-around window, 64 output
-        // channels a box; B: that tap's 64 output channels by 64 input channels a box, the
-        // rows of column block j (2-D maps end with the group, 3-D ones with the depth tap).
-        ck_d4 k = p.k;
+            const int z = k.v[0], y = k.v[1], x = k.v[2], ch = k.v[3];
+            const int ox = fwd ? x : (int)a.X - 1 - x, oy = fwd ? y : (int)a.Y - 1 - y, oz = fwd ? z : (int)a.Z - 1 - z;
+            ck_tma_im2col(a, As + q * MPB * BOX_CH, map_a, bar, (int)(g * (fwd ? a.C : a.K) + ch), p.o,
+                          (int)(ox * a.dw), (int)(oy * a.dh), (int)(oz * a.dd));
+            if (fwd) {
+                ck_tma_tile(Bs + q * NPB * BOX_CH, map_b, bar, (int)(p.kl + q * BOX_CH), (int)(g * a.K + n0));
+            } else {
 #pragma unroll
-        for (int q = 0; q < KPB / BOX_CH; ++q) {
-            const int z = (int)k.v[0], y = (int)k.v[1], x = (int)k.v[2], ko = (int)k.v[3];
-            ck_tma_im2col(a, As + q * MPB * BOX_CH, map_a, bar, (int)(g * a.K + ko), p.o, (int)((a.X - 1 - x) * a.dw),
-                          (int)((a.Y - 1 - y) * a.dh), (int)((a.Z - 1 - z) * a.dd));
-#pragma unroll
-            for (int j = 0; j < NPB / BOX_CH; ++j) {
-                BT* dst = Bs + j * KPB * BOX_CH + q * BOX_CH * BOX_CH;
-                const int c = (int)n0 + j * BOX_CH;
-                if (a.tma == 2)
-                    ck_tma_tile5(dst, map_b, bar, c, x, y, ko, (int)g);
-                else
-                    ck_tma_tile5(dst, map_b, bar, c, x, y, z, ko);
+                for (int j = 0; j < NPB / BOX_CH; ++j) {
+                    BT* dst = Bs + j * KPB * BOX_CH + q * BOX_CH * BOX_CH;
+                    const int c = (int)n0 + j * BOX_CH;
+                    if (a.tma == 2)
+                        ck_tma_tile5(dst, map_b, bar, c, x, y, ch, (int)g);
+                    else
+                        ck_tma_tile5(dst, map_b, bar, c, x, y, z, ch);
+                }
             }
             if (q + 1 < KPB / BOX_CH) ck_advance4(k, p.box, p.r);
         }

@@ -144,7 +144,7 @@ CK_DEV void ck_tma_issue(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0
 #pragma unroll
         for (int q = 0; q < KPB / BOX_CH; ++q) {
             const int z = k.v[0], y = k.v[1], x = k.v[2], ch = k.v[3];
-            const int ox = fwd ? x : (int)a.X - 1 - x, oy = fwd ? y : (int)a.Y - 1 - y, oz = fwd ? z : (int)a.Z - 1 - z;
+            const ck_i64 ox = fwd ? x : a.X - 1 - x, oy = fwd ? y : a.Y - 1 - y, oz = fwd ? z : a.Z - 1 - z;
             ck_tma_im2col(a, As + q * MPB * BOX_CH, map_a, bar, (int)(g * (fwd ? a.C : a.K) + ch), p.o,
                           (int)(ox * a.dw), (int)(oy * a.dh), (int)(oz * a.dd));
             if (fwd) {

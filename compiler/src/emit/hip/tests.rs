@@ -30,6 +30,12 @@ const DEV: DeviceInfo = DeviceInfo {
     async_copy: false,
     wgmma: false,
 };
+/// The same SM count on NVIDIA sm_80+ (the `cp.async` ring), and on sm_90a (warpgroup MMAs).
+const NV: DeviceInfo = DeviceInfo {
+    async_copy: true,
+    ..DEV
+};
+const SM90A: DeviceInfo = DeviceInfo { wgmma: true, ..NV };
 
 fn launches(plan: &LaunchPlan) -> Vec<EntryKind> {
     plan.steps
@@ -127,16 +133,11 @@ fn async_devices_get_the_deeper_ring_and_its_lds() {
         None => panic!("no main launch"),
     };
     assert_eq!(lds(&DEV), c.lds_bytes);
-    let nv = DeviceInfo {
-        async_copy: true,
-        ..DEV
-    };
-    assert_eq!(lds(&nv), c.async_lds_bytes);
+    assert_eq!(lds(&NV), c.async_lds_bytes);
     // sm_90a: two warpgroups of 64x128 over 16 KB stages of the swizzled layout.
     let w = c.wgmma.expect("a wgmma layout");
     assert_eq!((w.groups, w.n, w.stages), ([2, 1], 128, 6));
-    let sm90a = DeviceInfo { wgmma: true, ..nv };
-    assert_eq!(lds(&sm90a), w.lds_bytes);
+    assert_eq!(lds(&SM90A), w.lds_bytes);
     assert_eq!(w.lds_bytes, 1024 + 6 * 16384);
     // A wavelet split keeps its two stages everywhere.
     let wv = emit_hip(
@@ -698,11 +699,7 @@ fn merged_forward_and_backward_data_run_narrow_groups_on_the_small_channel_entry
         // block for each of the four warps of a vector set (two sets of four vectors), strided
         // forward included (backward data splits strides into phases of other filters).
         // Depthwise keeps the scalar path.
-        let nv = DeviceInfo {
-            async_copy: true,
-            ..DEV
-        };
-        let nv_plan = |d: &ConvDims| merged.plan(d, &nv).unwrap().args;
+        let nv_plan = |d: &ConvDims| merged.plan(d, &NV).unwrap().args;
         assert_eq!(
             (nv_plan(&dw).direct_mma, nv_plan(&dw).direct_pixels),
             (0, a.direct_pixels)
@@ -801,17 +798,12 @@ fn packed_outputs_skip_the_epilogue_decomposition() {
 fn aligned_contiguous_outputs_take_the_staged_epilogue() {
     let k = |op| emit_hip(&SampleBuilder::new("p", op).build()).unwrap();
     let stage = |op, d: &ConvDims, dev: &DeviceInfo| k(op).plan(d, dev).unwrap().args.stage_out;
-    let nv = DeviceInfo {
-        async_copy: true,
-        ..DEV
-    };
-    let sm90a = DeviceInfo { wgmma: true, ..nv };
     // K = 136 and C = 72 are multiples of 8, channels innermost: every op stages its tiles
     // (backward weight: C·Y·X = 648 packed columns) in the cp.async ring's LDS (4 stages of
     // 2 x 8.5 KB) and in the sm_90a layout's.
     for op in [Op::Fwd, Op::BwdData, Op::BwdWeight] {
-        assert_eq!(stage(op, &dims(op), &nv), 1, "{op:?}");
-        assert_eq!(stage(op, &dims(op), &sm90a), 1, "{op:?}");
+        assert_eq!(stage(op, &dims(op), &NV), 1, "{op:?}");
+        assert_eq!(stage(op, &dims(op), &SM90A), 1, "{op:?}");
     }
     // The fp16 tile (128 rows of 128 + 8 elements) does not fit the register pipeline's two
     // stages of backward weight (row-contiguous 128 x 32 tiles: 2 x 8.5 KB a stage).
@@ -823,12 +815,12 @@ fn aligned_contiguous_outputs_take_the_staged_epilogue() {
         k: 36,
         ..dims(Op::Fwd)
     };
-    assert_eq!(stage(Op::Fwd, &k36, &nv), 0);
+    assert_eq!(stage(Op::Fwd, &k36, &NV), 0);
     let nchw = ConvDims {
         layouts: [Layout::Ngchw, Layout::Gkcyx, Layout::Ngkhw],
         ..dims(Op::Fwd)
     };
-    assert_eq!(stage(Op::Fwd, &nchw, &nv), 0);
+    assert_eq!(stage(Op::Fwd, &nchw, &NV), 0);
 }
 
 #[test]
@@ -840,11 +832,6 @@ fn backward_data_pads_output_channels_to_whole_tma_boxes() {
     )
     .unwrap();
     assert!(k.config.wgmma.is_some_and(|l| l.tma));
-    let nv = DeviceInfo {
-        async_copy: true,
-        ..DEV
-    };
-    let sm90a = DeviceInfo { wgmma: true, ..nv };
     let radix = |d: &ConvDims, dev: &DeviceInfo| {
         let a = k.plan(d, dev).unwrap().args;
         (a.k_radix, a.Kg, a.k_iters)
@@ -855,12 +842,12 @@ fn backward_data_pads_output_channels_to_whole_tma_boxes() {
         k: 296,
         ..dims(Op::BwdData)
     };
-    assert_eq!(radix(&one, &sm90a), (320, 320 * 9, 45));
+    assert_eq!(radix(&one, &SM90A), (320, 320 * 9, 45));
     // Elsewhere, with groups whose channels the box's zero fill cannot pad, or where padding
     // adds more than an eighth (K = 136 to 192): K itself.
-    assert_eq!(radix(&one, &nv), (296, 296 * 9, 42));
+    assert_eq!(radix(&one, &NV), (296, 296 * 9, 42));
     let groups = ConvDims { g: 2, ..one };
-    assert_eq!(radix(&groups, &sm90a), (296, 296 * 9, 42));
+    assert_eq!(radix(&groups, &SM90A), (296, 296 * 9, 42));
     let k136 = ConvDims { k: 136, ..one };
-    assert_eq!(radix(&k136, &sm90a), (136, 136 * 9, 20));
+    assert_eq!(radix(&k136, &SM90A), (136, 136 * 9, 20));
 }

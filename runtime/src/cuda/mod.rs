@@ -5,6 +5,7 @@
 mod backend;
 pub mod bench;
 mod cache;
+mod cluster;
 pub mod nvrtc;
 mod tma;
 
@@ -14,8 +15,8 @@ use crate::device::DeviceModel;
 use crate::gpu::{self, ArgImage, LaunchError};
 use crate::problem::ConvProblem;
 use ck_compiler::emit::hip::{
-    Buffers, CkArgs, DeviceInfo, EntryKind, HipKernel, KernelConfig, LaunchPlan, Step, TensorMap,
-    tensor_maps, tma_mode,
+    Buffers, CkArgs, DeviceInfo, EntryKind, HipKernel, KernelConfig, LaunchPlan, NO_CLUSTERS, Step,
+    TensorMap, tensor_maps, tma_mode,
 };
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaGraph, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr,
@@ -91,15 +92,23 @@ impl CudaBackend {
         let ctx = CudaContext::new(ordinal)?;
         let (major, minor) = ctx.compute_capability()?;
         let attr = |a| ctx.attribute(a).map(|v| v.max(0) as u32);
+        let wgmma = (major, minor) == (9, 0);
+        let arch = format!("sm_{major}{minor}{}", if wgmma { "a" } else { "" });
+        let max_lds_bytes =
+            attr(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?;
         let device = DeviceInfo {
             compute_units: attr(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
-            max_lds_bytes: attr(
-                sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-            )?,
+            max_lds_bytes,
             // cp.async arrived with sm_80.
             async_copy: major >= 8,
-            // Warpgroup MMAs are sm_90a only: the arch-specific target below.
-            wgmma: (major, minor) == (9, 0),
+            // Warpgroup MMAs are sm_90a only: the arch-specific target above.
+            wgmma,
+            // Thread-block clusters arrived with sm_90.
+            cluster_slots: if major >= 9 {
+                cluster::cluster_slots(&ctx, &arch, max_lds_bytes)?
+            } else {
+                NO_CLUSTERS
+            },
         };
         // An own stream rather than the legacy default one: graphs can only be captured from
         // other streams. Every buffer of the backend is used on this one stream, so cudarc's
@@ -110,7 +119,7 @@ impl CudaBackend {
         Ok(CudaBackend {
             ctx,
             stream,
-            arch: format!("sm_{major}{minor}{}", if device.wgmma { "a" } else { "" }),
+            arch,
             device,
             tma: std::env::var("CK_TMA").map_or(true, |v| v != "0"),
             cache,
@@ -286,6 +295,7 @@ impl CudaBackend {
                 block,
                 lds_bytes,
                 phase,
+                cluster,
             } = *step
             {
                 let mut args = ArgImage::args(plan, phase, bufs, alpha, beta);
@@ -301,12 +311,17 @@ impl CudaBackend {
                     block_dim: (block[0], block[1], block[2]),
                     shared_mem_bytes: lds_bytes,
                 };
-                let mut builder = self.stream.launch_builder(func);
-                builder.arg(&image);
-                // SAFETY: the argument block matches the kernel's `CkArgs`; every address in
-                // it points into a live buffer of at least the size the plan requires (checked
-                // above), and the stream orders these launches after the zero-fills.
-                unsafe { builder.launch(cfg) }?;
+                // SAFETY (both launches): the argument block matches the kernel's `CkArgs`;
+                // every address in it points into a live buffer of at least the size the plan
+                // requires (checked above), the stream orders these launches after the
+                // zero-fills, and a cluster plan's grid is whole clusters.
+                if cluster > 1 {
+                    unsafe { cluster::launch(func, &self.stream, cfg, cluster, &image) }?;
+                } else {
+                    let mut builder = self.stream.launch_builder(func);
+                    builder.arg(&image);
+                    unsafe { builder.launch(cfg) }?;
+                }
             }
         }
         Ok(())

@@ -498,6 +498,7 @@ mod tests {
             max_lds_bytes: 64 * 1024,
             async_copy: false,
             wgmma: false,
+            cluster_slots: hip::NO_CLUSTERS,
         };
         let plan = plan(&k, &p, &dev).unwrap();
         assert_eq!(plan.phases.len(), 4);

@@ -13,7 +13,9 @@ use crate::device::DeviceModel;
 use crate::gpu::{self, ArgImage, LaunchError};
 use crate::problem::ConvProblem;
 use api::{Api, Function, Module, api};
-use ck_compiler::emit::hip::{Buffers, DeviceInfo, EntryKind, HipKernel, LaunchPlan, Step};
+use ck_compiler::emit::hip::{
+    Buffers, DeviceInfo, EntryKind, HipKernel, LaunchPlan, NO_CLUSTERS, Step,
+};
 use std::collections::HashMap;
 use std::ffi::{CString, c_void};
 use std::sync::{Arc, Mutex};
@@ -198,6 +200,7 @@ impl HipBackend {
                 max_lds_bytes: u32::try_from(lds).unwrap_or(u32::MAX),
                 async_copy: false,
                 wgmma: false,
+                cluster_slots: NO_CLUSTERS,
             },
             cache,
             loaded: Mutex::new(HashMap::new()),
@@ -396,8 +399,14 @@ impl HipBackend {
                 block,
                 lds_bytes,
                 phase,
+                cluster,
             } = *step
             {
+                if cluster > 1 {
+                    return Err(HipError::Launch(LaunchError::Problem(format!(
+                        "the plan launches clusters of {cluster} workgroups, which HIP devices do not have"
+                    ))));
+                }
                 let image = ArgImage::new(&ArgImage::args(plan, phase, bufs, alpha, beta), None);
                 let func = *gpu::entry_function(&k.functions, entry, &k.kernel.name)?;
                 let mut params = [(&image as *const ArgImage).cast_mut().cast::<c_void>()];

@@ -39,7 +39,16 @@ pub struct DeviceInfo {
     /// The kernels are compiled for sm_90a and run their `wgmma` path where they have one,
     /// with its LDS layout.
     pub wgmma: bool,
+    /// Thread-block clusters (NVIDIA sm_90+): entry `i` is how many workgroups that each fill
+    /// a compute unit run at once in clusters of `i + 1` (a cluster lives in one GPC, so
+    /// sizes that do not divide a GPC leave compute units idle); all 0 without clusters.
+    pub cluster_slots: [u32; MAX_CLUSTER],
 }
+
+/// Largest (portable) thread-block cluster.
+pub const MAX_CLUSTER: usize = 8;
+/// A device without thread-block clusters.
+pub const NO_CLUSTERS: [u32; MAX_CLUSTER] = [0; MAX_CLUSTER];
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PlanError {
@@ -98,6 +107,8 @@ pub enum Step {
         /// The stride phase whose argument block the launch takes (see
         /// [`LaunchPlan::phases`]); 0 in plans without phases.
         phase: usize,
+        /// Workgroups a thread-block cluster (consecutive along x); 1: no clusters.
+        cluster: u32,
     },
 }
 
@@ -241,6 +252,10 @@ pub(super) const DIRECT_SPAN: u64 = 8;
 /// rows stay 16-byte aligned and consecutive rows start 4 banks apart.
 pub(super) const STAGE_PAD: u32 = 16;
 
+/// Floats of padding per row of a cluster's fp32 partial tile in LDS (emitted into the kernel
+/// source): the 8 rows of an accumulator store land 32 bytes apart in the banks.
+pub(super) const CLUSTER_PAD: u32 = 8;
+
 /// Threads of a small-channel forward / backward-data workgroup (`direct_conv.hip`): each owns
 /// one 8-channel vector of one destination pixel at a time.
 pub(super) const DCONV_BLOCK: u64 = 256;
@@ -292,6 +307,27 @@ pub(super) fn auto_split(tiles: u64, slots: u64, k_iters: u64) -> u64 {
     }
 }
 
+/// Clusters for `slices` automatic split-K slices of `tiles` output tiles, `(cluster size,
+/// slice groups)`, where `slots` workgroups (`per_cu` a compute unit) run at once without
+/// clusters and `cluster_slots` with them: the largest cluster (up to 8) whose groups cover at
+/// most `slices` slices and whose workgroups take no more rounds than the plain split's. A
+/// cluster adds its slices' partial tiles on chip, so every slice a cluster holds is a
+/// workspace slice (and its traffic) less.
+fn cluster_split(
+    tiles: u64,
+    slices: u64,
+    slots: u64,
+    per_cu: u64,
+    cluster_slots: &[u32; MAX_CLUSTER],
+) -> Option<(u64, u64)> {
+    let rounds = (tiles * slices).div_ceil(slots.max(1));
+    (2..=slices.min(MAX_CLUSTER as u64)).rev().find_map(|cs| {
+        let groups = slices / cs;
+        let at_once = u64::from(cluster_slots[cs as usize - 1]) * per_cu;
+        (at_once > 0 && tiles * cs * groups <= rounds * at_once).then_some((cs, groups))
+    })
+}
+
 /// The auto split's costs in K-tiles of one workgroup: its pipeline fill and epilogue (a slice
 /// also stores a partial tile), and the convert launch that adds the slices.
 const SPLIT_FILL: u64 = 4;
@@ -322,6 +358,7 @@ fn convert_step(args: &mut CkArgs, out_elems: u64, dev: &DeviceInfo) -> Step {
         block: [CONVERT_BLOCK, 1, 1],
         lds_bytes: CONVERT_BLOCK * 4,
         phase: 0,
+        cluster: 1,
     }
 }
 
@@ -367,6 +404,7 @@ fn dconv_plan(
             block: [DCONV_BLOCK as u32, 1, 1],
             lds_bytes: 0,
             phase: 0,
+            cluster: 1,
         }],
         workspace_bytes: 0,
         flags_offset: 0,
@@ -584,30 +622,45 @@ impl KernelConfig {
         let out_elems = dims.g * m * n;
         let mut steps = Vec::new();
         let (mut workspace_bytes, mut flags_offset) = (0u64, 0u64);
+        let mut cluster_size = 1u32;
         // Atomic accumulation lands in fp32: the output itself when it is fp32 and needs no
         // element-wise op, otherwise the workspace followed by the convert kernel.
         let direct_fp32 = self.out == Elem::F32 && self.out_op == ElementOp::PassThrough;
         let main_grid = match self.schedule {
             Schedule::SplitK { slices, two_stage } => {
                 let group_blocks = dims.g.div_ceil(u64::from(self.merge_groups));
+                let tile_blocks = tiles_m * tiles_n * group_blocks;
+                let bpc = u64::from(self.blocks_per_cu_on(dev));
                 let wanted = match slices {
                     SplitK::Fixed(s) => u64::from(s.max(1)),
-                    SplitK::Auto => auto_split(
-                        tiles_m * tiles_n * group_blocks,
-                        cus * u64::from(self.blocks_per_cu_on(dev)),
-                        k_iters,
-                    ),
-                };
-                let split_iters = k_iters.div_ceil(wanted.min(k_iters));
-                let slices = k_iters.div_ceil(split_iters);
+                    SplitK::Auto => auto_split(tile_blocks, cus * bpc, k_iters),
+                }
+                .min(k_iters);
+                // Automatic slices add up in clusters where the device has them; a group of
+                // slices per cluster, the groups' sums (if more than one) in the workspace.
+                let slice_bytes = out_elems * 4;
+                let (cluster, groups) = (slices == SplitK::Auto
+                    && !two_stage
+                    && self.cluster_reduces(n, dev))
+                .then(|| cluster_split(tile_blocks, wanted, cus * bpc, bpc, &dev.cluster_slots))
+                .flatten()
+                .filter(|&(_, g)| g == 1 || g * slice_bytes <= MAX_SLICE_BYTES)
+                .unwrap_or((1, wanted));
+                let split_iters = k_iters.div_ceil(cluster * groups);
+                // Groups that would hold only empty slices are dropped.
+                let groups = k_iters.div_ceil(split_iters).div_ceil(cluster);
+                let slices = cluster * groups;
                 args.split_iters = split_iters as i64;
-                // Partial sums go to a workspace slice each, added by the convert entry; only
-                // where those slices would exceed MAX_SLICE_BYTES are they added atomically.
-                let partial = slices > 1 || two_stage;
-                if partial && slices * out_elems * 4 <= MAX_SLICE_BYTES {
+                args.cluster = cluster as i64;
+                cluster_size = cluster as u32;
+                // Partial sums go to a workspace slice each (a cluster's: one for its group),
+                // added by the convert entry; only where those slices would exceed
+                // MAX_SLICE_BYTES are they added atomically.
+                let partial = groups > 1 || (cluster == 1 && two_stage);
+                if partial && groups * slice_bytes <= MAX_SLICE_BYTES {
                     args.split_ws = 1;
-                    args.ws_slices = slices as i64;
-                    workspace_bytes = slices * out_elems * 4;
+                    args.ws_slices = groups as i64;
+                    workspace_bytes = groups * slice_bytes;
                 } else {
                     args.store_atomic = i64::from(partial);
                     args.atomic_to_ws = i64::from(partial && (two_stage || !direct_fp32));
@@ -672,12 +725,13 @@ impl KernelConfig {
                 limit: MAX_GRID_X,
             });
         }
-        let launch = |entry, gx: u64, gy: u64, lds| Step::Launch {
+        let launch = |entry, gx: u64, gy: u64, lds, cluster| Step::Launch {
             entry,
             grid: [gx as u32, gy as u32, 1],
             block,
             lds_bytes: lds,
             phase: 0,
+            cluster,
         };
         if args.store_atomic == 1 {
             if args.atomic_to_ws == 1 {
@@ -701,6 +755,7 @@ impl KernelConfig {
                 main_grid[0],
                 main_grid[1],
                 lds_bytes,
+                cluster_size,
             ));
         }
         if args.atomic_to_ws == 1 || args.split_ws == 1 {
@@ -829,6 +884,18 @@ impl KernelConfig {
             args: phases[0].args,
             phases,
         }))
+    }
+
+    /// Whether split-K slices can add their partial tiles in a cluster on `dev`
+    /// (`ck_cluster_reduce`): the device has clusters, GEMM N (`gemm_n`) and the tile's N are
+    /// whole runs of 4, and the fp32 tile with padded rows fits the LDS from the stage base.
+    fn cluster_reduces(&self, gemm_n: u64, dev: &DeviceInfo) -> bool {
+        let [m, n, _] = self.tile;
+        let tile_bytes = u64::from(m) * u64::from(n + CLUSTER_PAD) * 4;
+        dev.cluster_slots[1] > 0
+            && gemm_n.is_multiple_of(4)
+            && n.is_multiple_of(4)
+            && tile_bytes <= u64::from(self.stage_lds_on(dev))
     }
 
     /// Whether finished tiles go out through LDS in runs of 8 (`ck_store_staged`): the tile's N
@@ -1001,6 +1068,7 @@ impl KernelConfig {
                     block: [(DIRECT_SETS * DIRECT_LANES) as u32, 1, 1],
                     lds_bytes: 0,
                     phase: 0,
+                    cluster: 1,
                 },
                 convert,
             ],

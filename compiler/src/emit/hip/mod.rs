@@ -13,7 +13,8 @@ pub use args::CkArgs;
 pub use args::{IMAGE_BYTES, TMA_MAP_BYTES, TMA_MAPS_OFFSET};
 pub use config::{Elem, HipError, KernelConfig, OperandCfg, Schedule, WgmmaLayout};
 pub use launch::{
-    Buffers, ConvDims, DeviceInfo, EntryKind, LaunchPlan, PlanError, Step, ZeroTarget,
+    Buffers, ConvDims, DeviceInfo, EntryKind, LaunchPlan, MAX_CLUSTER, NO_CLUSTERS, PlanError,
+    Step, ZeroTarget,
 };
 pub use source::{KernelText, kernel_text};
 pub use tma::{BOX_CHANNELS, MapKind, TensorMap, tensor_maps, tma_mode};

@@ -29,6 +29,10 @@
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define CK_WGMMA_ARCH 1
 #endif
+// Thread-block clusters and their distributed shared memory (sm_90+).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define CK_CLUSTER 1
+#endif
 #else
 #error "ckdsl kernels need clang HIP or NVRTC"
 #endif
@@ -117,3 +121,8 @@ CK_DEV void ck_wait(int* flag) {
     }
     __threadfence();
 }
+
+#if defined(CK_NV)
+// The shared-window address of an LDS pointer, as PTX's shared-memory operands take it.
+CK_DEV unsigned ck_saddr(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
+#endif

@@ -377,12 +377,101 @@ CK_DEV void ck_streamk(const CkArgs& a, const ck_block& b) {
     }
 }
 
+#if defined(CK_CLUSTER)
+// ---- Split-K slices of one tile in one thread-block cluster (a.cluster > 1, sm_90): each
+// workgroup puts its fp32 partial tile into its own LDS, then adds a share of the tile's rows
+// over every workgroup's LDS (distributed shared memory), in rank order. No partial tile goes
+// through global memory; with a.ws_slices > 1 the cluster's sum is one workspace slice.
+CK_DEV void ck_cluster_sync() {
+    asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+// The address of LDS address `addr` in the workgroup of cluster rank `rank`.
+CK_DEV unsigned ck_peer_addr(unsigned addr, unsigned rank) {
+    unsigned r;
+    asm("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(addr), "r"(rank));
+    return r;
+}
+CK_DEV float4 ck_peer_load(unsigned addr) {
+    float4 v;
+    asm volatile("ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [%4];"
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                 : "r"(addr)
+                 : "memory");
+    return v;
+}
+
+// Floats a row of the partial tile in LDS. The host sets a.cluster only where RED_LD * MPB
+// floats fit the stage LDS and N is a multiple of 4 (whole float4 runs).
+constexpr int RED_LD = NPB + CLUSTER_PAD;
+
+CK_DEV void ck_cluster_reduce(const CkArgs& a, const ck_block& b, unsigned rank, ck_i64 slice, ck_i64 g, ck_i64 m0,
+                              ck_i64 n0, const ck_acc& acc) {
+    float* t = reinterpret_cast<float*>(b.As);
+    if (b.math) {
+#pragma unroll
+        for (int i = 0; i < AR; ++i) {
+            const int r = ck_row(b, i);
+#pragma unroll
+            for (int j = 0; j < AC; ++j) {
+                const int c = ck_col(b, j);
+                if (r >= MPB || c >= NPB || (j % 2 == 1 && ck_pair_cols(j - 1))) continue;
+                if (ck_pair_cols(j)) {
+                    *reinterpret_cast<float2*>(t + r * RED_LD + c) = make_float2(acc.v[i][j], acc.v[i][j + 1]);
+                } else {
+                    t[r * RED_LD + c] = acc.v[i][j];
+                }
+            }
+        }
+    }
+    ck_cluster_sync();
+    const int cs = (int)a.cluster, r0 = (int)rank * MPB / cs, r1 = ((int)rank + 1) * MPB / cs;
+    const unsigned base = ck_saddr(t);
+    for (int q = b.tid; q < (r1 - r0) * (NPB / 4); q += BLOCK) {
+        const int r = r0 + q / (NPB / 4), c = (q % (NPB / 4)) * 4;
+        const ck_i64 m = m0 + r, n = n0 + c;
+        if (m >= a.M || n >= a.Ng) continue;
+        const unsigned off = (unsigned)(r * RED_LD + c) * 4u;
+        float4 v = ck_peer_load(ck_peer_addr(base, 0) + off);
+        for (int p = 1; p < cs; ++p) {
+            const float4 w = ck_peer_load(ck_peer_addr(base, (unsigned)p) + off);
+            v.x += w.x;
+            v.y += w.y;
+            v.z += w.z;
+            v.w += w.w;
+        }
+        if (a.ws_slices > 1) {
+            float* ws = reinterpret_cast<float*>(a.ws) + ((slice * a.G + g) * a.M + m) * a.Ng + n;
+            *reinterpret_cast<float4*>(ws) = v;
+        } else {
+            const float e[4] = {v.x, v.y, v.z, v.w};
+            const ck_i64 row = ck_c_row(a, g, m);
+            if (a.stage_out) {
+                // Contiguous output columns, every other stride a multiple of 8: aligned runs.
+                ck_vec<OT, 4> o;
+#pragma unroll
+                for (int k = 0; k < 4; ++k) o.v[k] = ck_final(a, row + n + k, e[k]);
+                *reinterpret_cast<ck_vec<OT, 4>*>(ck_out(a) + row + n) = o;
+            } else {
+#pragma unroll
+                for (int k = 0; k < 4; ++k) ck_store_final(a, row + ck_c_col(a, n + k), e[k]);
+            }
+        }
+    }
+    // No workgroup leaves (or reuses its LDS) while another still reads it.
+    ck_cluster_sync();
+}
+#endif
+
 CK_DEV void ck_split_k(const CkArgs& a, const ck_block& b) {
     ck_acc acc;
     // The tiles of a slice number at most the grid, which the host keeps within 31 bits:
-    // 32-bit divisions (a 64-bit one is a long software sequence).
+    // 32-bit divisions (a 64-bit one is a long software sequence). In a cluster plan the
+    // slice's rank in its cluster is the fastest digit of the block index (a cluster is
+    // consecutive blocks), then the tile, then the cluster's slice group.
     const unsigned per_split = (unsigned)(a.tiles_m * a.tiles_n), tiles_n = (unsigned)a.tiles_n;
-    const unsigned s = blockIdx.x / per_split, r = blockIdx.x % per_split;
+    const unsigned cs = a.cluster > 1 ? (unsigned)a.cluster : 1u;
+    const unsigned rank = blockIdx.x % cs, rest = blockIdx.x / cs;
+    const unsigned grp = rest / per_split, r = rest % per_split, s = grp * cs + rank;
     const ck_i64 m0 = (ck_i64)(r / tiles_n) * MPB, n0 = (ck_i64)(r % tiles_n) * NPB;
     const ck_i64 kb = s * a.split_iters;
     const ck_i64 ke = kb + a.split_iters < a.k_iters ? kb + a.split_iters : a.k_iters;
@@ -391,6 +480,12 @@ CK_DEV void ck_split_k(const CkArgs& a, const ck_block& b) {
         const ck_i64 g = (ck_i64)blockIdx.y * MERGE + gi;
         if (g >= a.G) break;
         ck_gemm_tile(a, b, g, m0, n0, kb, ke, acc);
+#if defined(CK_CLUSTER)
+        if (cs > 1) {
+            ck_cluster_reduce(a, b, rank, grp, g, m0, n0, acc);
+            continue;
+        }
+#endif
         if (a.split_ws) ck_store_slice(a, b, s, g, m0, n0, acc);
         else ck_store_tile(a, b, g, m0, n0, acc, a.store_atomic != 0);
         __syncthreads();

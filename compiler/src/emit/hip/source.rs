@@ -4,8 +4,8 @@
 use super::args;
 use super::config::{Elem, KernelConfig, Schedule};
 use super::launch::{
-    CONVERT_BLOCK, DCONV_BLOCK, DCONV_WARP_VECTORS, DIRECT_LANES, DIRECT_SETS, DIRECT_SPAN,
-    STAGE_PAD,
+    CLUSTER_PAD, CONVERT_BLOCK, DCONV_BLOCK, DCONV_WARP_VECTORS, DIRECT_LANES, DIRECT_SETS,
+    DIRECT_SPAN, STAGE_PAD,
 };
 use crate::model::{ElementOp, Op, Reduction};
 use std::fmt::Write;
@@ -216,6 +216,7 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
     }
     writeln!(s, "constexpr int SK_REDUCTION = {reduction};")?;
     writeln!(s, "constexpr int STAGE_PAD = {STAGE_PAD};")?;
+    writeln!(s, "constexpr int CLUSTER_PAD = {CLUSTER_PAD};")?;
     writeln!(s, "constexpr int CONVERT_BLOCK = {CONVERT_BLOCK};")?;
     writeln!(
         s,

@@ -29,6 +29,7 @@ const DEV: DeviceInfo = DeviceInfo {
     max_lds_bytes: 227 * 1024,
     async_copy: false,
     wgmma: false,
+    cluster_slots: NO_CLUSTERS,
 };
 /// The same SM count on NVIDIA sm_80+ (the `cp.async` ring), and on sm_90a (warpgroup MMAs).
 const NV: DeviceInfo = DeviceInfo {
@@ -850,4 +851,70 @@ fn backward_data_pads_output_channels_to_whole_tma_boxes() {
     assert_eq!(radix(&groups, &SM90A), (296, 296 * 9, 42));
     let k136 = ConvDims { k: 136, ..one };
     assert_eq!(radix(&k136, &SM90A), (136, 136 * 9, 20));
+}
+
+#[test]
+fn auto_split_k_adds_slices_in_clusters_where_the_device_has_them() {
+    // An H100's 132 SMs in GPCs of 16 and 18: whole clusters of each size that run at once.
+    let h100 = DeviceInfo {
+        cluster_slots: [132, 132, 126, 128, 120, 108, 112, 128],
+        ..SM90A
+    };
+    let k = emit_hip(
+        &SampleBuilder::new("c", Op::BwdWeight)
+            .tile(256, [128, 128, 64], 8)
+            .split_k(SplitK::Auto, false)
+            .build(),
+    )
+    .unwrap();
+    let conv = |k_: u64, c: u64, hw: u64, taps: u64| ConvDims {
+        g: 1,
+        n: 32,
+        k: k_,
+        c,
+        input: [1, hw, hw],
+        output: [1, hw, hw],
+        filter: [1, taps, taps],
+        pad: [0, taps / 2, taps / 2],
+        ..dims(Op::BwdWeight)
+    };
+    let main = |plan: &LaunchPlan| {
+        plan.steps
+            .iter()
+            .find_map(|s| match *s {
+                Step::Launch {
+                    entry: EntryKind::Main,
+                    grid,
+                    cluster,
+                    ..
+                } => Some((grid[0], cluster)),
+                _ => None,
+            })
+            .unwrap()
+    };
+    // 36 tiles of 98 K-tiles: three slices a tile, added in clusters of three; no workspace.
+    let plan = k.plan(&conv(256, 256, 14, 3), &h100).unwrap();
+    assert_eq!(main(&plan), (108, 3));
+    assert_eq!(launches(&plan), [EntryKind::Main]);
+    let a = plan.args;
+    assert_eq!(
+        (a.cluster, a.ws_slices, a.split_ws, a.split_iters),
+        (3, 1, 0, 33)
+    );
+    assert_eq!(plan.workspace_bytes, 0);
+    // One tile of 392 K-tiles: 98 slices of four in 13 clusters of eight (the last six slices
+    // empty), whose sums are 13 workspace slices.
+    let plan = k.plan(&conv(128, 128, 28, 1), &h100).unwrap();
+    assert_eq!(main(&plan), (104, 8));
+    assert_eq!(launches(&plan), [EntryKind::Main, EntryKind::Convert]);
+    let a = plan.args;
+    assert_eq!(
+        (a.cluster, a.ws_slices, a.split_ws, a.split_iters),
+        (8, 13, 1, 4)
+    );
+    assert_eq!(plan.workspace_bytes, 13 * 128 * 128 * 4);
+    // Without clusters the same problems split into workspace slices only.
+    let plan = k.plan(&conv(256, 256, 14, 3), &SM90A).unwrap();
+    assert_eq!(main(&plan), (108, 1));
+    assert_eq!((plan.args.cluster, plan.args.ws_slices), (1, 3));
 }

@@ -9,7 +9,6 @@
 // The maps end the struct, on the 64-byte boundary after the fields: where the host writes them.
 static_assert(sizeof(CkArgs) == TMA_MAPS_OFFSET + sizeof(CkArgs::tma_map), "tensor maps where the host writes them");
 
-CK_DEV unsigned ck_saddr(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
 CK_DEV void ck_bar_init(unsigned long long* bar, unsigned count) {
     asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(ck_saddr(bar)), "r"(count) : "memory");
 }

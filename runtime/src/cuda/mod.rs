@@ -311,15 +311,16 @@ impl CudaBackend {
                     block_dim: (block[0], block[1], block[2]),
                     shared_mem_bytes: lds_bytes,
                 };
-                // SAFETY (both launches): the argument block matches the kernel's `CkArgs`;
-                // every address in it points into a live buffer of at least the size the plan
-                // requires (checked above), the stream orders these launches after the
-                // zero-fills, and a cluster plan's grid is whole clusters.
+                // The argument block matches the kernel's `CkArgs`; every address in it points
+                // into a live buffer of at least the size the plan requires (checked above), and
+                // the stream orders these launches after the zero-fills.
                 if cluster > 1 {
+                    // SAFETY: as above; a cluster plan's grid is whole clusters.
                     unsafe { cluster::launch(func, &self.stream, cfg, cluster, &image) }?;
                 } else {
                     let mut builder = self.stream.launch_builder(func);
                     builder.arg(&image);
+                    // SAFETY: as above.
                     unsafe { builder.launch(cfg) }?;
                 }
             }

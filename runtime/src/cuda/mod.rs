@@ -103,8 +103,10 @@ impl CudaBackend {
             async_copy: major >= 8,
             // Warpgroup MMAs are sm_90a only: the arch-specific target above.
             wgmma,
-            // Thread-block clusters arrived with sm_90.
-            cluster_slots: if major >= 9 {
+            // Thread-block clusters arrived with sm_90; `CK_CLUSTERS=0` plans without them
+            // (for side-by-side comparisons).
+            cluster_slots: if major >= 9 && std::env::var("CK_CLUSTERS").map_or(true, |v| v != "0")
+            {
                 cluster::cluster_slots(&ctx, &arch, max_lds_bytes)?
             } else {
                 NO_CLUSTERS

@@ -158,10 +158,11 @@ pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
     let kernels = kernels_of(&instances);
     let work = work(&instances, &kernels, problems, &be.device_model());
     eprintln!(
-        "{} shapes, {} distinct kernels on {card} ({}); compiling",
+        "{} shapes, {} distinct kernels on {card} ({}; workgroups at once in clusters of 1-8: {:?}); compiling",
         chosen.len(),
         work.kernels.len(),
-        be.arch()
+        be.arch(),
+        be.device_info().cluster_slots
     );
     let bar = compile_bar(work.kernels.len())?;
     let loaded = be.build(work.kernels.clone(), &|| bar.inc(1));

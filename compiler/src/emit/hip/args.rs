@@ -81,8 +81,8 @@ ck_args! {
     ws_slices: i64 => "ck_i64", convert_sets: i64 => "ck_i64",
     /// 1: each split-K slice stores its partial tiles into its workspace slice (no atomics).
     split_ws: i64 => "ck_i64",
-    /// Split-K slices a thread-block cluster holds, which add their partial tiles through
-    /// distributed shared memory (sm_90; the launch's cluster size); 0 or 1: no clusters.
+    /// Split-K slices of a tile, one thread-block cluster, which add their partial tiles
+    /// through distributed shared memory (sm_90; the launch's cluster size); 0 or 1: none.
     cluster: i64 => "ck_i64",
     /// 2 or 3 (the problem's spatial dimensions, which pick the im2col instruction): the
     /// operands are copied by the tensor-memory accelerator through the maps after the fields

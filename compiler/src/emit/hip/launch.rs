@@ -307,24 +307,28 @@ pub(super) fn auto_split(tiles: u64, slots: u64, k_iters: u64) -> u64 {
     }
 }
 
-/// Clusters for `slices` automatic split-K slices of `tiles` output tiles, `(cluster size,
-/// slice groups)`, where `slots` workgroups (`per_cu` a compute unit) run at once without
-/// clusters and `cluster_slots` with them: the largest cluster (up to 8) whose groups cover at
-/// most `slices` slices and whose workgroups take no more rounds than the plain split's. A
-/// cluster adds its slices' partial tiles on chip, so every slice a cluster holds is a
-/// workspace slice (and its traffic) less.
+/// The cluster that holds every one of `slices` (at most 8) automatic split-K slices of each of
+/// `tiles` output tiles, where `slots` workgroups (`per_cu` a compute unit) run at once without
+/// clusters and `cluster_slots` with them: the largest cluster of at most `slices` whose
+/// workgroups take no more rounds than the plain split's (fewer slices where a cluster of
+/// `slices` does not pack into the GPCs). It adds the slices' partial tiles on chip: no
+/// workspace and no convert launch. Not for more slices: clusters that only shrink the
+/// workspace (backward weight sk_1x1_128x128_n32_28 in pairs: 64 slices instead of 128) ran
+/// slower than the workspace slices alone.
 fn cluster_split(
     tiles: u64,
     slices: u64,
     slots: u64,
     per_cu: u64,
     cluster_slots: &[u32; MAX_CLUSTER],
-) -> Option<(u64, u64)> {
+) -> Option<u64> {
+    if slices > MAX_CLUSTER as u64 {
+        return None;
+    }
     let rounds = (tiles * slices).div_ceil(slots.max(1));
-    (2..=slices.min(MAX_CLUSTER as u64)).rev().find_map(|cs| {
-        let groups = slices / cs;
+    (2..=slices).rev().find(|&cs| {
         let at_once = u64::from(cluster_slots[cs as usize - 1]) * per_cu;
-        (at_once > 0 && tiles * cs * groups <= rounds * at_once).then_some((cs, groups))
+        at_once > 0 && tiles * cs <= rounds * at_once
     })
 }
 
@@ -636,31 +640,29 @@ impl KernelConfig {
                     SplitK::Auto => auto_split(tile_blocks, cus * bpc, k_iters),
                 }
                 .min(k_iters);
-                // Automatic slices add up in clusters where the device has them; a group of
-                // slices per cluster, the groups' sums (if more than one) in the workspace.
-                let slice_bytes = out_elems * 4;
-                let (cluster, groups) = (slices == SplitK::Auto
+                // Automatic slices add up in a cluster where the device has them.
+                let cluster = (slices == SplitK::Auto
                     && !two_stage
                     && self.cluster_reduces(n, dev))
                 .then(|| cluster_split(tile_blocks, wanted, cus * bpc, bpc, &dev.cluster_slots))
-                .flatten()
-                .filter(|&(_, g)| g == 1 || g * slice_bytes <= MAX_SLICE_BYTES)
-                .unwrap_or((1, wanted));
-                let split_iters = k_iters.div_ceil(cluster * groups);
-                // Groups that would hold only empty slices are dropped.
-                let groups = k_iters.div_ceil(split_iters).div_ceil(cluster);
-                let slices = cluster * groups;
+                .flatten();
+                let split_iters = k_iters.div_ceil(cluster.unwrap_or(wanted));
+                // A cluster is every slice of one tile (the last may be empty: 9 K-tiles in
+                // four slices of three); otherwise no slice is empty.
+                let slices = cluster.unwrap_or(k_iters.div_ceil(split_iters));
                 args.split_iters = split_iters as i64;
-                args.cluster = cluster as i64;
-                cluster_size = cluster as u32;
-                // Partial sums go to a workspace slice each (a cluster's: one for its group),
-                // added by the convert entry; only where those slices would exceed
-                // MAX_SLICE_BYTES are they added atomically.
-                let partial = groups > 1 || (cluster == 1 && two_stage);
-                if partial && groups * slice_bytes <= MAX_SLICE_BYTES {
+                if let Some(cs) = cluster {
+                    args.cluster = cs as i64;
+                    cluster_size = cs as u32;
+                }
+                // Partial sums outside a cluster go to a workspace slice each, added by the
+                // convert entry; only where those slices would exceed MAX_SLICE_BYTES are they
+                // added atomically.
+                let partial = cluster.is_none() && (slices > 1 || two_stage);
+                if partial && slices * out_elems * 4 <= MAX_SLICE_BYTES {
                     args.split_ws = 1;
-                    args.ws_slices = groups as i64;
-                    workspace_bytes = groups * slice_bytes;
+                    args.ws_slices = slices as i64;
+                    workspace_bytes = slices * out_elems * 4;
                 } else {
                     args.store_atomic = i64::from(partial);
                     args.atomic_to_ws = i64::from(partial && (two_stage || !direct_fp32));

@@ -380,8 +380,8 @@ CK_DEV void ck_streamk(const CkArgs& a, const ck_block& b) {
 #if defined(CK_CLUSTER)
 // ---- Split-K slices of one tile in one thread-block cluster (a.cluster > 1, sm_90): each
 // workgroup puts its fp32 partial tile into its own LDS, then adds a share of the tile's rows
-// over every workgroup's LDS (distributed shared memory), in rank order. No partial tile goes
-// through global memory; with a.ws_slices > 1 the cluster's sum is one workspace slice.
+// over every workgroup's LDS (distributed shared memory), in rank order, and stores them. No
+// partial tile goes through global memory and no convert launch adds them.
 CK_DEV void ck_cluster_sync() {
     asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
 }
@@ -404,8 +404,8 @@ CK_DEV float4 ck_peer_load(unsigned addr) {
 // floats fit the stage LDS and N is a multiple of 4 (whole float4 runs).
 constexpr int RED_LD = NPB + CLUSTER_PAD;
 
-CK_DEV void ck_cluster_reduce(const CkArgs& a, const ck_block& b, unsigned rank, ck_i64 slice, ck_i64 g, ck_i64 m0,
-                              ck_i64 n0, const ck_acc& acc) {
+CK_DEV void ck_cluster_reduce(const CkArgs& a, const ck_block& b, unsigned rank, ck_i64 g, ck_i64 m0, ck_i64 n0,
+                              const ck_acc& acc) {
     float* t = reinterpret_cast<float*>(b.As);
     if (b.math) {
 #pragma unroll
@@ -439,22 +439,17 @@ CK_DEV void ck_cluster_reduce(const CkArgs& a, const ck_block& b, unsigned rank,
             v.z += w.z;
             v.w += w.w;
         }
-        if (a.ws_slices > 1) {
-            float* ws = reinterpret_cast<float*>(a.ws) + ((slice * a.G + g) * a.M + m) * a.Ng + n;
-            *reinterpret_cast<float4*>(ws) = v;
+        const float e[4] = {v.x, v.y, v.z, v.w};
+        const ck_i64 row = ck_c_row(a, g, m);
+        if (a.stage_out) {
+            // Contiguous output columns, every other stride a multiple of 8: aligned runs.
+            ck_vec<OT, 4> o;
+#pragma unroll
+            for (int k = 0; k < 4; ++k) o.v[k] = ck_final(a, row + n + k, e[k]);
+            *reinterpret_cast<ck_vec<OT, 4>*>(ck_out(a) + row + n) = o;
         } else {
-            const float e[4] = {v.x, v.y, v.z, v.w};
-            const ck_i64 row = ck_c_row(a, g, m);
-            if (a.stage_out) {
-                // Contiguous output columns, every other stride a multiple of 8: aligned runs.
-                ck_vec<OT, 4> o;
 #pragma unroll
-                for (int k = 0; k < 4; ++k) o.v[k] = ck_final(a, row + n + k, e[k]);
-                *reinterpret_cast<ck_vec<OT, 4>*>(ck_out(a) + row + n) = o;
-            } else {
-#pragma unroll
-                for (int k = 0; k < 4; ++k) ck_store_final(a, row + ck_c_col(a, n + k), e[k]);
-            }
+            for (int k = 0; k < 4; ++k) ck_store_final(a, row + ck_c_col(a, n + k), e[k]);
         }
     }
     // No workgroup leaves (or reuses its LDS) while another still reads it.
@@ -465,13 +460,13 @@ CK_DEV void ck_cluster_reduce(const CkArgs& a, const ck_block& b, unsigned rank,
 CK_DEV void ck_split_k(const CkArgs& a, const ck_block& b) {
     ck_acc acc;
     // The tiles of a slice number at most the grid, which the host keeps within 31 bits:
-    // 32-bit divisions (a 64-bit one is a long software sequence). In a cluster plan the
-    // slice's rank in its cluster is the fastest digit of the block index (a cluster is
-    // consecutive blocks), then the tile, then the cluster's slice group.
+    // 32-bit divisions (a 64-bit one is a long software sequence). In a cluster plan a cluster
+    // is the slices of one tile, consecutive blocks: the slice is the block index's fastest
+    // digit.
     const unsigned per_split = (unsigned)(a.tiles_m * a.tiles_n), tiles_n = (unsigned)a.tiles_n;
     const unsigned cs = a.cluster > 1 ? (unsigned)a.cluster : 1u;
-    const unsigned rank = blockIdx.x % cs, rest = blockIdx.x / cs;
-    const unsigned grp = rest / per_split, r = rest % per_split, s = grp * cs + rank;
+    const unsigned rank = blockIdx.x % cs, t = blockIdx.x / cs;
+    const unsigned s = cs > 1 ? rank : t / per_split, r = t % per_split;
     const ck_i64 m0 = (ck_i64)(r / tiles_n) * MPB, n0 = (ck_i64)(r % tiles_n) * NPB;
     const ck_i64 kb = s * a.split_iters;
     const ck_i64 ke = kb + a.split_iters < a.k_iters ? kb + a.split_iters : a.k_iters;
@@ -482,7 +477,7 @@ CK_DEV void ck_split_k(const CkArgs& a, const ck_block& b) {
         ck_gemm_tile(a, b, g, m0, n0, kb, ke, acc);
 #if defined(CK_CLUSTER)
         if (cs > 1) {
-            ck_cluster_reduce(a, b, rank, grp, g, m0, n0, acc);
+            ck_cluster_reduce(a, b, rank, g, m0, n0, acc);
             continue;
         }
 #endif

@@ -855,9 +855,9 @@ fn backward_data_pads_output_channels_to_whole_tma_boxes() {
 
 #[test]
 fn auto_split_k_adds_slices_in_clusters_where_the_device_has_them() {
-    // An H100's 132 SMs in GPCs of 16 and 18: whole clusters of each size that run at once.
+    // What an H100 (132 SMs) reported: workgroups that run at once in clusters of 1 to 8.
     let h100 = DeviceInfo {
-        cluster_slots: [132, 132, 126, 128, 120, 108, 112, 128],
+        cluster_slots: [132, 132, 117, 120, 110, 102, 105, 120],
         ..SM90A
     };
     let k = emit_hip(
@@ -902,19 +902,23 @@ fn auto_split_k_adds_slices_in_clusters_where_the_device_has_them() {
         (3, 1, 0, 33)
     );
     assert_eq!(plan.workspace_bytes, 0);
-    // One tile of 392 K-tiles: 98 slices of four in 13 clusters of eight (the last six slices
-    // empty), whose sums are 13 workspace slices.
+    // 18 tiles would take seven slices; clusters of seven or six do not pack into one round,
+    // five do: five slices of 20 K-tiles.
+    let plan = k.plan(&conv(128, 256, 14, 3), &h100).unwrap();
+    assert_eq!(main(&plan), (90, 5));
+    assert_eq!((plan.args.cluster, plan.args.split_iters), (5, 20));
+    assert_eq!(launches(&plan), [EntryKind::Main]);
+    // One tile of 392 K-tiles takes 98 slices: more than a cluster holds, so workspace slices.
     let plan = k.plan(&conv(128, 128, 28, 1), &h100).unwrap();
-    assert_eq!(main(&plan), (104, 8));
+    assert_eq!(main(&plan), (98, 1));
     assert_eq!(launches(&plan), [EntryKind::Main, EntryKind::Convert]);
     let a = plan.args;
     assert_eq!(
         (a.cluster, a.ws_slices, a.split_ws, a.split_iters),
-        (8, 13, 1, 4)
+        (0, 98, 1, 4)
     );
-    assert_eq!(plan.workspace_bytes, 13 * 128 * 128 * 4);
     // Without clusters the same problems split into workspace slices only.
     let plan = k.plan(&conv(256, 256, 14, 3), &SM90A).unwrap();
     assert_eq!(main(&plan), (108, 1));
-    assert_eq!((plan.args.cluster, plan.args.ws_slices), (1, 3));
+    assert_eq!((plan.args.cluster, plan.args.ws_slices), (0, 3));
 }

@@ -309,28 +309,42 @@ pub(super) fn auto_split(tiles: u64, slots: u64, k_iters: u64) -> u64 {
 
 /// The cluster that holds every one of `slices` (at most 8) automatic split-K slices of each of
 /// `tiles` output tiles, where `slots` workgroups (`per_cu` a compute unit) run at once without
-/// clusters and `cluster_slots` with them: the largest cluster of at most `slices` whose
-/// workgroups take no more rounds than the plain split's (fewer slices where a cluster of
-/// `slices` does not pack into the GPCs). It adds the slices' partial tiles on chip: no
-/// workspace and no convert launch. Not for more slices: clusters that only shrink the
-/// workspace (backward weight sk_1x1_128x128_n32_28 in pairs: 64 slices instead of 128) ran
-/// slower than the workspace slices alone.
+/// clusters and `cluster_slots` with them, so that its workgroups take no more rounds than the
+/// plain split's. It adds the slices' partial tiles on chip: no workspace and no convert
+/// launch. Where a cluster of `slices` does not pack into the GPCs and the plain split's
+/// workspace (`workspace` bytes) is at least [`CLUSTER_SHRINK_BYTES`], the largest cluster that
+/// does (fewer slices of more K-tiles each). Not for more than 8 slices: clusters that only
+/// shrank the workspace (backward weight sk_1x1_128x128_n32_28 in pairs: 64 slices instead of
+/// 128) ran slower than the workspace slices alone.
 fn cluster_split(
     tiles: u64,
     slices: u64,
     slots: u64,
     per_cu: u64,
     cluster_slots: &[u32; MAX_CLUSTER],
+    workspace: u64,
 ) -> Option<u64> {
-    if slices > MAX_CLUSTER as u64 {
+    if !(2..=MAX_CLUSTER as u64).contains(&slices) {
         return None;
     }
     let rounds = (tiles * slices).div_ceil(slots.max(1));
-    (2..=slices).rev().find(|&cs| {
+    let fits = |cs: u64| {
         let at_once = u64::from(cluster_slots[cs as usize - 1]) * per_cu;
         at_once > 0 && tiles * cs <= rounds * at_once
-    })
+    };
+    let fewest = if workspace >= CLUSTER_SHRINK_BYTES {
+        2
+    } else {
+        slices
+    };
+    (fewest..=slices).rev().find(|&cs| fits(cs))
 }
+
+/// The plain split's workspace from which a cluster of fewer slices replaces it: backward
+/// weight sk_3x3_256x256_n32_14 (seven slices of 2.4 MB) ran 41.7 µs in workspace slices and
+/// 21.1 µs in clusters of five; where the slices were under 0.4 MB (g32_resnext_3x3_n32_28,
+/// eight of 74 KB) clusters of four ran up to 1.35× slower than the eight slices.
+const CLUSTER_SHRINK_BYTES: u64 = 4 << 20;
 
 /// The auto split's costs in K-tiles of one workgroup: its pipeline fill and epilogue (a slice
 /// also stores a partial tile), and the convert launch that adds the slices.
@@ -641,11 +655,14 @@ impl KernelConfig {
                 }
                 .min(k_iters);
                 // Automatic slices add up in a cluster where the device has them.
-                let cluster = (slices == SplitK::Auto
-                    && !two_stage
-                    && self.cluster_reduces(n, dev))
-                .then(|| cluster_split(tile_blocks, wanted, cus * bpc, bpc, &dev.cluster_slots))
-                .flatten();
+                let workspace = wanted * out_elems * 4;
+                let cluster =
+                    (slices == SplitK::Auto && !two_stage && self.cluster_reduces(n, dev))
+                        .then(|| {
+                            let slots = &dev.cluster_slots;
+                            cluster_split(tile_blocks, wanted, cus * bpc, bpc, slots, workspace)
+                        })
+                        .flatten();
                 let split_iters = k_iters.div_ceil(cluster.unwrap_or(wanted));
                 // A cluster is every slice of one tile (the last may be empty: 9 K-tiles in
                 // four slices of three); otherwise no slice is empty.

@@ -902,12 +902,20 @@ fn auto_split_k_adds_slices_in_clusters_where_the_device_has_them() {
         (3, 1, 0, 33)
     );
     assert_eq!(plan.workspace_bytes, 0);
-    // 18 tiles would take seven slices; clusters of seven or six do not pack into one round,
-    // five do: five slices of 20 K-tiles.
+    // 18 tiles would take seven slices (8 MB of workspace); clusters of seven or six do not
+    // pack into one round, five do: five slices of 20 K-tiles.
     let plan = k.plan(&conv(128, 256, 14, 3), &h100).unwrap();
     assert_eq!(main(&plan), (90, 5));
     assert_eq!((plan.args.cluster, plan.args.split_iters), (5, 20));
     assert_eq!(launches(&plan), [EntryKind::Main]);
+    // The same without the workspace to save (18 groups of 32 by 32): seven workspace slices.
+    let small = ConvDims {
+        g: 18,
+        ..conv(32, 32, 14, 1)
+    };
+    let plan = k.plan(&small, &h100).unwrap();
+    assert_eq!(main(&plan), (7, 1));
+    assert_eq!((plan.args.cluster, plan.args.ws_slices), (0, 7));
     // One tile of 392 K-tiles takes 98 slices: more than a cluster holds, so workspace slices.
     let plan = k.plan(&conv(128, 128, 28, 1), &h100).unwrap();
     assert_eq!(main(&plan), (98, 1));

@@ -307,44 +307,60 @@ pub(super) fn auto_split(tiles: u64, slots: u64, k_iters: u64) -> u64 {
     }
 }
 
-/// The cluster that holds every one of `slices` (at most 8) automatic split-K slices of each of
-/// `tiles` output tiles, where `slots` workgroups (`per_cu` a compute unit) run at once without
-/// clusters and `cluster_slots` with them, so that its workgroups take no more rounds than the
-/// plain split's. It adds the slices' partial tiles on chip: no workspace and no convert
-/// launch. Where a cluster of `slices` does not pack into the GPCs and the plain split's
-/// workspace (`workspace` bytes) is at least [`CLUSTER_SHRINK_BYTES`], the largest cluster that
-/// does (fewer slices of more K-tiles each). Not for more than 8 slices: clusters that only
-/// shrank the workspace (backward weight sk_1x1_128x128_n32_28 in pairs: 64 slices instead of
-/// 128) ran slower than the workspace slices alone.
+/// The cluster that holds every one of the `slices` (at most 8) automatic split-K slices of
+/// each of `tiles` output tiles of `k_iters` K-tiles, if one is worth it. It adds the slices'
+/// partial tiles on chip: no workspace and no convert launch. Where `slots` workgroups
+/// (`per_cu` a compute unit) run at once without clusters and `cluster_slots` with them, a
+/// cluster of `slices` may not pack into the GPCs in as few rounds; then a smaller one (fewer
+/// slices of more K-tiles each) competes with the plain split by a model in nanoseconds: a
+/// K-tile of the workgroup takes `ktile_ns`, the plain split's workspace and convert launch
+/// `workspace_ns`. Measured on the H100 (backward weight fp16): sk_3x3_256x256_n32_14 ran 41.7
+/// µs in seven workspace slices of 2.4 MB and 21.1 µs in clusters of five; rn_k36_100's seven
+/// slices of 0.3 MB (714 K-tiles each) ran 1.35× slower as five. Not for more than 8 slices:
+/// clusters that only shrank the workspace (sk_1x1_128x128_n32_28 in pairs, 64 slices instead
+/// of 128) ran slower than the workspace slices alone.
 fn cluster_split(
     tiles: u64,
+    k_iters: u64,
     slices: u64,
     slots: u64,
     per_cu: u64,
     cluster_slots: &[u32; MAX_CLUSTER],
-    workspace: u64,
+    ClusterModel {
+        ktile_ns,
+        workspace_ns,
+    }: ClusterModel,
 ) -> Option<u64> {
     if !(2..=MAX_CLUSTER as u64).contains(&slices) {
         return None;
     }
-    let rounds = (tiles * slices).div_ceil(slots.max(1));
-    let fits = |cs: u64| {
-        let at_once = u64::from(cluster_slots[cs as usize - 1]) * per_cu;
-        at_once > 0 && tiles * cs <= rounds * at_once
+    let run = |s: u64, at_once: u64| {
+        (tiles * s).div_ceil(at_once) * (k_iters.div_ceil(s) + SPLIT_FILL) * ktile_ns
     };
-    let fewest = if workspace >= CLUSTER_SHRINK_BYTES {
-        2
-    } else {
-        slices
-    };
-    (fewest..=slices).rev().find(|&cs| fits(cs))
+    let plain = run(slices, slots.max(1)) + workspace_ns;
+    (2..=slices)
+        .filter_map(|cs| {
+            let at_once = u64::from(cluster_slots[cs as usize - 1]) * per_cu;
+            (at_once > 0).then(|| (run(cs, at_once), std::cmp::Reverse(cs)))
+        })
+        .min()
+        .filter(|&(ns, _)| ns <= plain)
+        .map(|(_, std::cmp::Reverse(cs))| cs)
 }
 
-/// The plain split's workspace from which a cluster of fewer slices replaces it: backward
-/// weight sk_3x3_256x256_n32_14 (seven slices of 2.4 MB) ran 41.7 µs in workspace slices and
-/// 21.1 µs in clusters of five; where the slices were under 0.4 MB (g32_resnext_3x3_n32_28,
-/// eight of 74 KB) clusters of four ran up to 1.35× slower than the eight slices.
-const CLUSTER_SHRINK_BYTES: u64 = 4 << 20;
+/// What [`cluster_split`] weighs, in nanoseconds: a K-tile of one workgroup, and the plain
+/// split's workspace traffic and convert launch.
+#[derive(Clone, Copy)]
+struct ClusterModel {
+    ktile_ns: u64,
+    workspace_ns: u64,
+}
+
+/// The cluster model's rates: tensor-core FLOPs an SM does a nanosecond on mid-size tiles, the
+/// workspace's bytes a nanosecond (each written once and read once), and the convert launch.
+const SM_FLOPS_PER_NS: u64 = 4000;
+const WORKSPACE_BYTES_PER_NS: u64 = 2500;
+const CONVERT_NS: u64 = 3000;
 
 /// The auto split's costs in K-tiles of one workgroup: its pipeline fill and epilogue (a slice
 /// also stores a partial tile), and the convert launch that adds the slices.
@@ -655,14 +671,12 @@ impl KernelConfig {
                 }
                 .min(k_iters);
                 // Automatic slices add up in a cluster where the device has them.
-                let workspace = wanted * out_elems * 4;
-                let cluster =
-                    (slices == SplitK::Auto && !two_stage && self.cluster_reduces(n, dev))
-                        .then(|| {
-                            let slots = &dev.cluster_slots;
-                            cluster_split(tile_blocks, wanted, cus * bpc, bpc, slots, workspace)
-                        })
-                        .flatten();
+                let cluster = match slices {
+                    SplitK::Auto if !two_stage => {
+                        self.split_cluster(tile_blocks, k_iters, wanted, out_elems, n, dev)
+                    }
+                    _ => None,
+                };
                 let split_iters = k_iters.div_ceil(cluster.unwrap_or(wanted));
                 // A cluster is every slice of one tile (the last may be empty: 9 K-tiles in
                 // four slices of three); otherwise no slice is empty.
@@ -905,16 +919,42 @@ impl KernelConfig {
         }))
     }
 
-    /// Whether split-K slices can add their partial tiles in a cluster on `dev`
-    /// (`ck_cluster_reduce`): the device has clusters, GEMM N (`gemm_n`) and the tile's N are
-    /// whole runs of 4, and the fp32 tile with padded rows fits the LDS from the stage base.
-    fn cluster_reduces(&self, gemm_n: u64, dev: &DeviceInfo) -> bool {
-        let [m, n, _] = self.tile;
-        let tile_bytes = u64::from(m) * u64::from(n + CLUSTER_PAD) * 4;
-        dev.cluster_slots[1] > 0
-            && gemm_n.is_multiple_of(4)
-            && n.is_multiple_of(4)
-            && tile_bytes <= u64::from(self.stage_lds_on(dev))
+    /// The cluster of [`cluster_split`] for `wanted` automatic split-K slices of `tiles` tiles
+    /// (group blocks included) of `k_iters` K-tiles, `out_elems` outputs and GEMM N `gemm_n`,
+    /// where the slices can add their partial tiles in a cluster on `dev`
+    /// (`ck_cluster_reduce`): the device has clusters, GEMM N and the tile's N are whole runs
+    /// of 4, and the fp32 tile with padded rows fits the LDS from the stage base.
+    fn split_cluster(
+        &self,
+        tiles: u64,
+        k_iters: u64,
+        wanted: u64,
+        out_elems: u64,
+        gemm_n: u64,
+        dev: &DeviceInfo,
+    ) -> Option<u64> {
+        let [m, n, k] = self.tile.map(u64::from);
+        let fits = (m * (n + u64::from(CLUSTER_PAD)) * 4) <= u64::from(self.stage_lds_on(dev));
+        if dev.cluster_slots[1] == 0 || !gemm_n.is_multiple_of(4) || !n.is_multiple_of(4) || !fits {
+            return None;
+        }
+        let per_cu = u64::from(self.blocks_per_cu_on(dev));
+        let ktile_ns = 2 * m * n * k * per_cu / SM_FLOPS_PER_NS;
+        let workspace_ns = 2 * wanted * out_elems * 4 / WORKSPACE_BYTES_PER_NS + CONVERT_NS;
+        let slots = u64::from(dev.compute_units) * per_cu;
+        let model = ClusterModel {
+            ktile_ns,
+            workspace_ns,
+        };
+        cluster_split(
+            tiles,
+            k_iters,
+            wanted,
+            slots,
+            per_cu,
+            &dev.cluster_slots,
+            model,
+        )
     }
 
     /// Whether finished tiles go out through LDS in runs of 8 (`ck_store_staged`): the tile's N

@@ -908,10 +908,11 @@ fn auto_split_k_adds_slices_in_clusters_where_the_device_has_them() {
     assert_eq!(main(&plan), (90, 5));
     assert_eq!((plan.args.cluster, plan.args.split_iters), (5, 20));
     assert_eq!(launches(&plan), [EntryKind::Main]);
-    // The same without the workspace to save (18 groups of 32 by 32): seven workspace slices.
+    // The same with little workspace to save against 392 K-tiles (18 groups of 32 by 32):
+    // seven workspace slices of 56 K-tiles beat five of 79.
     let small = ConvDims {
         g: 18,
-        ..conv(32, 32, 14, 1)
+        ..conv(32, 32, 28, 1)
     };
     let plan = k.plan(&small, &h100).unwrap();
     assert_eq!(main(&plan), (7, 1));

@@ -148,12 +148,15 @@ struct Tally {
     split: usize,
     streamed: usize,
     tma: usize,
+    /// Runs whose split-K slices added up in thread-block clusters.
+    clusters: usize,
     instances_run: usize,
     not_accepted: usize,
 }
 
 /// One run: NaN in the destination, the back end's result against the reference.
-/// `kernel` is the instance's portable kernel, to report whether the run copied with TMA.
+/// `kernel` is the instance's portable kernel, to report whether the run copied with TMA and
+/// added split-K slices in clusters.
 fn check(
     be: &CudaBackend,
     inst: &Instance,
@@ -177,9 +180,17 @@ fn check(
     };
     t.split += usize::from(stats.k_batch > 1);
     t.streamed += usize::from(stats.sk_ctas > 0);
-    let tma = kernel.is_some_and(|k| be.plan(k, p).is_ok_and(|plan| be.uses_tma(k, &plan)));
+    let plan = kernel.and_then(|k| Some((k, be.plan(k, p).ok()?)));
+    let tma = plan.as_ref().is_some_and(|(k, plan)| be.uses_tma(k, plan));
+    let cluster = plan.map_or(0, |(_, plan)| plan.args.cluster);
     t.tma += usize::from(tma);
+    t.clusters += usize::from(cluster > 1);
     let copies = if tma { " tma" } else { "" };
+    let copies = if cluster > 1 {
+        format!("{copies} cluster {cluster}")
+    } else {
+        copies.to_string()
+    };
     let kb = format!("k_batch {} sk {}{copies}", stats.k_batch, stats.sk_ctas);
     match data.verify(p) {
         Ok(v) if v.passed() => format!("ok   {kb} {v}"),
@@ -265,7 +276,7 @@ fn main() -> ExitCode {
         }
     }
     println!(
-        "{} instances ran {} problems in {:.1} s: {} passed, {} failed; {} runs split K, {} ran stream-K workgroups, {} copied with TMA; {} instances not accepted",
+        "{} instances ran {} problems in {:.1} s: {} passed, {} failed; {} runs split K, {} ran stream-K workgroups, {} copied with TMA, {} added slices in clusters; {} instances not accepted",
         t.instances_run,
         t.pass + t.fail,
         t0.elapsed().as_secs_f64(),
@@ -274,6 +285,7 @@ fn main() -> ExitCode {
         t.split,
         t.streamed,
         t.tma,
+        t.clusters,
         t.not_accepted
     );
     if t.fail == 0 {

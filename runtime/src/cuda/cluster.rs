@@ -2,8 +2,8 @@
 //! clusters of each size (what the plans size cluster grids by; a cluster lives in one GPC),
 //! and launches in clusters, which cudarc's launch builder has no parameter for.
 
-use super::{CudaError, nvrtc};
-use crate::gpu::ArgImage;
+use super::CudaError;
+use crate::gpu::{ArgImage, KernelCache};
 use ck_compiler::emit::hip::{MAX_CLUSTER, NO_CLUSTERS};
 use cudarc::driver::{CudaContext, CudaFunction, CudaStream, LaunchConfig, sys};
 use cudarc::nvrtc::Ptx;
@@ -14,13 +14,14 @@ const PROBE: &str = "extern \"C\" __global__ void ck_cluster_probe() {}\n";
 
 /// Workgroups of `lds` bytes of LDS each (the most a workgroup may have: one an SM) that run at
 /// once in clusters of 1 to [`MAX_CLUSTER`], from the driver's occupancy query on an empty
-/// kernel compiled for `arch`.
+/// kernel compiled for `arch` (through `cache`).
 pub(super) fn cluster_slots(
     ctx: &Arc<CudaContext>,
+    cache: &KernelCache,
     arch: &str,
     lds: u32,
 ) -> Result<[u32; MAX_CLUSTER], CudaError> {
-    let cubin = nvrtc::compile_cubin("ck_cluster_probe", PROBE, arch)?;
+    let cubin = cache.cubin("ck_cluster_probe", PROBE, arch)?;
     let module = ctx.load_module(Ptx::from_binary(cubin))?;
     let func = module.load_function("ck_cluster_probe")?;
     func.set_attribute(

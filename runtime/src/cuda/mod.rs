@@ -107,7 +107,7 @@ impl CudaBackend {
             // (for side-by-side comparisons).
             cluster_slots: if major >= 9 && std::env::var("CK_CLUSTERS").map_or(true, |v| v != "0")
             {
-                cluster::cluster_slots(&ctx, &arch, max_lds_bytes)?
+                cluster::cluster_slots(&ctx, &cache, &arch, max_lds_bytes)?
             } else {
                 NO_CLUSTERS
             },

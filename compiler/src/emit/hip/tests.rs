@@ -926,6 +926,23 @@ fn auto_split_k_adds_slices_in_clusters_where_the_device_has_them() {
         (a.cluster, a.ws_slices, a.split_ws, a.split_iters),
         (0, 98, 1, 4)
     );
+    // A tile whose fp32 partial (128 rows of 264 floats) does not fit its LDS keeps the
+    // workspace: 128x256x32 on the cp.async ring of an sm_90 device without warpgroup MMAs.
+    let narrow = emit_hip(
+        &SampleBuilder::new("n", Op::BwdWeight)
+            .tile(256, [128, 256, 32], 8)
+            .split_k(SplitK::Auto, false)
+            .build(),
+    )
+    .unwrap();
+    let sm90 = DeviceInfo {
+        cluster_slots: h100.cluster_slots,
+        ..NV
+    };
+    assert!(narrow.config.stage_lds_on(&sm90) < 128 * 264 * 4);
+    let plan = narrow.plan(&conv(256, 256, 14, 3), &sm90).unwrap();
+    assert!(plan.args.ws_slices > 1);
+    assert_eq!(plan.args.cluster, 0);
     // Without clusters the same problems split into workspace slices only.
     let plan = k.plan(&conv(256, 256, 14, 3), &SM90A).unwrap();
     assert_eq!(main(&plan), (108, 1));

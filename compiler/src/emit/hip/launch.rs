@@ -656,7 +656,6 @@ impl KernelConfig {
         let out_elems = dims.g * m * n;
         let mut steps = Vec::new();
         let (mut workspace_bytes, mut flags_offset) = (0u64, 0u64);
-        let mut cluster_size = 1u32;
         // Atomic accumulation lands in fp32: the output itself when it is fp32 and needs no
         // element-wise op, otherwise the workspace followed by the convert kernel.
         let direct_fp32 = self.out == Elem::F32 && self.out_op == ElementOp::PassThrough;
@@ -682,10 +681,7 @@ impl KernelConfig {
                 // four slices of three); otherwise no slice is empty.
                 let slices = cluster.unwrap_or(k_iters.div_ceil(split_iters));
                 args.split_iters = split_iters as i64;
-                if let Some(cs) = cluster {
-                    args.cluster = cs as i64;
-                    cluster_size = cs as u32;
-                }
+                args.cluster = cluster.unwrap_or(0) as i64;
                 // Partial sums outside a cluster go to a workspace slice each, added by the
                 // convert entry; only where those slices would exceed MAX_SLICE_BYTES are they
                 // added atomically.
@@ -788,7 +784,7 @@ impl KernelConfig {
                 main_grid[0],
                 main_grid[1],
                 lds_bytes,
-                cluster_size,
+                args.cluster.max(1) as u32,
             ));
         }
         if args.atomic_to_ws == 1 || args.split_ws == 1 {

@@ -740,7 +740,7 @@ fn table() -> Vec<Key> {
             "split_k",
             S::IntOrAuto,
             split_k,
-            "k_batch: fixed, or `auto` from occupancy",
+            "k_batch: fixed, or `auto` from occupancy (sm_90+: a tile's auto slices may add up in a cluster)",
             split_k
         ),
         key!(

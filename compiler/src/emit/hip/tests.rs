@@ -860,13 +860,16 @@ fn auto_split_k_adds_slices_in_clusters_where_the_device_has_them() {
         cluster_slots: [132, 132, 117, 120, 110, 102, 105, 120],
         ..SM90A
     };
-    let k = emit_hip(
-        &SampleBuilder::new("c", Op::BwdWeight)
-            .tile(256, [128, 128, 64], 8)
-            .split_k(SplitK::Auto, false)
-            .build(),
-    )
-    .unwrap();
+    let auto_split_kernel = |tile: [u32; 3]| {
+        emit_hip(
+            &SampleBuilder::new("c", Op::BwdWeight)
+                .tile(256, tile, 8)
+                .split_k(SplitK::Auto, false)
+                .build(),
+        )
+        .unwrap()
+    };
+    let k = auto_split_kernel([128, 128, 64]);
     let conv = |k_: u64, c: u64, hw: u64, taps: u64| ConvDims {
         g: 1,
         n: 32,
@@ -928,13 +931,7 @@ fn auto_split_k_adds_slices_in_clusters_where_the_device_has_them() {
     );
     // A tile whose fp32 partial (128 rows of 264 floats) does not fit its LDS keeps the
     // workspace: 128x256x32 on the cp.async ring of an sm_90 device without warpgroup MMAs.
-    let narrow = emit_hip(
-        &SampleBuilder::new("n", Op::BwdWeight)
-            .tile(256, [128, 256, 32], 8)
-            .split_k(SplitK::Auto, false)
-            .build(),
-    )
-    .unwrap();
+    let narrow = auto_split_kernel([128, 256, 32]);
     let sm90 = DeviceInfo {
         cluster_slots: h100.cluster_slots,
         ..NV

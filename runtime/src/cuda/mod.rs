@@ -144,9 +144,14 @@ impl CudaBackend {
     }
 
     /// Plans as if the device had `compute_units` SMs (at least 1): small counts make StreamK
-    /// grids mix data-parallel and stream-K tiles on small problems.
+    /// grids mix data-parallel and stream-K tiles on small problems. Clusters keep to whole
+    /// clusters of those SMs.
     pub fn with_compute_units(mut self, compute_units: u32) -> Self {
-        self.device.compute_units = compute_units.max(1);
+        let n = compute_units.max(1);
+        self.device.compute_units = n;
+        for (size, slots) in (1u32..).zip(self.device.cluster_slots.iter_mut()) {
+            *slots = (*slots).min(n / size * size);
+        }
         self
     }
 

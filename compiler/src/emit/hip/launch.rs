@@ -307,56 +307,7 @@ pub(super) fn auto_split(tiles: u64, slots: u64, k_iters: u64) -> u64 {
     }
 }
 
-/// The cluster that holds every one of the `slices` (at most 8) automatic split-K slices of
-/// each of `tiles` output tiles of `k_iters` K-tiles, if one is worth it. It adds the slices'
-/// partial tiles on chip: no workspace and no convert launch. Where `slots` workgroups
-/// (`per_cu` a compute unit) run at once without clusters and `cluster_slots` with them, a
-/// cluster of `slices` may not pack into the GPCs in as few rounds; then a smaller one (fewer
-/// slices of more K-tiles each) competes with the plain split by a model in nanoseconds: a
-/// K-tile of the workgroup takes `ktile_ns`, the plain split's workspace and convert launch
-/// `workspace_ns`. Measured on the H100 (backward weight fp16): sk_3x3_256x256_n32_14 ran 41.7
-/// µs in seven workspace slices of 2.4 MB and 21.1 µs in clusters of five; rn_k36_100's seven
-/// slices of 0.3 MB (714 K-tiles each) ran 1.35× slower as five. Not for more than 8 slices:
-/// clusters that only shrank the workspace (sk_1x1_128x128_n32_28 in pairs, 64 slices instead
-/// of 128) ran slower than the workspace slices alone.
-fn cluster_split(
-    tiles: u64,
-    k_iters: u64,
-    slices: u64,
-    slots: u64,
-    per_cu: u64,
-    cluster_slots: &[u32; MAX_CLUSTER],
-    ClusterModel {
-        ktile_ns,
-        workspace_ns,
-    }: ClusterModel,
-) -> Option<u64> {
-    if !(2..=MAX_CLUSTER as u64).contains(&slices) {
-        return None;
-    }
-    let run = |s: u64, at_once: u64| {
-        (tiles * s).div_ceil(at_once) * (k_iters.div_ceil(s) + SPLIT_FILL) * ktile_ns
-    };
-    let plain = run(slices, slots.max(1)) + workspace_ns;
-    (2..=slices)
-        .filter_map(|cs| {
-            let at_once = u64::from(cluster_slots[cs as usize - 1]) * per_cu;
-            (at_once > 0).then(|| (run(cs, at_once), std::cmp::Reverse(cs)))
-        })
-        .min()
-        .filter(|&(ns, _)| ns <= plain)
-        .map(|(_, std::cmp::Reverse(cs))| cs)
-}
-
-/// What [`cluster_split`] weighs, in nanoseconds: a K-tile of one workgroup, and the plain
-/// split's workspace traffic and convert launch.
-#[derive(Clone, Copy)]
-struct ClusterModel {
-    ktile_ns: u64,
-    workspace_ns: u64,
-}
-
-/// The cluster model's rates: tensor-core FLOPs an SM does a nanosecond on mid-size tiles, the
+/// The rates of [`KernelConfig::split_cluster`]'s model: tensor-core FLOPs an SM does a nanosecond on mid-size tiles, the
 /// workspace's bytes a nanosecond (each written once and read once), and the convert launch.
 const SM_FLOPS_PER_NS: u64 = 4000;
 const WORKSPACE_BYTES_PER_NS: u64 = 2500;
@@ -915,11 +866,22 @@ impl KernelConfig {
         }))
     }
 
-    /// The cluster of [`cluster_split`] for `wanted` automatic split-K slices of `tiles` tiles
-    /// (group blocks included) of `k_iters` K-tiles, `out_elems` outputs and GEMM N `gemm_n`,
-    /// where the slices can add their partial tiles in a cluster on `dev`
-    /// (`ck_cluster_reduce`): the device has clusters, GEMM N and the tile's N are whole runs
-    /// of 4, and the fp32 tile with padded rows fits the LDS from the stage base.
+    /// The cluster that holds every one of the `wanted` (at most 8) automatic split-K slices of
+    /// each of `tiles` output tiles (group blocks included) of `k_iters` K-tiles, if one is
+    /// worth it; `out_elems` outputs, GEMM N `gemm_n`. It adds the slices' partial tiles on
+    /// chip (`ck_cluster_reduce`): no workspace and no convert launch. It needs a device with
+    /// clusters, GEMM N and the tile's N in whole runs of 4, and the fp32 tile with padded rows
+    /// in the LDS from the stage base.
+    ///
+    /// A cluster of all `wanted` slices may not pack into the GPCs (`cluster_slots`) in as few
+    /// rounds as the plain split; then a smaller one (fewer slices of more K-tiles each)
+    /// competes with it by a model in nanoseconds: rounds × (K-tiles a slice + SPLIT_FILL) × a
+    /// K-tile's time, the plain split adding its workspace traffic and convert launch. Measured
+    /// on the H100 (backward weight fp16): sk_3x3_256x256_n32_14 ran 41.7 µs in seven workspace
+    /// slices of 2.4 MB and 21.1 µs in clusters of five; rn_k36_100's seven slices of 0.3 MB
+    /// (714 K-tiles each) ran 1.35× slower as five. Not for more than 8 slices: clusters that
+    /// only shrank the workspace (sk_1x1_128x128_n32_28 in pairs, 64 slices instead of 128)
+    /// ran slower than the workspace slices alone.
     fn split_cluster(
         &self,
         tiles: u64,
@@ -931,26 +893,29 @@ impl KernelConfig {
     ) -> Option<u64> {
         let [m, n, k] = self.tile.map(u64::from);
         let fits = (m * (n + u64::from(CLUSTER_PAD)) * 4) <= u64::from(self.stage_lds_on(dev));
-        if dev.cluster_slots[1] == 0 || !gemm_n.is_multiple_of(4) || !n.is_multiple_of(4) || !fits {
+        if !(2..=MAX_CLUSTER as u64).contains(&wanted)
+            || !gemm_n.is_multiple_of(4)
+            || !n.is_multiple_of(4)
+            || !fits
+        {
             return None;
         }
         let per_cu = u64::from(self.blocks_per_cu_on(dev));
         let ktile_ns = 2 * m * n * k * per_cu / SM_FLOPS_PER_NS;
-        let workspace_ns = 2 * wanted * out_elems * 4 / WORKSPACE_BYTES_PER_NS + CONVERT_NS;
-        let slots = u64::from(dev.compute_units) * per_cu;
-        let model = ClusterModel {
-            ktile_ns,
-            workspace_ns,
+        let run = |slices: u64, at_once: u64| {
+            (tiles * slices).div_ceil(at_once) * (k_iters.div_ceil(slices) + SPLIT_FILL) * ktile_ns
         };
-        cluster_split(
-            tiles,
-            k_iters,
-            wanted,
-            slots,
-            per_cu,
-            &dev.cluster_slots,
-            model,
-        )
+        let workspace_ns = 2 * wanted * out_elems * 4 / WORKSPACE_BYTES_PER_NS + CONVERT_NS;
+        let plain = run(wanted, u64::from(dev.compute_units).max(1) * per_cu) + workspace_ns;
+        // The fastest cluster, the largest among equals; none on a device without clusters.
+        (2..=wanted)
+            .filter_map(|cs| {
+                let at_once = u64::from(dev.cluster_slots[cs as usize - 1]) * per_cu;
+                (at_once > 0).then(|| (run(cs, at_once), std::cmp::Reverse(cs)))
+            })
+            .min()
+            .filter(|&(ns, _)| ns <= plain)
+            .map(|(_, std::cmp::Reverse(cs))| cs)
     }
 
     /// Whether finished tiles go out through LDS in runs of 8 (`ck_store_staged`): the tile's N

@@ -185,12 +185,10 @@ fn check(
     let cluster = plan.map_or(0, |(_, plan)| plan.args.cluster);
     t.tma += usize::from(tma);
     t.clusters += usize::from(cluster > 1);
-    let copies = if tma { " tma" } else { "" };
-    let copies = if cluster > 1 {
-        format!("{copies} cluster {cluster}")
-    } else {
-        copies.to_string()
-    };
+    let mut copies = String::from(if tma { " tma" } else { "" });
+    if cluster > 1 {
+        copies += &format!(" cluster {cluster}");
+    }
     let kb = format!("k_batch {} sk {}{copies}", stats.k_batch, stats.sk_ctas);
     match data.verify(p) {
         Ok(v) if v.passed() => format!("ok   {kb} {v}"),

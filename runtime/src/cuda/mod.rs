@@ -105,8 +105,7 @@ impl CudaBackend {
             wgmma,
             // Thread-block clusters arrived with sm_90; `CK_CLUSTERS=0` plans without them
             // (for side-by-side comparisons).
-            cluster_slots: if major >= 9 && std::env::var("CK_CLUSTERS").map_or(true, |v| v != "0")
-            {
+            cluster_slots: if major >= 9 && enabled("CK_CLUSTERS") {
                 cluster::cluster_slots(&ctx, &cache, &arch, max_lds_bytes)?
             } else {
                 NO_CLUSTERS
@@ -123,7 +122,7 @@ impl CudaBackend {
             stream,
             arch,
             device,
-            tma: std::env::var("CK_TMA").map_or(true, |v| v != "0"),
+            tma: enabled("CK_TMA"),
             cache,
             loaded: Mutex::new(HashMap::new()),
         })
@@ -334,6 +333,11 @@ impl CudaBackend {
         }
         Ok(())
     }
+}
+
+/// Whether a path that an environment switch can turn off is on: unless `var` is `0`.
+fn enabled(var: &str) -> bool {
+    std::env::var(var).map_or(true, |v| v != "0")
 }
 
 #[cfg(test)]

@@ -292,7 +292,7 @@ fn stats(k: &HipKernel, plan: &LaunchPlan, p: &ConvProblem) -> RunStats {
         .iter()
         .filter_map(|s| match s {
             Step::Launch {
-                entry: EntryKind::Main | EntryKind::Direct,
+                entry: EntryKind::Main | EntryKind::Direct | EntryKind::DirectMma,
                 grid,
                 ..
             } => Some(grid.iter().map(|&g| u64::from(g)).product::<u64>()),

@@ -8,8 +8,11 @@
 // shuffles, then across warps in LDS, and land in the block's slice of the fp32 workspace; the
 // convert entry adds the slices (no atomics, deterministic).
 
-// DIRECT_SETS (row sets per block), DIRECT_LANES (threads per set) and DIRECT_SPAN (channels a
-// thread covers) come from the host's launch plan, above.
+// DIRECT_SETS (row sets per block), DIRECT_LANES (threads per set), DIRECT_SPAN (channels a
+// thread covers) and, for the tensor-core path, DIRECT_STEP_ROWS (output rows a step
+// multiplies), DIRECT_DEPTH (steps copied ahead), DIRECT_RUNS
+// (16-pixel runs of a row a warp multiplies, at most) and DIRECT_MMA_BLOCKS (its workgroups an
+// SM holds) come from the host's launch plan, above.
 constexpr int DIRECT_BLOCK = DIRECT_SETS * DIRECT_LANES;
 constexpr int DIRECT_MAX_ACC = 9 * DIRECT_SPAN;
 constexpr int DIRECT_WARPS = DIRECT_BLOCK / 32;
@@ -122,8 +125,214 @@ template <int CH, bool ACROSS> CK_DEV void ck_direct(const CkArgs& a, float* red
     }
 }
 
+#if defined(CK_MMA_SYNC)
+// Tensor cores (sm_80+, 16-bit operands of one kind, C = K channels a group in whole 8-channel
+// vectors; the host picks it, see `direct_tensor_cores`). An 8-channel vector (8 / CH groups)
+// is the M and N of m16n8k16 MMAs whose K is 16 output pixels of a row: M is two taps' 8 input
+// channels (the last step's tap 8 alone, rows 8-15 zero), N the vector's 8 output-gradient
+// channels; the products of channels of different groups are dropped when the sums are stored.
+//
+// A workgroup takes `direct_vecs` (V) vectors and chunks of `direct_pixels` output rows of one
+// (image, depth) plane, every gridDim.y-th chunk. Each input row is copied from global memory
+// once (plus a chunk's halo rows) with cp.async into a ring of rows, and each output-gradient
+// row into a ring of its own; a step multiplies DIRECT_STEP_ROWS output rows (one barrier, and
+// two independent chains of loads and MMAs a warp) while the copies of the next DIRECT_DEPTH
+// steps are in flight. A row is every staged column by the block's vectors, 16-byte
+// chunks swizzled (ck_swz_chunk) so that the eight pixels of an ldmatrix fall in distinct
+// banks, and the taps are ldmatrix.trans reads at shifted columns of their filter rows: no
+// copy a tap. Warp w owns vector w % V and every (8 / V)-th 16-pixel run of a row; at the end
+// the warps of a vector add their sums in LDS in warp order and the block writes its workspace
+// slice (the convert entry adds the slices).
+constexpr int DM_STEPS = 5;         // four tap pairs and tap 8
+constexpr int DM_SUMS = 9 * 8 * 8;  // a warp's sums in LDS: [tap][input channel][output channel]
+constexpr int DM_DSLOTS = DIRECT_STEP_ROWS * (DIRECT_DEPTH + 1);  // output-gradient ring rows
+
+CK_DEV void ck_direct_mma(const CkArgs& a, unsigned char* smem) {
+    const int ch = (int)a.direct_ch, vecs = (int)a.direct_vecs, nvec = (int)(a.G * ch / 8);
+    const int warp = (int)threadIdx.x / 32, lane = (int)threadIdx.x % 32, g4 = lane / 4, t4 = lane % 4;
+    const int wv = warp % vecs, wr = warp / vecs, wstep = DIRECT_WARPS / vecs;
+    const int vb = (int)blockIdx.x * vecs;
+    const int sh = (int)a.sh, sw = (int)a.sw, dh = (int)a.dh, dw = (int)a.dw;
+    // Output columns in whole 16-pixel runs; the input columns they read, from column -pw.
+    const int wo = (int)a.Wo, runs = (wo + 15) / 16, cols = 16 * runs;
+    const int xcols = (cols - 1) * sw + 2 * dw + 1;
+    // Ring rows in elements (whole 128-byte lines), and the input ring's rows: a step's filter
+    // rows span (DIRECT_STEP_ROWS − 1)·sh + 2 dh + 1, and each step in flight adds
+    // DIRECT_STEP_ROWS·sh.
+    const int xrow = (xcols * vecs + 7) / 8 * 64, drow = cols * vecs * 8;
+    const int xslots = (DIRECT_STEP_ROWS * (DIRECT_DEPTH + 1) - 1) * sh + 2 * dh + 1;
+    // The rings' shared-window addresses and row sizes in bytes: every copy and ldmatrix
+    // address is one of these plus an offset set up once.
+    const unsigned xring = (unsigned)__cvta_generic_to_shared(smem), xrow_b = 2 * xrow;
+    const unsigned dring = xring + xslots * xrow_b, drow_b = 2 * drow;
+    const BT* x = reinterpret_cast<const BT*>(a.x);
+    const AT* dy = reinterpret_cast<const AT*>(a.y);
+    // The thread's copy chunk of a row, the same every row (a row's chunks are at most the
+    // block's threads): whether it has one, its byte offset in the ring row, the source's column
+    // and vector offset (0 where that column or vector is outside the tensor, so that the
+    // address stays valid) and whether it copies data (else zeros).
+    const int col = (int)threadIdx.x / vecs, v = (int)threadIdx.x % vecs, iw = col - (int)a.pw;
+    const bool xhas = (int)threadIdx.x < xcols * vecs, yhas = (int)threadIdx.x < cols * vecs;
+    const unsigned cdst = 2 * ck_swz_chunk(col, v, vecs);
+    // A vector's first channel: group v·8 / CH, channel 0 (channels are contiguous).
+    const bool xok = ck_in(iw, a.Wi) && vb + v < nvec, yok = col < wo && vb + v < nvec;
+    const ck_idx xsrc = xok ? iw * ck_ix(a.xs_w) + (vb + v) * ck_ix((ck_i64)(8 / ch) * a.xs_g) : 0;
+    const ck_idx ysrc = yok ? col * ck_ix(a.ys_w) + (vb + v) * ck_ix((ck_i64)(8 / ch) * a.ys_g) : 0;
+    // The lane's ldmatrix byte offsets within a ring row for its runs (wr, wr + wstep): B, the
+    // run's 16 pixels (K) by the vector's 8 output-gradient channels, lane l giving pixel l % 16;
+    // A of step j, transposed from pixel rows, lane l giving pixel 8 (l / 16) + l % 8 of tap
+    // 2 j + (l / 8) % 2 (tap 8, x2: pixel l % 16). Taps 2 and 3 (step 1) are the only pair in
+    // two filter rows.
+    int boff[DIRECT_RUNS], aoff[DIRECT_RUNS][DM_STEPS];
+    const bool row1 = (lane / 8) % 2;
+#pragma unroll
+    for (int k = 0; k < DIRECT_RUNS; ++k) {
+        const int r = wr + k * wstep;
+        boff[k] = 2 * ck_swz_chunk(16 * r + lane % 16, wv, vecs);
+#pragma unroll
+        for (int j = 0; j < DM_STEPS; ++j) {
+            const int t = j + 1 < DM_STEPS ? 2 * j + row1 : 8;
+            const int px = 16 * r + (j + 1 < DM_STEPS ? (lane / 16) * 8 + lane % 8 : lane % 16);
+            aoff[k][j] = 2 * ck_swz_chunk(px * sw + (t % 3) * dw, wv, vecs);
+        }
+    }
+    // What the loops read of the arguments, in registers: the argument block is behind a
+    // pointer, which the copies' memory clobbers would otherwise make the loops reload.
+    const int rows = (int)a.direct_pixels, ho = (int)a.Ho, hi = (int)a.Hi, ph = (int)a.ph;
+    const int chunks = (ho + rows - 1) / rows, planes_d = (int)a.Do;
+    const ck_idx xs_h = ck_ix(a.xs_h), ys_h = ck_ix(a.ys_h);
+    const int items = (int)a.N * planes_d * chunks;
+    float acc[DM_STEPS][4] = {};
+    for (int item = (int)blockIdx.y; item < items; item += (int)gridDim.y) {
+        const int plane = item / chunks, h0 = item % chunks * rows;
+        const int n = plane / planes_d, od = plane % planes_d;
+        const int nrows = ho - h0 < rows ? ho - h0 : rows;
+        // The filter has one depth tap: the input plane is fixed by the output's.
+        const int id = od * (int)a.sd - (int)a.pd;
+        const bool din = ck_in(id, a.Di);
+        const BT* xp = x + n * ck_ix(a.xs_n) + (din ? id : 0) * ck_ix(a.xs_d);
+        const AT* yp = dy + n * ck_ix(a.ys_n) + od * ck_ix(a.ys_d) + h0 * ys_h;
+        // The next input row to copy (from row h0·sh − ph) and its ring row, the ring row of the
+        // next output-gradient row, and those of step i's first input and gradient rows.
+        int xnext = 0, xw = 0, yw = 0, xs = 0, ys = 0;
+        // Step i's copies: the gradient rows of its output rows (those in the chunk) and the
+        // input rows they are the first to read.
+        auto copy_step = [&](int i) {
+            const int q0 = DIRECT_STEP_ROWS * i;
+            if (q0 < nrows) {
+                const int q1 = q0 + DIRECT_STEP_ROWS < nrows ? q0 + DIRECT_STEP_ROWS : nrows;
+#pragma unroll 1
+                for (; xnext <= (q1 - 1) * sh + 2 * dh; ++xnext) {
+                    const int ih = h0 * sh - ph + xnext;
+                    const bool in = din && ck_in(ih, hi);
+                    if (xhas) ck_cp_async<16>(xring + xw * xrow_b + cdst, (in ? xp + ih * xs_h : x) + xsrc, in && xok);
+                    xw = xw + 1 == xslots ? 0 : xw + 1;
+                }
+#pragma unroll
+                for (int u = 0; u < DIRECT_STEP_ROWS; ++u) {
+                    if (yhas && q0 + u < q1) ck_cp_async<16>(dring + yw * drow_b + cdst, yp + (q0 + u) * ys_h + ysrc, yok);
+                    yw = yw + 1 == DM_DSLOTS ? 0 : yw + 1;
+                }
+            }
+            ck_cp_commit();
+        };
+        for (int i = 0; i < DIRECT_DEPTH; ++i) copy_step(i);
+        for (int i = 0; DIRECT_STEP_ROWS * i < nrows; ++i) {
+            ck_cp_wait<DIRECT_DEPTH - 1>();
+            __syncthreads();
+            // Into the ring rows step i - 1 read last (every warp is past it).
+            copy_step(i + DIRECT_DEPTH);
+            const int nr = nrows - DIRECT_STEP_ROWS * i;
+            // Each output row's three filter rows, and each MMA step's row for this lane.
+            unsigned ar[DIRECT_STEP_ROWS][DM_STEPS], dr[DIRECT_STEP_ROWS];
+#pragma unroll
+            for (int u = 0; u < DIRECT_STEP_ROWS; ++u) {
+                unsigned fr[3];
+#pragma unroll
+                for (int t = 0; t < 3; ++t) {
+                    const int slot = xs + u * sh + t * dh;
+                    fr[t] = xring + (slot >= xslots ? slot - xslots : slot) * xrow_b;
+                }
+                ar[u][0] = fr[0];
+                ar[u][1] = row1 ? fr[1] : fr[0];
+                ar[u][2] = fr[1];
+                ar[u][3] = fr[2];
+                ar[u][4] = fr[2];
+                const int slot = ys + u;
+                dr[u] = dring + (slot >= DM_DSLOTS ? slot - DM_DSLOTS : slot) * drow_b;
+            }
+#pragma unroll
+            for (int k = 0; k < DIRECT_RUNS; ++k)
+                if (wr + k * wstep < runs) {
+                    // Every fragment of the step first, then the MMAs: the loads overlap.
+                    unsigned b[DIRECT_STEP_ROWS][4], f[DIRECT_STEP_ROWS][DM_STEPS][4];
+#pragma unroll
+                    for (int u = 0; u < DIRECT_STEP_ROWS; ++u)
+                        if (u < nr) {
+                            ck_ldsm<2, true>(b[u], dr[u] + boff[k]);
+#pragma unroll
+                            for (int j = 0; j < DM_STEPS; ++j)
+                                if (j + 1 < DM_STEPS) {
+                                    ck_ldsm<4, true>(f[u][j], ar[u][j] + aoff[k][j]);
+                                } else {
+                                    ck_ldsm<2, true>(f[u][j], ar[u][j] + aoff[k][j]);
+                                    f[u][j][2] = f[u][j][1];
+                                    f[u][j][1] = 0;
+                                    f[u][j][3] = 0;
+                                }
+                        }
+#pragma unroll
+                    for (int u = 0; u < DIRECT_STEP_ROWS; ++u)
+                        if (u < nr)
+#pragma unroll
+                            for (int j = 0; j < DM_STEPS; ++j) ck_mma(acc[j], f[u][j], b[u]);
+                }
+            xs += DIRECT_STEP_ROWS * sh;
+            xs -= xs >= xslots ? xslots : 0;
+            ys += DIRECT_STEP_ROWS;
+            ys -= ys >= DM_DSLOTS ? DM_DSLOTS : 0;
+        }
+        // The next chunk's copies reuse the rings.
+        ck_cp_wait<0>();
+        __syncthreads();
+    }
+    // Row g4 of step j's tile is tap 2 j's input channel g4 and row g4 + 8 tap 2 j + 1's; the
+    // lane's columns are output channels 2 t4 and 2 t4 + 1.
+    float* red = reinterpret_cast<float*>(smem);
+#pragma unroll
+    for (int j = 0; j < DM_STEPS; ++j)
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+            if (2 * j + h < 9) {
+                float* p = red + warp * DM_SUMS + (2 * j + h) * 64 + g4 * 8 + 2 * t4;
+                p[0] = acc[j][2 * h];
+                p[1] = acc[j][2 * h + 1];
+            }
+    __syncthreads();
+    // The block's vectors are workspace rows (g, k) vb·8 to (vb + vecs)·8 of 9·CH columns
+    // (tap, c): one contiguous run.
+    const int here = nvec - vb < vecs ? nvec - vb : vecs, cols9 = 9 * ch;
+    const ck_i64 total = a.G * a.K * 9 * a.C;
+    float* out = reinterpret_cast<float*>(a.ws) + (ck_i64)blockIdx.y * total + (ck_i64)vb * 8 * cols9;
+    // Element e: row e / (9 CH) (vector, output channel kk), column tap·CH + c; CH is a power
+    // of two, so only the division by 9 remains, by a constant.
+    const int lg = ch == 1 ? 0 : ch == 2 ? 1 : ch == 4 ? 2 : 3;
+    for (int e = (int)threadIdx.x; e < here * 8 * cols9; e += DIRECT_BLOCK) {
+        const int row = (e >> lg) / 9, col = e - row * cols9, v = row / 8, kk = row % 8;
+        const int tap = col >> lg, cc = (kk >> lg << lg) + (col & (ch - 1));
+        float sum = 0.0f;
+        for (int w = v; w < DIRECT_WARPS; w += vecs) sum += red[w * DM_SUMS + tap * 64 + cc * 8 + kk];
+        out[e] = sum;
+    }
+}
+// The kernel has the tensor-core path: 16-bit operands of one kind.
+constexpr bool DM_MMA = sizeof(AT) == 2 && sizeof(BT) == 2 && ck_is_bf16<AT>::value == ck_is_bf16<BT>::value;
+#endif
+
+// LDS from the launch: the reduction buffer.
 CK_ENTRY_THREADS(direct, DIRECT_BLOCK, 2)(const CK_GRID_CONST CkArgs a) {
-    __shared__ float red[DIRECT_WARPS * DIRECT_MAX_ACC * DIRECT_SETS];
+    extern __shared__ __align__(16) unsigned char ck_smem[];
+    float* red = reinterpret_cast<float*>(ck_smem);
     const bool across = a.K == 1;
     switch (a.direct_ch) {
     case 1: across ? ck_direct<1, true>(a, red) : ck_direct<1, false>(a, red); break;
@@ -131,4 +340,13 @@ CK_ENTRY_THREADS(direct, DIRECT_BLOCK, 2)(const CK_GRID_CONST CkArgs a) {
     case 4: across ? ck_direct<4, true>(a, red) : ck_direct<4, false>(a, red); break;
     default: ck_direct<8, false>(a, red); break;
     }
+}
+
+// The tensor-core path (the host launches it only where the kernel has it); LDS from the launch:
+// the rings, then the warps' sums.
+CK_ENTRY_THREADS(direct_mma, DIRECT_BLOCK, DIRECT_MMA_BLOCKS)(const CK_GRID_CONST CkArgs a) {
+#if defined(CK_MMA_SYNC)
+    extern __shared__ __align__(16) unsigned char ck_smem[];
+    if (DM_MMA) ck_direct_mma(a, ck_smem);
+#endif
 }

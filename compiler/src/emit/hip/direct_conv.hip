@@ -140,12 +140,6 @@ constexpr int DC_TAP = 16 * DC_VW * 8;            // elements of one tap's chunk
 constexpr int DC_WARP = DC_STAGES * 2 * DC_TAP;   // elements of a warp's ring
 constexpr int DC_STEPS = 5;                       // four k16 steps and one k8 step
 
-// Element offset of chunk (pixel, vector) within a tap of a warp owning `vw` vectors.
-CK_DEV int ck_dc_chunk(int px, int v, int vw) {
-    const int c = px * vw + v;
-    return (c ^ ((c >> 3) & 7)) * 8;
-}
-
 CK_NOINLINE void ck_dconv_mma(const CkArgs& a, AT* lds) {
     const bool fwd = CK_OP == CK_FWD;
     const int ch = (int)a.direct_ch, vecs = (int)a.direct_vecs, nvec = (int)(a.G * ch / 8);
@@ -237,7 +231,7 @@ CK_NOINLINE void ck_dconv_mma(const CkArgs& a, AT* lds) {
                 if (c >= nchunk) break;
                 const bool ok = (mask[i] >> t) & 1;
                 const ck_idx off = ok ? base[i] + roff[i][t / 3] + coff[i][t % 3] : 0;
-                ck_cp_async<16>(d + h * DC_TAP + ck_dc_chunk(c / vw, c % vw, vw), src + off, ok);
+                ck_cp_async<16>(d + h * DC_TAP + ck_swz_chunk(c / vw, c % vw, vw), src + off, ok);
             }
         }
     };
@@ -267,8 +261,8 @@ CK_NOINLINE void ck_dconv_mma(const CkArgs& a, AT* lds) {
                 for (int q = 0; q < 2; ++q)
                     if (v0p + q < vw) {
                         const int v = v0p + q;
-                        if (j + 1 < DC_STEPS) ck_ldsm<4, false>(f[q], s + ltap * DC_TAP + ck_dc_chunk(lrow, v, vw));
-                        else ck_ldsm<2, false>(f[q], s + ck_dc_chunk(lrow, v, vw));
+                        if (j + 1 < DC_STEPS) ck_ldsm<4, false>(f[q], s + ltap * DC_TAP + ck_swz_chunk(lrow, v, vw));
+                        else ck_ldsm<2, false>(f[q], s + ck_swz_chunk(lrow, v, vw));
                     }
 #pragma unroll
                 for (int q = 0; q < 2; ++q)

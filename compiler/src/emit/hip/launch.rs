@@ -81,6 +81,9 @@ pub enum EntryKind {
     Convert,
     /// Small-channel backward weight (kernels that merge groups; see [`KernelConfig::has_direct`]).
     Direct,
+    /// Its tensor-core path (NVIDIA sm_80+), with its own register budget; an empty entry on
+    /// other targets, where no plan launches it.
+    DirectMma,
 }
 
 /// Which buffer a zero-fill step clears.
@@ -248,6 +251,25 @@ pub(super) const DIRECT_SETS: u64 = 8;
 pub(super) const DIRECT_LANES: u64 = 32;
 pub(super) const DIRECT_SPAN: u64 = 8;
 
+/// Output rows a step of the tensor-core backward-weight small-channel path multiplies, and the
+/// steps it copies ahead (`direct.hip`, emitted into its source).
+pub(super) const DIRECT_STEP_ROWS: u64 = 2;
+pub(super) const DIRECT_DEPTH: u64 = 3;
+/// 16-pixel runs of a row each warp of that path multiplies, at most: their offsets are set up
+/// once, in registers, as is each thread's one 16-byte chunk of a ring row.
+pub(super) const DIRECT_RUNS: u64 = 2;
+/// Workgroups of that path an SM holds at least (its launch bound: at most 128 registers, which
+/// hold a step's fragments).
+pub(super) const DIRECT_MMA_BLOCKS: u64 = 2;
+/// LDS of the scalar backward-weight small-channel path: each warp's sums of its row sets.
+const DIRECT_LDS: u64 = DIRECT_SETS * DIRECT_LANES / 32 * 9 * DIRECT_SPAN * DIRECT_SETS * 4;
+/// LDS of the tensor-core path's warp sums (8 warps of [tap][8][8] floats), the least it takes,
+/// and the most its rings may take: the default dynamic limit, which needs no opt-in.
+const DIRECT_MMA_SUMS: u64 = 8 * 9 * 64 * 4;
+const DIRECT_MMA_LDS: u64 = 48 * 1024;
+/// Fewest output rows a chunk of the tensor-core path takes (each chunk copies halo rows).
+const DIRECT_MMA_MIN_ROWS: u64 = 4;
+
 /// Bytes of padding per row of the staged epilogue's LDS tile (emitted into the kernel source):
 /// rows stay 16-byte aligned and consecutive rows start 4 banks apart.
 pub(super) const STAGE_PAD: u32 = 16;
@@ -345,6 +367,79 @@ fn convert_step(args: &mut CkArgs, out_elems: u64, dev: &DeviceInfo) -> Step {
         phase: 0,
         cluster: 1,
     }
+}
+
+/// The tensor-core small-channel backward-weight plan (`ck_direct_mma`), for C = K = `c`
+/// channels a group in whole 8-channel vectors: `x` blocks of `direct_vecs` vectors (the most,
+/// up to 8, whose row rings fit [`DIRECT_MMA_LDS`]), `y` blocks of chunks of `direct_pixels`
+/// output rows (whole planes where those give every compute unit a block, else at least
+/// [`DIRECT_MMA_MIN_ROWS`] rows), at most about four blocks per compute unit, each taking every
+/// `y`-th chunk into its workspace slice; the convert entry adds the slices. None where even
+/// one vector's rings do not fit, or a row needs more than one copy a thread or [`DIRECT_RUNS`]
+/// runs a warp (input rows of more than 256 pixels).
+fn direct_mma_plan(
+    dims: &ConvDims,
+    dev: &DeviceInfo,
+    c: u64,
+    mut args: CkArgs,
+    tensor_bytes: [u64; 3],
+) -> Option<LaunchPlan> {
+    let [out_d, out_h, out_w] = dims.output;
+    let cols = out_w.div_ceil(16) * 16;
+    let xcols = (cols - 1) * dims.stride[2] + 2 * dims.dilation[2] + 1;
+    let ahead = DIRECT_STEP_ROWS * (DIRECT_DEPTH + 1);
+    let xslots = (ahead - 1) * dims.stride[1] + 2 * dims.dilation[1] + 1;
+    let lds = |v: u64| {
+        let rings = xslots * (xcols * v).div_ceil(8) * 8 + ahead * cols * v;
+        (rings * 16).max(DIRECT_MMA_SUMS)
+    };
+    // Eight warps: each of a vector's 8 / v warps takes every (8 / v)-th run of a row.
+    let block = DIRECT_SETS * DIRECT_LANES;
+    let fits = |v: u64| {
+        lds(v) <= DIRECT_MMA_LDS
+            && xcols * v <= block
+            && cols / 16 <= DIRECT_RUNS * (block / 32 / v)
+    };
+    let nvec = dims.g * c / 8;
+    let vecs = [8u64, 4, 2, 1]
+        .into_iter()
+        .find(|&v| v <= nvec && fits(v))?;
+    let vec_blocks = nvec.div_ceil(vecs);
+    let planes = dims.n * out_d;
+    let cus = u64::from(dev.compute_units);
+    let chunks = cus
+        .div_ceil(vec_blocks * planes)
+        .clamp(1, out_h.div_ceil(DIRECT_MMA_MIN_ROWS));
+    let rows = out_h.div_ceil(chunks);
+    let items = planes * out_h.div_ceil(rows);
+    if items > i32::MAX as u64 || vec_blocks > MAX_GRID_X {
+        return None;
+    }
+    let slices = items.min((4 * cus).div_ceil(vec_blocks)).min(MAX_GRID_Y);
+    args.direct_ch = c as i64;
+    args.direct_vecs = vecs as i64;
+    args.direct_pixels = rows as i64;
+    args.ws_slices = slices as i64;
+    let out_elems = dims.g * dims.k * dims.c * 9;
+    let convert = convert_step(&mut args, out_elems, dev);
+    Some(LaunchPlan {
+        steps: vec![
+            Step::Launch {
+                entry: EntryKind::DirectMma,
+                grid: [vec_blocks as u32, slices as u32, 1],
+                block: [block as u32, 1, 1],
+                lds_bytes: lds(vecs) as u32,
+                phase: 0,
+                cluster: 1,
+            },
+            convert,
+        ],
+        workspace_bytes: slices * out_elems * 4,
+        flags_offset: 0,
+        tensor_bytes,
+        args,
+        phases: Vec::new(),
+    })
 }
 
 /// The small-channel forward / backward-data plan: `y` blocks of `direct_vecs` adjacent
@@ -593,6 +688,14 @@ impl KernelConfig {
         });
         args.stage_out = i64::from(self.stage_output(dims, [xs, ws, ys], dev));
         if dims.op == Op::BwdWeight {
+            let mma = self
+                .dconv_channels(dims, xs, ys)
+                .filter(|_| self.mma_operands(dev));
+            if let Some(plan) =
+                mma.and_then(|ch| direct_mma_plan(dims, dev, ch, args, tensor_bytes))
+            {
+                return Ok(plan);
+            }
             if let Some(ch) = self.direct_channels(dims, xs, ys) {
                 return Ok(self.direct_plan(dims, dev, ch, args, tensor_bytes));
             }
@@ -1017,12 +1120,16 @@ impl KernelConfig {
     /// would multiply mostly zeros: measured on the H100, 4 channels ran as fast as the scalar
     /// path and depthwise twice as slow, where 8 channels ran 1.6x faster.
     fn dconv_tensor_cores(&self, dims: &ConvDims, dev: &DeviceInfo) -> bool {
-        let (a, b) = (self.a.elem, self.b.elem);
-        dev.async_copy
-            && a == b
-            && a.bytes() == 2
+        self.mma_operands(dev)
             && dims.c == 8
             && (dims.op == Op::Fwd || dims.stride.iter().all(|&s| s == 1))
+    }
+
+    /// Whether the small-channel entries' tensor-core paths can run on `dev`: NVIDIA sm_80+
+    /// (`cp.async`, `ldmatrix`, `mma.sync`) with 16-bit operands of one type.
+    fn mma_operands(&self, dev: &DeviceInfo) -> bool {
+        let (a, b) = (self.a.elem, self.b.elem);
+        dev.async_copy && a == b && a.bytes() == 2
     }
 
     /// Channels per group when the small-channel forward / backward-data entry runs `dims`: a
@@ -1086,7 +1193,7 @@ impl KernelConfig {
                     entry: EntryKind::Direct,
                     grid: [row_blocks as u32, slices as u32, 1],
                     block: [(DIRECT_SETS * DIRECT_LANES) as u32, 1, 1],
-                    lds_bytes: 0,
+                    lds_bytes: DIRECT_LDS as u32,
                     phase: 0,
                     cluster: 1,
                 },

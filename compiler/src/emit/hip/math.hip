@@ -134,8 +134,8 @@ template <> struct ck_is_bf16<ck_bf16> { static constexpr bool value = true; };
 #if defined(CK_MMA_SYNC)
 // The sm_80+ matrix instructions, for the tensor-core math path and the small-channel entry.
 // ldmatrix: lane l gives the address of row l % 8 of matrix l / 8; NREG 8x8 matrices.
-template <int NREG, bool TRANS> CK_DEV void ck_ldsm(unsigned (&r)[4], const void* p) {
-    const unsigned a = (unsigned)__cvta_generic_to_shared(p);
+// `a`: the shared-window address.
+template <int NREG, bool TRANS> CK_DEV void ck_ldsm(unsigned (&r)[4], unsigned a) {
     if (NREG == 4 && TRANS)
         asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];"
                      : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
@@ -148,6 +148,17 @@ template <int NREG, bool TRANS> CK_DEV void ck_ldsm(unsigned (&r)[4], const void
     else
         asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];"
                      : "=r"(r[0]), "=r"(r[1]) : "r"(a));
+}
+template <int NREG, bool TRANS> CK_DEV void ck_ldsm(unsigned (&r)[4], const void* p) {
+    ck_ldsm<NREG, TRANS>(r, (unsigned)__cvta_generic_to_shared(p));
+}
+
+// Element offset of 16-byte chunk (row, v) of 16-bit rows of `vw` chunks, XOR-swizzled within
+// 128-byte lines: the same chunk of eight consecutive rows falls in eight distinct bank groups,
+// so ldmatrix reads of them are conflict-free.
+CK_DEV int ck_swz_chunk(int row, int v, int vw) {
+    const int c = row * vw + v;
+    return (c ^ ((c >> 3) & 7)) * 8;
 }
 
 // Not volatile: a pure function of its registers, so the compiler may interleave it with the

@@ -20,6 +20,7 @@ pub use source::{KernelText, kernel_text};
 pub use tma::{BOX_CHANNELS, MapKind, TensorMap, tensor_maps, tma_mode};
 
 use crate::ir::Instance;
+use crate::model::Op;
 use serde::Serialize;
 
 /// One entry point of a kernel source.
@@ -60,9 +61,12 @@ pub fn emit_hip(inst: &Instance) -> Result<HipKernel, HipError> {
     let kernel = source::kernel_text(&config);
     let base = &kernel.symbol_base;
     let direct = config.has_direct().then_some((EntryKind::Direct, "direct"));
+    let direct_mma = (config.has_direct() && config.op == Op::BwdWeight)
+        .then_some((EntryKind::DirectMma, "direct_mma"));
     let entries = [(EntryKind::Main, "main"), (EntryKind::Convert, "convert")]
         .into_iter()
         .chain(direct)
+        .chain(direct_mma)
         .map(|(kind, suffix)| Entry {
             kind,
             symbol: format!("{base}_{suffix}"),

@@ -332,13 +332,16 @@ template <bool IS_A> CK_DEV ck_idx ck_site_off(const CkArgs& a, const ck_site& s
 // cp.async (sm_80+): global -> LDS without registers; a source size of 0 fills zeros (padding).
 #if defined(CK_NV) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 #define CK_CP_ASYNC 1
-template <int BYTES> CK_DEV void ck_cp_async(void* dst, const void* src, bool valid) {
-    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+// `d`: the destination's shared-window address.
+template <int BYTES> CK_DEV void ck_cp_async(unsigned d, const void* src, bool valid) {
     const int n = valid ? BYTES : 0;
     if (BYTES == 16)
         asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "r"(n));
     else
         asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;" ::"r"(d), "l"(src), "n"(BYTES), "r"(n));
+}
+template <int BYTES> CK_DEV void ck_cp_async(void* dst, const void* src, bool valid) {
+    ck_cp_async<BYTES>((unsigned)__cvta_generic_to_shared(dst), src, valid);
 }
 CK_DEV void ck_cp_commit() { asm volatile("cp.async.commit_group;"); }
 template <int PENDING> CK_DEV void ck_cp_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(PENDING)); }

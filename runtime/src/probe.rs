@@ -260,6 +260,20 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
                 ..base
             },
         ]);
+        // Rows of three 16-pixel runs split into chunks of rows, some blocks taking more than
+        // one (the backward-weight tensor-core path's row rings); small channels only, which
+        // keeps the reference cheap.
+        if v == 1 {
+            shapes.push(Shape {
+                what: "eight-channel groups, wide",
+                g: 2 * m,
+                n: 4,
+                k: 8,
+                c: 8,
+                input: 37,
+                ..base
+            });
+        }
     }
     shapes
 }

@@ -157,10 +157,10 @@ CK_DEV void ck_direct_mma(const CkArgs& a, unsigned char* smem) {
     const int wo = (int)a.Wo, runs = (wo + 15) / 16, cols = 16 * runs;
     const int xcols = (cols - 1) * sw + 2 * dw + 1;
     // Ring rows in elements (whole 128-byte lines), and the input ring's rows: a step's filter
-    // rows span (DIRECT_STEP_ROWS − 1)·sh + 2 dh + 1, and each step in flight adds
-    // DIRECT_STEP_ROWS·sh.
+    // rows span (DIRECT_STEP_ROWS − 1)·sh + 2 dh + 1, each step in flight adds
+    // DIRECT_STEP_ROWS·sh, and the last output row's copies run sh − 1 rows past its window.
     const int xrow = (xcols * vecs + 7) / 8 * 64, drow = cols * vecs * 8;
-    const int xslots = (DIRECT_STEP_ROWS * (DIRECT_DEPTH + 1) - 1) * sh + 2 * dh + 1;
+    const int xslots = DIRECT_STEP_ROWS * (DIRECT_DEPTH + 1) * sh + 2 * dh;
     // The rings' shared-window addresses and row sizes in bytes: every copy and ldmatrix
     // address is one of these plus an offset set up once.
     const unsigned xring = (unsigned)__cvta_generic_to_shared(smem), xrow_b = 2 * xrow;
@@ -212,30 +212,39 @@ CK_DEV void ck_direct_mma(const CkArgs& a, unsigned char* smem) {
         const bool din = ck_in(id, a.Di);
         const BT* xp = x + n * ck_ix(a.xs_n) + (din ? id : 0) * ck_ix(a.xs_d);
         const AT* yp = dy + n * ck_ix(a.ys_n) + od * ck_ix(a.ys_d) + h0 * ys_h;
-        // The next input row to copy (from row h0·sh − ph) and its ring row, the ring row of the
-        // next output-gradient row, and those of step i's first input and gradient rows.
-        int xnext = 0, xw = 0, yw = 0, xs = 0, ys = 0;
-        // Step i's copies: the gradient rows of its output rows (those in the chunk) and the
-        // input rows they are the first to read.
+        // The next input row to copy (from row h0·sh − ph), its address and ring row, the next
+        // output-gradient row's address and ring row, and step i's first of each in the rings.
+        int ih = h0 * sh - ph, xw = 0, yw = 0, xs = 0, ys = 0;
+        const BT* xr = xp + ih * xs_h;
+        const AT* yr = yp + ysrc;
+        // One input row; the address is used only where the row is inside the input.
+        auto copy_x = [&]() {
+            const bool in = din && ck_in(ih, hi);
+            if (xhas) ck_cp_async<16>(xring + xw * xrow_b + cdst, (in ? xr : x) + xsrc, in && xok);
+            ++ih;
+            xr += xs_h;
+            xw = xw + 1 == xslots ? 0 : xw + 1;
+        };
+        // Step i's copies: for each of its output rows in the chunk, the gradient row and the sh
+        // input rows from its last filter row on (the prologue copies the rows before row 0's).
         auto copy_step = [&](int i) {
-            const int q0 = DIRECT_STEP_ROWS * i;
-            if (q0 < nrows) {
-                const int q1 = q0 + DIRECT_STEP_ROWS < nrows ? q0 + DIRECT_STEP_ROWS : nrows;
-#pragma unroll 1
-                for (; xnext <= (q1 - 1) * sh + 2 * dh; ++xnext) {
-                    const int ih = h0 * sh - ph + xnext;
-                    const bool in = din && ck_in(ih, hi);
-                    if (xhas) ck_cp_async<16>(xring + xw * xrow_b + cdst, (in ? xp + ih * xs_h : x) + xsrc, in && xok);
-                    xw = xw + 1 == xslots ? 0 : xw + 1;
-                }
 #pragma unroll
-                for (int u = 0; u < DIRECT_STEP_ROWS; ++u) {
-                    if (yhas && q0 + u < q1) ck_cp_async<16>(dring + yw * drow_b + cdst, yp + (q0 + u) * ys_h + ysrc, yok);
+            for (int u = 0; u < DIRECT_STEP_ROWS; ++u)
+                if (DIRECT_STEP_ROWS * i + u < nrows) {
+                    if (sh == 1) {
+                        copy_x();
+                    } else {
+#pragma unroll 1
+                        for (int r = 0; r < sh; ++r) copy_x();
+                    }
+                    if (yhas) ck_cp_async<16>(dring + yw * drow_b + cdst, yr, yok);
+                    yr += ys_h;
                     yw = yw + 1 == DM_DSLOTS ? 0 : yw + 1;
                 }
-            }
             ck_cp_commit();
         };
+#pragma unroll 1
+        for (int r = 0; r < 2 * dh; ++r) copy_x();
         for (int i = 0; i < DIRECT_DEPTH; ++i) copy_step(i);
         for (int i = 0; DIRECT_STEP_ROWS * i < nrows; ++i) {
             ck_cp_wait<DIRECT_DEPTH - 1>();

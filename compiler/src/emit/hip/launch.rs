@@ -388,7 +388,7 @@ fn direct_mma_plan(
     let cols = out_w.div_ceil(16) * 16;
     let xcols = (cols - 1) * dims.stride[2] + 2 * dims.dilation[2] + 1;
     let ahead = DIRECT_STEP_ROWS * (DIRECT_DEPTH + 1);
-    let xslots = (ahead - 1) * dims.stride[1] + 2 * dims.dilation[1] + 1;
+    let xslots = ahead * dims.stride[1] + 2 * dims.dilation[1];
     let lds = |v: u64| {
         let rings = xslots * (xcols * v).div_ceil(8) * 8 + ahead * cols * v;
         (rings * 16).max(DIRECT_MMA_SUMS)

@@ -664,6 +664,91 @@ fn merged_backward_weight_runs_narrow_groups_on_the_small_channel_entry() {
 }
 
 #[test]
+fn merged_backward_weight_runs_on_tensor_cores_where_the_device_has_them() {
+    let merged = emit_hip(
+        &SampleBuilder::new("m", Op::BwdWeight)
+            .merge_groups(8)
+            .vectors(1, 1, false)
+            .build(),
+    )
+    .unwrap();
+    assert!(merged.entry(EntryKind::DirectMma).is_some());
+    assert!(merged.source.contains("_direct_mma("));
+    let plain = emit_hip(&SampleBuilder::new("p", Op::BwdWeight).build()).unwrap();
+    assert!(plain.entry(EntryKind::DirectMma).is_none());
+    // Depthwise 14x14, 512 groups: 64 vectors, eight a block (their rings fit in 48 KB), a
+    // block a whole image (8 x 32 blocks give every SM one), each its workspace slice.
+    let dw = ConvDims {
+        g: 512,
+        n: 32,
+        k: 1,
+        c: 1,
+        ..dims(Op::BwdWeight)
+    };
+    let plan = merged.plan(&dw, &NV).unwrap();
+    assert_eq!(launches(&plan), [EntryKind::DirectMma, EntryKind::Convert]);
+    let a = &plan.args;
+    assert_eq!((a.direct_ch, a.direct_vecs, a.direct_pixels), (1, 8, 14));
+    assert_eq!(a.ws_slices, 32);
+    assert_eq!(plan.workspace_bytes, 32 * 512 * 9 * 4);
+    // Rings: 2 · 4 · 1 + 2 input rows of 18 columns (16 pixels and the filter's 2) by 8
+    // vectors, 2 · 4 output-gradient rows of 16 columns, 16 bytes a chunk.
+    let lds = (10 * 18 * 8 + 8 * 16 * 8) * 16;
+    assert!(
+        matches!(plan.steps[0], Step::Launch { grid: [8, 32, 1], block: [256, 1, 1], lds_bytes, .. } if lds_bytes == lds)
+    );
+    // Without cp.async (AMD, or before sm_80): the scalar entry.
+    assert_eq!(
+        launches(&merged.plan(&dw, &DEV).unwrap())[0],
+        EntryKind::Direct
+    );
+    // Wider rows take fewer vectors a block: 8-channel groups at 28x28, 4; 4-channel groups at
+    // 56x56, 2.
+    let vecs = |g: u64, c: u64, hw: u64| {
+        let d = ConvDims {
+            g,
+            k: c,
+            c,
+            input: [1, hw, hw],
+            output: [1, hw, hw],
+            ..dw.clone()
+        };
+        let plan = merged.plan(&d, &NV).unwrap();
+        assert_eq!(launches(&plan)[0], EntryKind::DirectMma);
+        plan.args.direct_vecs
+    };
+    assert_eq!(vecs(32, 8, 28), 4);
+    assert_eq!(vecs(32, 4, 56), 2);
+    // Few images: the rows split into chunks of at least four, so that every SM has a block.
+    let few = merged.plan(&ConvDims { n: 1, ..dw.clone() }, &NV).unwrap();
+    assert_eq!((few.args.direct_pixels, few.args.ws_slices), (4, 4));
+    // Strided: each row in flight adds two input rows, and a 16-pixel run reads 33 columns
+    // (264 chunks at 8 vectors, past one a thread): 4 vectors.
+    let strided = ConvDims {
+        stride: [1, 2, 2],
+        output: [1, 7, 7],
+        ..dw.clone()
+    };
+    let plan = merged.plan(&strided, &NV).unwrap();
+    assert_eq!(plan.args.direct_vecs, 4);
+    let lds = ((8 * 2 + 2) * (33 * 4u32).div_ceil(8) * 8 + 8 * 16 * 4) * 16;
+    assert!(matches!(plan.steps[0], Step::Launch { lds_bytes, .. } if lds_bytes == lds));
+    // K ≠ C, or input rows past one chunk a thread (300 pixels): the scalar entry.
+    let scalar = |d: ConvDims| launches(&merged.plan(&d, &NV).unwrap())[0] == EntryKind::Direct;
+    assert!(scalar(ConvDims {
+        g: 32,
+        k: 8,
+        c: 4,
+        ..dw.clone()
+    }));
+    assert!(scalar(ConvDims {
+        input: [1, 4, 300],
+        output: [1, 4, 300],
+        ..dw.clone()
+    }));
+}
+
+#[test]
 fn merged_forward_and_backward_data_run_narrow_groups_on_the_small_channel_entry() {
     for op in [Op::Fwd, Op::BwdData] {
         let merged = emit_hip(

@@ -969,22 +969,23 @@ impl KernelConfig {
         }))
     }
 
-    /// The cluster that holds every one of the `wanted` (at most 8) automatic split-K slices of
-    /// each of `tiles` output tiles (group blocks included) of `k_iters` K-tiles, if one is
-    /// worth it; `out_elems` outputs, GEMM N `gemm_n`. It adds the slices' partial tiles on
-    /// chip (`ck_cluster_reduce`): no workspace and no convert launch. It needs a device with
-    /// clusters, GEMM N and the tile's N in whole runs of 4, and the fp32 tile with padded rows
-    /// in the LDS from the stage base.
+    /// The cluster that holds every automatic split-K slice of each of `tiles` output tiles
+    /// (group blocks included) of `k_iters` K-tiles, in place of the plain split's `wanted`
+    /// workspace slices, if one is worth it; `out_elems` outputs, GEMM N `gemm_n`. It adds the
+    /// slices' partial tiles on chip (`ck_cluster_reduce`): no workspace and no convert launch.
+    /// It needs a device with clusters, GEMM N and the tile's N in whole runs of 4, and the
+    /// fp32 tile with padded rows in the LDS from the stage base.
     ///
-    /// A cluster of all `wanted` slices may not pack into the GPCs (`cluster_slots`) in as few
-    /// rounds as the plain split; then a smaller one (fewer slices of more K-tiles each)
-    /// competes with it by a model in nanoseconds: rounds × (K-tiles a slice + SPLIT_FILL) × a
-    /// K-tile's time, the plain split adding its workspace traffic and convert launch. Measured
-    /// on the H100 (backward weight fp16): sk_3x3_256x256_n32_14 ran 41.7 µs in seven workspace
-    /// slices of 2.4 MB and 21.1 µs in clusters of five; rn_k36_100's seven slices of 0.3 MB
-    /// (714 K-tiles each) ran 1.35× slower as five. Not for more than 8 slices: clusters that
-    /// only shrank the workspace (sk_1x1_128x128_n32_28 in pairs, 64 slices instead of 128)
-    /// ran slower than the workspace slices alone.
+    /// A cluster holds at most 8 slices, and one of all `wanted` may not pack into the GPCs
+    /// (`cluster_slots`) in as few rounds as the plain split; then a smaller one (fewer slices
+    /// of more K-tiles each) competes with it by a model in nanoseconds: rounds × (K-tiles a
+    /// slice + SPLIT_FILL) × a K-tile's time, the plain split adding its workspace traffic and
+    /// convert launch. Measured on the H100 (backward weight fp16): sk_3x3_256x256_n32_14 ran
+    /// 41.7 µs in seven workspace slices of 2.4 MB and 21.1 µs in clusters of five; rn_k36_100's
+    /// seven slices of 0.3 MB (714 K-tiles each) ran 1.35× slower as five. Clusters only ever
+    /// hold every slice of a tile: cluster groups that only shrank the workspace
+    /// (sk_1x1_128x128_n32_28 in pairs, 64 slices instead of 128) ran slower than the workspace
+    /// slices alone.
     fn split_cluster(
         &self,
         tiles: u64,
@@ -996,11 +997,7 @@ impl KernelConfig {
     ) -> Option<u64> {
         let [m, n, k] = self.tile.map(u64::from);
         let fits = (m * (n + u64::from(CLUSTER_PAD)) * 4) <= u64::from(self.stage_lds_on(dev));
-        if !(2..=MAX_CLUSTER as u64).contains(&wanted)
-            || !gemm_n.is_multiple_of(4)
-            || !n.is_multiple_of(4)
-            || !fits
-        {
+        if wanted < 2 || !gemm_n.is_multiple_of(4) || !n.is_multiple_of(4) || !fits {
             return None;
         }
         let per_cu = u64::from(self.blocks_per_cu_on(dev));
@@ -1011,7 +1008,7 @@ impl KernelConfig {
         let workspace_ns = 2 * wanted * out_elems * 4 / WORKSPACE_BYTES_PER_NS + CONVERT_NS;
         let plain = run(wanted, u64::from(dev.compute_units).max(1) * per_cu) + workspace_ns;
         // The fastest cluster, the largest among equals; none on a device without clusters.
-        (2..=wanted)
+        (2..=wanted.min(MAX_CLUSTER as u64))
             .filter_map(|cs| {
                 let at_once = u64::from(dev.cluster_slots[cs as usize - 1]) * per_cu;
                 (at_once > 0).then(|| (run(cs, at_once), std::cmp::Reverse(cs)))

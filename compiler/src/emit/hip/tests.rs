@@ -1005,7 +1005,14 @@ fn auto_split_k_adds_slices_in_clusters_where_the_device_has_them() {
     let plan = k.plan(&small, &h100).unwrap();
     assert_eq!(main(&plan), (7, 1));
     assert_eq!((plan.args.cluster, plan.args.ws_slices), (0, 7));
-    // One tile of 392 K-tiles takes 98 slices: more than a cluster holds, so workspace slices.
+    // Two tiles of 98 K-tiles would take 49 slices (6.4 MB of workspace): one cluster of eight
+    // slices a tile (13 K-tiles each) costs less by the model.
+    let plan = k.plan(&conv(256, 128, 14, 1), &h100).unwrap();
+    assert_eq!(main(&plan), (16, 8));
+    assert_eq!((plan.args.cluster, plan.args.split_iters), (8, 13));
+    assert_eq!(launches(&plan), [EntryKind::Main]);
+    // One tile of 392 K-tiles takes 98 workspace slices: eight of 49 K-tiles in a cluster
+    // would cost more.
     let plan = k.plan(&conv(128, 128, 28, 1), &h100).unwrap();
     assert_eq!(main(&plan), (98, 1));
     assert_eq!(launches(&plan), [EntryKind::Main, EntryKind::Convert]);

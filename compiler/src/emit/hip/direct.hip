@@ -127,7 +127,7 @@ template <int CH, bool ACROSS> CK_DEV void ck_direct(const CkArgs& a, float* red
 
 #if defined(CK_MMA_SYNC)
 // Tensor cores (sm_80+, 16-bit operands of one kind, C = K channels a group in whole 8-channel
-// vectors; the host picks it, see `direct_tensor_cores`). An 8-channel vector (8 / CH groups)
+// vectors; the host picks it, see `direct_mma_plan`). An 8-channel vector (8 / CH groups)
 // is the M and N of m16n8k16 MMAs whose K is 16 output pixels of a row: M is two taps' 8 input
 // channels (the last step's tap 8 alone, rows 8-15 zero), N the vector's 8 output-gradient
 // channels; the products of channels of different groups are dropped when the sums are stored.
@@ -196,8 +196,8 @@ CK_DEV void ck_direct_mma(const CkArgs& a, unsigned char* smem) {
             aoff[k][j] = 2 * ck_swz_chunk(px * sw + (t % 3) * dw, wv, vecs);
         }
     }
-    // What the loops read of the arguments, in registers: the argument block is behind a
-    // pointer, which the copies' memory clobbers would otherwise make the loops reload.
+    // What the loops read of the arguments, in registers: the copies' memory clobbers would
+    // otherwise make the loops reload them from the argument block.
     const int rows = (int)a.direct_pixels, ho = (int)a.Ho, hi = (int)a.Hi, ph = (int)a.ph;
     const int chunks = (ho + rows - 1) / rows, planes_d = (int)a.Do;
     const ck_idx xs_h = ck_ix(a.xs_h), ys_h = ck_ix(a.ys_h);

@@ -107,8 +107,10 @@ family nv_bwd_weight_grouped_2d : nv_bwd_weight {
 }
 
 /// Depthwise and narrow grouped convolutions (1 to 8 channels per group, 3x3 filters): merged
-/// groups run the kernel's small-channel path, a thread per 8 / C rows holding all 9 x C filter
-/// values, the output pixels split over the blocks. Other problems run the scalar-load tile.
+/// groups run the kernel's small-channel path: on sm_80+ with C = K, tensor-core MMAs over rows
+/// of pixels, each input row copied once and the taps read at shifted columns; otherwise a
+/// thread per 8 / C rows holding all 9 x C filter values. Other problems run the scalar-load
+/// tile.
 family nv_bwd_weight_merged_2d : nv_bwd_weight {
     dims = 2;
     layout = nhwgc;

@@ -419,27 +419,38 @@ fn direct_mma_plan(
     args.direct_ch = c as i64;
     args.direct_vecs = vecs as i64;
     args.direct_pixels = rows as i64;
+    let launch = Step::Launch {
+        entry: EntryKind::DirectMma,
+        grid: [vec_blocks as u32, slices as u32, 1],
+        block: [block as u32, 1, 1],
+        lds_bytes: lds(vecs) as u32,
+        phase: 0,
+        cluster: 1,
+    };
+    Some(sliced_plan(launch, slices, dims, dev, args, tensor_bytes))
+}
+
+/// A backward-weight small-channel launch whose `slices` workgroup rows (`grid[1]`) each write
+/// a workspace slice of the filter's sums, then the convert entry that adds them.
+fn sliced_plan(
+    launch: Step,
+    slices: u64,
+    dims: &ConvDims,
+    dev: &DeviceInfo,
+    mut args: CkArgs,
+    tensor_bytes: [u64; 3],
+) -> LaunchPlan {
     args.ws_slices = slices as i64;
-    let out_elems = dims.g * dims.k * dims.c * 9;
+    let out_elems = dims.g * dims.k * dims.c * dims.filter.iter().product::<u64>();
     let convert = convert_step(&mut args, out_elems, dev);
-    Some(LaunchPlan {
-        steps: vec![
-            Step::Launch {
-                entry: EntryKind::DirectMma,
-                grid: [vec_blocks as u32, slices as u32, 1],
-                block: [block as u32, 1, 1],
-                lds_bytes: lds(vecs) as u32,
-                phase: 0,
-                cluster: 1,
-            },
-            convert,
-        ],
+    LaunchPlan {
+        steps: vec![launch, convert],
         workspace_bytes: slices * out_elems * 4,
         flags_offset: 0,
         tensor_bytes,
         args,
         phases: Vec::new(),
-    })
+    }
 }
 
 /// The small-channel forward / backward-data plan: `y` blocks of `direct_vecs` adjacent
@@ -1181,27 +1192,15 @@ impl KernelConfig {
         let slices = pixels.div_ceil(per_block);
         args.direct_ch = c as i64;
         args.direct_pixels = per_block as i64;
-        args.ws_slices = slices as i64;
-        let out_elems = dims.g * dims.k * dims.c * dims.filter.iter().product::<u64>();
-        let convert = convert_step(&mut args, out_elems, dev);
-        LaunchPlan {
-            steps: vec![
-                Step::Launch {
-                    entry: EntryKind::Direct,
-                    grid: [row_blocks as u32, slices as u32, 1],
-                    block: [(DIRECT_SETS * DIRECT_LANES) as u32, 1, 1],
-                    lds_bytes: DIRECT_LDS as u32,
-                    phase: 0,
-                    cluster: 1,
-                },
-                convert,
-            ],
-            workspace_bytes: slices * out_elems * 4,
-            flags_offset: 0,
-            tensor_bytes,
-            args,
-            phases: Vec::new(),
-        }
+        let launch = Step::Launch {
+            entry: EntryKind::Direct,
+            grid: [row_blocks as u32, slices as u32, 1],
+            block: [(DIRECT_SETS * DIRECT_LANES) as u32, 1, 1],
+            lds_bytes: DIRECT_LDS as u32,
+            phase: 0,
+            cluster: 1,
+        };
+        sliced_plan(launch, slices, dims, dev, args, tensor_bytes)
     }
 
     /// Whether an operand's vector loads are legal: its contiguous dimension has unit stride,

@@ -590,15 +590,31 @@ fn not_small_channel(narrow: &ConvDims, dw: &ConvDims) -> [ConvDims; 2] {
     ]
 }
 
-#[test]
-fn merged_backward_weight_runs_narrow_groups_on_the_small_channel_entry() {
-    let merged = emit_hip(
+/// Depthwise, 512 groups of one channel, 32 images of 14x14.
+fn depthwise(op: Op) -> ConvDims {
+    ConvDims {
+        g: 512,
+        n: 32,
+        k: 1,
+        c: 1,
+        ..dims(op)
+    }
+}
+
+/// A backward-weight kernel that merges 8 groups, with scalar loads.
+fn merged_backward_weight() -> HipKernel {
+    emit_hip(
         &SampleBuilder::new("m", Op::BwdWeight)
             .merge_groups(8)
             .vectors(1, 1, false)
             .build(),
     )
-    .unwrap();
+    .unwrap()
+}
+
+#[test]
+fn merged_backward_weight_runs_narrow_groups_on_the_small_channel_entry() {
+    let merged = merged_backward_weight();
     assert!(merged.entry(EntryKind::Direct).is_some());
     assert!(merged.source.contains("_direct("));
     // The kernel's block shape is the plan's.
@@ -610,13 +626,7 @@ fn merged_backward_weight_runs_narrow_groups_on_the_small_channel_entry() {
     );
     // Depthwise, 512 groups: 64 row sets of 8 groups in 8 row blocks; the pixels over about
     // four blocks per compute unit, but at least 64 pixels each.
-    let dw = ConvDims {
-        g: 512,
-        n: 32,
-        k: 1,
-        c: 1,
-        ..dims(Op::BwdWeight)
-    };
+    let dw = depthwise(Op::BwdWeight);
     let plan = merged.plan(&dw, &DEV).unwrap();
     assert_eq!(launches(&plan), [EntryKind::Direct, EntryKind::Convert]);
     let pixels: u64 = 32 * 14 * 14;
@@ -665,26 +675,14 @@ fn merged_backward_weight_runs_narrow_groups_on_the_small_channel_entry() {
 
 #[test]
 fn merged_backward_weight_runs_on_tensor_cores_where_the_device_has_them() {
-    let merged = emit_hip(
-        &SampleBuilder::new("m", Op::BwdWeight)
-            .merge_groups(8)
-            .vectors(1, 1, false)
-            .build(),
-    )
-    .unwrap();
+    let merged = merged_backward_weight();
     assert!(merged.entry(EntryKind::DirectMma).is_some());
     assert!(merged.source.contains("_direct_mma("));
     let plain = emit_hip(&SampleBuilder::new("p", Op::BwdWeight).build()).unwrap();
     assert!(plain.entry(EntryKind::DirectMma).is_none());
     // Depthwise 14x14, 512 groups: 64 vectors, eight a block (their rings fit in 48 KB), a
     // block a whole image (8 x 32 blocks give every SM one), each its workspace slice.
-    let dw = ConvDims {
-        g: 512,
-        n: 32,
-        k: 1,
-        c: 1,
-        ..dims(Op::BwdWeight)
-    };
+    let dw = depthwise(Op::BwdWeight);
     let plan = merged.plan(&dw, &NV).unwrap();
     assert_eq!(launches(&plan), [EntryKind::DirectMma, EntryKind::Convert]);
     let a = &plan.args;
@@ -762,13 +760,7 @@ fn merged_forward_and_backward_data_run_narrow_groups_on_the_small_channel_entry
         assert!(merged.source.contains("ck_dconv<"));
         // Depthwise, 512 groups: 64 vectors of 8 channels, eight a block; the pixels over
         // about eight blocks per compute unit, one pass of the block (32 pixels) at least.
-        let dw = ConvDims {
-            g: 512,
-            n: 32,
-            k: 1,
-            c: 1,
-            ..dims(op)
-        };
+        let dw = depthwise(op);
         let plan = merged.plan(&dw, &DEV).unwrap();
         assert_eq!(launches(&plan), [EntryKind::Direct], "{op:?}");
         assert_eq!(plan.workspace_bytes, 0);

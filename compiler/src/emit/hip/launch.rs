@@ -263,9 +263,9 @@ pub(super) const DIRECT_RUNS: u64 = 2;
 pub(super) const DIRECT_MMA_BLOCKS: u64 = 2;
 /// LDS of the scalar backward-weight small-channel path: each warp's sums of its row sets.
 const DIRECT_LDS: u64 = DIRECT_SETS * DIRECT_LANES / 32 * 9 * DIRECT_SPAN * DIRECT_SETS * 4;
-/// LDS of the tensor-core path's warp sums (8 warps of [tap][8][8] floats), the least it takes,
+/// LDS of the tensor-core path's warp sums (each warp's [tap][8][8] floats), the least it takes,
 /// and the most its rings may take: the default dynamic limit, which needs no opt-in.
-const DIRECT_MMA_SUMS: u64 = 8 * 9 * 64 * 4;
+const DIRECT_MMA_SUMS: u64 = DIRECT_SETS * DIRECT_LANES / 32 * 9 * 64 * 4;
 const DIRECT_MMA_LDS: u64 = 48 * 1024;
 /// Fewest output rows a chunk of the tensor-core path takes (each chunk copies halo rows).
 const DIRECT_MMA_MIN_ROWS: u64 = 4;
@@ -1140,8 +1140,9 @@ impl KernelConfig {
         dev.async_copy && a == b && a.bytes() == 2
     }
 
-    /// Channels per group when the small-channel forward / backward-data entry runs `dims`: a
-    /// kernel that has it, a 3x3 filter (one depth tap), C = K of 1, 2, 4 or 8 with whole
+    /// Channels per group when an entry over 8-channel vectors runs `dims` (the small-channel
+    /// forward / backward-data entry, and backward weight's tensor-core entry): a kernel that
+    /// has it, a 3x3 filter (one depth tap), C = K of 1, 2, 4 or 8 with whole
     /// 8-channel vectors (G·C a multiple of 8) in at most 65535 blocks of eight, plain loads,
     /// pixel counts within the kernel's 32-bit indices, and channels-last source and
     /// destination whose 16-byte vectors are aligned (packed groups and channels, every other

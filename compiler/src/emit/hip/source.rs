@@ -48,7 +48,7 @@ fn eop(op: ElementOp) -> &'static str {
 /// constants share it (and its symbols), so it is compiled once for all of them.
 pub struct KernelText {
     /// `ck_<hash of the constants>`; the entry points are `<base>_main`, `<base>_convert` and,
-    /// where the kernel has it, `<base>_direct`.
+    /// where the kernel has them, `<base>_direct` and `<base>_direct_mma`.
     pub symbol_base: String,
     /// Prelude, argument struct, constants and body, without any provenance comment.
     pub text: String,

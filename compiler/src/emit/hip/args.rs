@@ -88,10 +88,11 @@ ck_args! {
     /// operands are copied by the tensor-memory accelerator through the maps after the fields
     /// (sm_90a; see `tma.rs`); 0: by every thread with `cp.async`.
     tma: i64 => "ck_i64",
-    /// Small-channel entry: channels per group (1, 2, 4 or 8), output pixels per block (output
-    /// rows per chunk on the backward-weight tensor-core path) and 8-channel vectors per block
-    /// (tensor-core backward weight, forward and backward data).
+    /// Small-channel entry: channels per group (1, 2, 4 or 8), destination pixels per block,
+    /// and 8-channel vectors per block (tensor-core backward weight, forward and backward data).
     direct_ch: i64 => "ck_i64", direct_pixels: i64 => "ck_i64", direct_vecs: i64 => "ck_i64",
+    /// Backward weight's tensor-core small-channel entry: output rows per chunk of a plane.
+    direct_rows: i64 => "ck_i64",
     /// 1: the forward / backward-data small-channel entry runs on tensor cores (sm_80+).
     direct_mma: i64 => "ck_i64",
     /// Scale and Bilinear factors.

@@ -132,7 +132,7 @@ template <int CH, bool ACROSS> CK_DEV void ck_direct(const CkArgs& a, float* red
 // channels (the last step's tap 8 alone, rows 8-15 zero), N the vector's 8 output-gradient
 // channels; the products of channels of different groups are dropped when the sums are stored.
 //
-// A workgroup takes `direct_vecs` (V) vectors and chunks of `direct_pixels` output rows of one
+// A workgroup takes `direct_vecs` (V) vectors and chunks of `direct_rows` output rows of one
 // (image, depth) plane, every gridDim.y-th chunk. Each input row is copied from global memory
 // once (plus a chunk's halo rows) with cp.async into a ring of rows, and each output-gradient
 // row into a ring of its own; a step multiplies DIRECT_STEP_ROWS output rows (one barrier, and
@@ -198,7 +198,7 @@ CK_DEV void ck_direct_mma(const CkArgs& a, unsigned char* smem) {
     }
     // What the loops read of the arguments, in registers: the copies' memory clobbers would
     // otherwise make the loops reload them from the argument block.
-    const int rows = (int)a.direct_pixels, ho = (int)a.Ho, hi = (int)a.Hi, ph = (int)a.ph;
+    const int rows = (int)a.direct_rows, ho = (int)a.Ho, hi = (int)a.Hi, ph = (int)a.ph;
     const int chunks = (ho + rows - 1) / rows, planes_d = (int)a.Do;
     const ck_idx xs_h = ck_ix(a.xs_h), ys_h = ck_ix(a.ys_h);
     const int items = (int)a.N * planes_d * chunks;
@@ -231,12 +231,8 @@ CK_DEV void ck_direct_mma(const CkArgs& a, unsigned char* smem) {
 #pragma unroll
             for (int u = 0; u < DIRECT_STEP_ROWS; ++u)
                 if (DIRECT_STEP_ROWS * i + u < nrows) {
-                    if (sh == 1) {
-                        copy_x();
-                    } else {
 #pragma unroll 1
-                        for (int r = 0; r < sh; ++r) copy_x();
-                    }
+                    for (int r = 0; r < sh; ++r) copy_x();
                     if (yhas) ck_cp_async<16>(dring + yw * drow_b + cdst, yr, yok);
                     yr += ys_h;
                     yw = yw + 1 == DM_DSLOTS ? 0 : yw + 1;

@@ -329,8 +329,9 @@ pub(super) fn auto_split(tiles: u64, slots: u64, k_iters: u64) -> u64 {
     }
 }
 
-/// The rates of [`KernelConfig::split_cluster`]'s model: tensor-core FLOPs an SM does a nanosecond on mid-size tiles, the
-/// workspace's bytes a nanosecond (each written once and read once), and the convert launch.
+/// The rates of [`KernelConfig::split_cluster`]'s model: tensor-core FLOPs an SM does a
+/// nanosecond on mid-size tiles, the workspace's bytes a nanosecond (each written once and read
+/// once), and the convert launch.
 const SM_FLOPS_PER_NS: u64 = 4000;
 const WORKSPACE_BYTES_PER_NS: u64 = 2500;
 const CONVERT_NS: u64 = 3000;
@@ -371,7 +372,7 @@ fn convert_step(args: &mut CkArgs, out_elems: u64, dev: &DeviceInfo) -> Step {
 
 /// The tensor-core small-channel backward-weight plan (`ck_direct_mma`), for C = K = `c`
 /// channels a group in whole 8-channel vectors: `x` blocks of `direct_vecs` vectors (the most,
-/// up to 8, whose row rings fit [`DIRECT_MMA_LDS`]), `y` blocks of chunks of `direct_pixels`
+/// up to 8, whose row rings fit [`DIRECT_MMA_LDS`]), `y` blocks of chunks of `direct_rows`
 /// output rows (whole planes where those give every compute unit a block, else at least
 /// [`DIRECT_MMA_MIN_ROWS`] rows), at most about four blocks per compute unit, each taking every
 /// `y`-th chunk into its workspace slice; the convert entry adds the slices. None where even
@@ -418,7 +419,7 @@ fn direct_mma_plan(
     let slices = items.min((4 * cus).div_ceil(vec_blocks)).min(MAX_GRID_Y);
     args.direct_ch = c as i64;
     args.direct_vecs = vecs as i64;
-    args.direct_pixels = rows as i64;
+    args.direct_rows = rows as i64;
     let launch = Step::Launch {
         entry: EntryKind::DirectMma,
         grid: [vec_blocks as u32, slices as u32, 1],

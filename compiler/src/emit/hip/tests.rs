@@ -686,7 +686,7 @@ fn merged_backward_weight_runs_on_tensor_cores_where_the_device_has_them() {
     let plan = merged.plan(&dw, &NV).unwrap();
     assert_eq!(launches(&plan), [EntryKind::DirectMma, EntryKind::Convert]);
     let a = &plan.args;
-    assert_eq!((a.direct_ch, a.direct_vecs, a.direct_pixels), (1, 8, 14));
+    assert_eq!((a.direct_ch, a.direct_vecs, a.direct_rows), (1, 8, 14));
     assert_eq!(a.ws_slices, 32);
     assert_eq!(plan.workspace_bytes, 32 * 512 * 9 * 4);
     // Rings: 2 · 4 · 1 + 2 input rows of 18 columns (16 pixels and the filter's 2) by 8
@@ -719,7 +719,7 @@ fn merged_backward_weight_runs_on_tensor_cores_where_the_device_has_them() {
     assert_eq!(vecs(32, 4, 56), 2);
     // Few images: the rows split into chunks of at least four, so that every SM has a block.
     let few = merged.plan(&ConvDims { n: 1, ..dw.clone() }, &NV).unwrap();
-    assert_eq!((few.args.direct_pixels, few.args.ws_slices), (4, 4));
+    assert_eq!((few.args.direct_rows, few.args.ws_slices), (4, 4));
     // Strided: each row in flight adds two input rows, and a 16-pixel run reads 33 columns
     // (264 chunks at 8 vectors, past one a thread): 4 vectors.
     let strided = ConvDims {

@@ -14,7 +14,7 @@ const PROBE: &str = "extern \"C\" __global__ void ck_cluster_probe() {}\n";
 
 /// Workgroups of `lds` bytes of LDS each (the most a workgroup may have: one an SM) that run at
 /// once in clusters of 1 to [`MAX_CLUSTER`], from the driver's occupancy query on an empty
-/// kernel compiled for `arch` (through `cache`).
+/// kernel compiled for `arch` (through `cache`); 0 for the sizes the device does not run.
 pub(super) fn cluster_slots(
     ctx: &Arc<CudaContext>,
     cache: &KernelCache,
@@ -28,8 +28,13 @@ pub(super) fn cluster_slots(
         sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
         lds as i32,
     )?;
+    // Without non-portable sizes (a driver or device that refuses them) clusters stop at 8.
+    let large = allow_large(&func).is_ok();
     let mut slots = NO_CLUSTERS;
     for (size, slot) in (1u32..).zip(slots.iter_mut()) {
+        if size > PORTABLE && !large {
+            break;
+        }
         let cfg = LaunchConfig {
             grid_dim: (size, 1, 1),
             block_dim: (128, 1, 1),
@@ -40,11 +45,35 @@ pub(super) fn cluster_slots(
         let mut clusters = 0;
         // SAFETY: `config` and the attribute it points to live across the call; `func` is a
         // loaded function of the current context.
-        unsafe { sys::cuOccupancyMaxActiveClusters(&mut clusters, func.cu_function(), &config) }
-            .result()?;
-        *slot = clusters.max(0) as u32 * size;
+        let query = unsafe {
+            sys::cuOccupancyMaxActiveClusters(&mut clusters, func.cu_function(), &config)
+        }
+        .result();
+        // A non-portable size the device cannot run is not an error: none run at once.
+        match query {
+            Ok(()) => *slot = clusters.max(0) as u32 * size,
+            Err(_) if size > PORTABLE => break,
+            Err(e) => return Err(e.into()),
+        }
     }
     Ok(slots)
+}
+
+/// Largest cluster every sm_90+ device runs.
+const PORTABLE: u32 = 8;
+
+/// Lets `func` run in clusters of more than [`PORTABLE`] workgroups.
+pub(super) fn allow_large(func: &CudaFunction) -> Result<(), CudaError> {
+    func.set_attribute(
+        sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
+        1,
+    )?;
+    Ok(())
+}
+
+/// Whether a device's cluster slots (from [`cluster_slots`]) include non-portable sizes.
+pub(super) fn has_large(slots: &[u32; MAX_CLUSTER]) -> bool {
+    slots[PORTABLE as usize..].iter().any(|&s| s > 0)
 }
 
 /// Enqueues `func` on `stream` with `image` as its single parameter, in clusters of `cluster`

@@ -198,6 +198,10 @@ impl CudaBackend {
                 lds as i32,
             )?;
         }
+        // Plans may put split-K slices in clusters of every size the device runs.
+        if cluster::has_large(&self.device.cluster_slots) {
+            cluster::allow_large(main)?;
+        }
         Ok(LoadedKernel {
             kernel,
             functions,

@@ -158,7 +158,7 @@ pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
     let kernels = kernels_of(&instances);
     let work = work(&instances, &kernels, problems, &be.device_model());
     eprintln!(
-        "{} shapes, {} distinct kernels on {card} ({}; workgroups at once in clusters of 1-8: {:?}); compiling",
+        "{} shapes, {} distinct kernels on {card} ({}; workgroups at once in clusters of 1-16: {:?}); compiling",
         chosen.len(),
         work.kernels.len(),
         be.arch(),

@@ -45,8 +45,9 @@ pub struct DeviceInfo {
     pub cluster_slots: [u32; MAX_CLUSTER],
 }
 
-/// Largest (portable) thread-block cluster.
-pub const MAX_CLUSTER: usize = 8;
+/// Largest thread-block cluster planned: 8 is the portable limit, 16 what the H100 runs where
+/// a kernel allows non-portable sizes (the driver's occupancy query says which sizes run).
+pub const MAX_CLUSTER: usize = 16;
 /// A device without thread-block clusters.
 pub const NO_CLUSTERS: [u32; MAX_CLUSTER] = [0; MAX_CLUSTER];
 
@@ -331,10 +332,16 @@ pub(super) fn auto_split(tiles: u64, slots: u64, k_iters: u64) -> u64 {
 
 /// The rates of [`KernelConfig::split_cluster`]'s model: tensor-core FLOPs an SM does a
 /// nanosecond on mid-size tiles, the workspace's bytes a nanosecond (each written once and read
-/// once), and the convert launch.
+/// once), the convert launch, and a cluster's on-chip sum (two cluster barriers that wait for
+/// the slowest slice, then every workgroup reading all its peers' partial rows). The last is
+/// what H100 runs put on clusters beyond the model's K-tiles: c3d_1x1x1 (8 tiles, 98 K-tiles)
+/// ran 10.2 µs in workspace slices and 9.5 in clusters of 8, which the model put 3.9 µs ahead;
+/// sk_1x1_128x128_n32_28 (4 tiles, 392 K-tiles) ran 9.6 µs in 66 slices and 11.0 or more in
+/// clusters of 16, which the model put 1.5 µs ahead.
 const SM_FLOPS_PER_NS: u64 = 4000;
 const WORKSPACE_BYTES_PER_NS: u64 = 2500;
 const CONVERT_NS: u64 = 3000;
+const CLUSTER_NS: u64 = 3000;
 
 /// The auto split's costs in K-tiles of one workgroup: its pipeline fill and epilogue (a slice
 /// also stores a partial tile), and the convert launch that adds the slices.
@@ -988,7 +995,7 @@ impl KernelConfig {
     /// It needs a device with clusters, GEMM N and the tile's N in whole runs of 4, and the
     /// fp32 tile with padded rows in the LDS from the stage base.
     ///
-    /// A cluster holds at most 8 slices, and one of all `wanted` may not pack into the GPCs
+    /// A cluster holds at most [`MAX_CLUSTER`] slices, and one of all `wanted` may not pack into the GPCs
     /// (`cluster_slots`) in as few rounds as the plain split; then a smaller one (fewer slices
     /// of more K-tiles each) competes with it by a model in nanoseconds: rounds × (K-tiles a
     /// slice + SPLIT_FILL) × a K-tile's time, the plain split adding its workspace traffic and
@@ -1023,7 +1030,7 @@ impl KernelConfig {
         (2..=wanted.min(MAX_CLUSTER as u64))
             .filter_map(|cs| {
                 let at_once = u64::from(dev.cluster_slots[cs as usize - 1]) * per_cu;
-                (at_once > 0).then(|| (run(cs, at_once), std::cmp::Reverse(cs)))
+                (at_once > 0).then(|| (run(cs, at_once) + CLUSTER_NS, std::cmp::Reverse(cs)))
             })
             .min()
             .filter(|&(ns, _)| ns <= plain)

@@ -932,9 +932,11 @@ fn backward_data_pads_output_channels_to_whole_tma_boxes() {
 
 #[test]
 fn auto_split_k_adds_slices_in_clusters_where_the_device_has_them() {
-    // What an H100 (132 SMs) reported: workgroups that run at once in clusters of 1 to 8.
+    // What an H100 (132 SMs) reported: workgroups that run at once in clusters of 1 to 16.
     let h100 = DeviceInfo {
-        cluster_slots: [132, 132, 117, 120, 110, 102, 105, 120],
+        cluster_slots: [
+            132, 132, 117, 120, 110, 102, 105, 120, 81, 70, 77, 84, 91, 98, 105, 112,
+        ],
         ..SM90A
     };
     let auto_split_kernel = |tile: [u32; 3]| {
@@ -997,12 +999,18 @@ fn auto_split_k_adds_slices_in_clusters_where_the_device_has_them() {
     let plan = k.plan(&small, &h100).unwrap();
     assert_eq!(main(&plan), (7, 1));
     assert_eq!((plan.args.cluster, plan.args.ws_slices), (0, 7));
-    // Two tiles of 98 K-tiles would take 49 slices (6.4 MB of workspace): one cluster of eight
-    // slices a tile (13 K-tiles each) costs less by the model.
+    // Two tiles of 98 K-tiles would take 49 slices (6.4 MB of workspace): one cluster of
+    // sixteen slices a tile (7 K-tiles each; a non-portable size) costs less by the model.
     let plan = k.plan(&conv(256, 128, 14, 1), &h100).unwrap();
-    assert_eq!(main(&plan), (16, 8));
-    assert_eq!((plan.args.cluster, plan.args.split_iters), (8, 13));
+    assert_eq!(main(&plan), (32, 16));
+    assert_eq!((plan.args.cluster, plan.args.split_iters), (16, 7));
     assert_eq!(launches(&plan), [EntryKind::Main]);
+    // Eight 64x64 tiles of the same: seven clusters of 16 (or 10 to 13) run at once, not
+    // eight; nine of 9 do, 11 K-tiles a slice.
+    let plan = auto_split_kernel([64, 64, 64])
+        .plan(&conv(256, 128, 14, 1), &h100)
+        .unwrap();
+    assert_eq!((plan.args.cluster, plan.args.split_iters), (9, 11));
     // One tile of 392 K-tiles takes 98 workspace slices: eight of 49 K-tiles in a cluster
     // would cost more.
     let plan = k.plan(&conv(128, 128, 28, 1), &h100).unwrap();

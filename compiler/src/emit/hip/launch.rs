@@ -995,11 +995,11 @@ impl KernelConfig {
     /// It needs a device with clusters, GEMM N and the tile's N in whole runs of 4, and the
     /// fp32 tile with padded rows in the LDS from the stage base.
     ///
-    /// A cluster holds at most [`MAX_CLUSTER`] slices, and one of all `wanted` may not pack into the GPCs
-    /// (`cluster_slots`) in as few rounds as the plain split; then a smaller one (fewer slices
-    /// of more K-tiles each) competes with it by a model in nanoseconds: rounds × (K-tiles a
-    /// slice + SPLIT_FILL) × a K-tile's time, the plain split adding its workspace traffic and
-    /// convert launch. Measured on the H100 (backward weight fp16): sk_3x3_256x256_n32_14 ran
+    /// A cluster holds at most [`MAX_CLUSTER`] slices, and one of all `wanted` may not pack
+    /// into the GPCs (`cluster_slots`) in as few rounds as the plain split; then a smaller one
+    /// (fewer slices of more K-tiles each) competes with it by a model in nanoseconds: rounds ×
+    /// (K-tiles a slice + SPLIT_FILL) × a K-tile's time, plus CLUSTER_NS for the cluster's sum,
+    /// the plain split adding its workspace traffic and convert launch. Measured on the H100 (backward weight fp16): sk_3x3_256x256_n32_14 ran
     /// 41.7 µs in seven workspace slices of 2.4 MB and 21.1 µs in clusters of five; rn_k36_100's
     /// seven slices of 0.3 MB (714 K-tiles each) ran 1.35× slower as five. Clusters only ever
     /// hold every slice of a tile: cluster groups that only shrank the workspace

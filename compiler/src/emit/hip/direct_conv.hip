@@ -72,16 +72,20 @@ template <int CH, bool UNIT> CK_NOINLINE void ck_dconv(const CkArgs& a, float* w
     const int pixels = (int)(a.N * pr.r1 * pr.r2 * pr.r3);
     const int p0 = (int)blockIdx.x * (int)a.direct_pixels;
     const int p1 = p0 + (int)a.direct_pixels < pixels ? p0 + (int)a.direct_pixels : pixels;
+    // The window's geometry in registers: this out-of-line function reads `a` through a generic
+    // pointer, and the stores below could alias it, so reads in the loop recur every pixel.
+    const int str_d = (int)a.sd, str_h = (int)a.sh, str_w = (int)a.sw;
+    const int pad_d = (int)a.pd, pad_h = (int)a.ph, pad_w = (int)a.pw, dil_h = (int)a.dh, dil_w = (int)a.dw;
     const ck_d4 step = ck_split4(slots, pr);
     ck_d4 px = ck_split4(p0 + slot, pr);
     for (int p = p0 + slot; p < p1; p += slots, ck_advance4(px, step, pr)) {
-        const int sd = ck_dconv_src<UNIT>(px.v[1], 0, (int)a.sd, (int)a.pd, sD);
+        const int sd = ck_dconv_src<UNIT>(px.v[1], 0, str_d, pad_d, sD);
         const ck_idx base = px.v[0] * s_n + sd * s_d + s_c0;
         int sh[3], sw[3];
 #pragma unroll
         for (int t = 0; t < 3; ++t) {
-            sh[t] = ck_dconv_src<UNIT>(px.v[2], t * (int)a.dh, (int)a.sh, (int)a.ph, sH);
-            sw[t] = ck_dconv_src<UNIT>(px.v[3], t * (int)a.dw, (int)a.sw, (int)a.pw, sW);
+            sh[t] = ck_dconv_src<UNIT>(px.v[2], t * dil_h, str_h, pad_h, sH);
+            sw[t] = ck_dconv_src<UNIT>(px.v[3], t * dil_w, str_w, pad_w, sW);
         }
         // Every load of the pixel is issued before any is used: taps outside the source read
         // its first vector and are zeroed after.
@@ -140,7 +144,7 @@ constexpr int DC_TAP = 16 * DC_VW * 8;            // elements of one tap's chunk
 constexpr int DC_WARP = DC_STAGES * 2 * DC_TAP;   // elements of a warp's ring
 constexpr int DC_STEPS = 5;                       // four k16 steps and one k8 step
 
-CK_NOINLINE void ck_dconv_mma(const CkArgs& a, AT* lds) {
+CK_DEV void ck_dconv_mma(const CkArgs& a, AT* lds) {
     const bool fwd = CK_OP == CK_FWD;
     const int ch = (int)a.direct_ch, vecs = (int)a.direct_vecs, nvec = (int)(a.G * ch / 8);
     const int vw = vecs < DC_VW ? vecs : DC_VW, vsets = vecs / vw, pwarps = DIRECT_BLOCK / 32 / vsets;

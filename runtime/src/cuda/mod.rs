@@ -73,6 +73,9 @@ pub struct CudaBackend {
     cache: KernelCache,
     /// Kernels loaded by [`Backend::run`](crate::Backend::run), by source.
     loaded: Mutex<HashMap<String, Arc<LoadedKernel>>>,
+    /// Streams of the stride phases after the first (which runs on `stream`), created as
+    /// plans need them.
+    phase_streams: Mutex<Vec<Arc<CudaStream>>>,
 }
 
 impl CudaBackend {
@@ -125,6 +128,7 @@ impl CudaBackend {
             tma: enabled("CK_TMA"),
             cache,
             loaded: Mutex::new(HashMap::new()),
+            phase_streams: Mutex::new(Vec::new()),
         })
     }
 
@@ -290,6 +294,16 @@ impl CudaBackend {
                     .memset_zeros(&mut buf.slice_mut(off..off + len))?;
             }
         }
+        // Stride phases write disjoint outputs and workspace regions: each runs on a stream of
+        // its own, forked from this one after the zero-fills and joined back at the end (in a
+        // captured graph, parallel branches).
+        let lanes = self.phase_lanes(plan.phases.len())?;
+        if lanes.len() > 1 {
+            let forked = self.stream.record_event(None)?;
+            for lane in &lanes[1..] {
+                lane.wait(&forked)?;
+            }
+        }
         let ptr = |s: &CudaSlice<u8>| s.device_ptr(&self.stream).0;
         let bufs = Buffers {
             input: ptr(&t.input),
@@ -324,18 +338,38 @@ impl CudaBackend {
                 // The argument block matches the kernel's `CkArgs`; every address in it points
                 // into a live buffer of at least the size the plan requires (checked above), and
                 // the stream orders these launches after the zero-fills.
+                let stream = &lanes[phase];
                 if cluster > 1 {
                     // SAFETY: as above; a cluster plan's grid is whole clusters.
-                    unsafe { cluster::launch(func, &self.stream, cfg, cluster, &image) }?;
+                    unsafe { cluster::launch(func, stream, cfg, cluster, &image) }?;
                 } else {
-                    let mut builder = self.stream.launch_builder(func);
+                    let mut builder = stream.launch_builder(func);
                     builder.arg(&image);
                     // SAFETY: as above.
                     unsafe { builder.launch(cfg) }?;
                 }
             }
         }
+        for lane in &lanes[1..] {
+            self.stream.join(lane)?;
+        }
         Ok(())
+    }
+
+    /// The streams that phases 0 to `phases - 1` launch on (at least one): this back end's
+    /// stream, then one of its own for each further phase.
+    fn phase_lanes(&self, phases: usize) -> Result<Vec<Arc<CudaStream>>, CudaError> {
+        let mut pool = self
+            .phase_streams
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        while pool.len() + 1 < phases {
+            pool.push(self.ctx.new_stream()?);
+        }
+        let extra = phases.saturating_sub(1);
+        Ok(std::iter::once(self.stream.clone())
+            .chain(pool[..extra].iter().cloned())
+            .collect())
     }
 }
 

@@ -116,12 +116,14 @@ pub enum Step {
     },
 }
 
-/// One stride phase of a backward-data plan: its argument block (addresses left at 0) and the
-/// byte offsets of its input, weight and output views into the whole tensors.
+/// One stride phase of a backward-data plan: its argument block (addresses left at 0), the
+/// byte offsets of its input, weight and output views into the whole tensors, and of its own
+/// region of the workspace.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Phase {
     pub args: CkArgs,
     pub offsets: [u64; 3],
+    pub workspace_offset: u64,
 }
 
 /// Everything needed to run one kernel on one problem, in order.
@@ -137,7 +139,9 @@ pub struct LaunchPlan {
     /// With phases, the first phase's.
     pub args: CkArgs,
     /// Backward data with strides: one unit-stride GEMM per stride phase, each launch on its
-    /// own views of the tensors ([`KernelConfig::plan`]). Empty otherwise.
+    /// own views of the tensors ([`KernelConfig::plan`]). Empty otherwise. The phases write
+    /// disjoint output elements and workspace regions, so a back end may run their launches
+    /// concurrently (each phase's own launches in order, after every zero-fill).
     pub phases: Vec<Phase>,
 }
 
@@ -164,15 +168,15 @@ impl LaunchPlan {
     /// The argument block of a launch of stride phase `phase` (0 without phases) for these
     /// buffers (by conv role, whichever one the op writes).
     pub fn args_for(&self, bufs: Buffers, phase: usize) -> CkArgs {
-        let (mut a, [xo, wo, yo]) = self
-            .phases
-            .get(phase)
-            .map_or((self.args, [0; 3]), |p| (p.args, p.offsets));
+        let (mut a, [xo, wo, yo], wso) =
+            self.phases.get(phase).map_or((self.args, [0; 3], 0), |p| {
+                (p.args, p.offsets, p.workspace_offset)
+            });
         a.x = bufs.input + xo;
         a.w = bufs.weight + wo;
         a.y = bufs.output + yo;
         a.d = bufs.d;
-        a.ws = bufs.workspace;
+        a.ws = bufs.workspace + wso;
         a.flags = if self.workspace_bytes > 0 {
             bufs.workspace + self.flags_offset
         } else {
@@ -329,6 +333,9 @@ pub(super) fn auto_split(tiles: u64, slots: u64, k_iters: u64) -> u64 {
         1
     }
 }
+
+/// Alignment of the regions of a workspace (StreamK flags, stride phases' slices).
+const WORKSPACE_ALIGN: u64 = 256;
 
 /// The rates of [`KernelConfig::split_cluster`]'s model: tensor-core FLOPs an SM does a
 /// nanosecond on mid-size tiles, the workspace's bytes a nanosecond (each written once and read
@@ -809,7 +816,7 @@ impl KernelConfig {
                 args.atomic_to_ws = i64::from(atomic && !direct_fp32);
                 if !atomic && sk_blocks > 0 {
                     let partials = sk_blocks * mt * nt * 4;
-                    flags_offset = partials.div_ceil(256) * 256;
+                    flags_offset = partials.next_multiple_of(WORKSPACE_ALIGN);
                     workspace_bytes = flags_offset + sk_blocks * 4;
                     steps.push(Step::Zero {
                         target: ZeroTarget::Workspace,
@@ -905,8 +912,9 @@ impl KernelConfig {
     /// only from the filter taps that the stride divides, so the pixels of one stride phase
     /// (coordinate ≡ r mod s in every strided dimension) form a unit-stride backward-data
     /// problem of their own over every s-th tap from the phase's first. Each phase is planned
-    /// on views of the tensors (s-fold strides, offset origins) and its launches run in turn;
-    /// none runs the taps the other phases' pixels skip. Taken where every strided dimension
+    /// on views of the tensors (s-fold strides, offset origins) with a workspace region of its
+    /// own, so that the phases may run at once; none runs the taps the other phases' pixels
+    /// skip. Taken where every strided dimension
     /// has unit dilation, a filter and an input at least the stride (each phase has taps and
     /// pixels) and the schedule is split-K (StreamK flags are per plan); the phases' plans
     /// must not clear the output, which the others write.
@@ -962,13 +970,16 @@ impl KernelConfig {
                 return Ok(None);
             }
             let phase = phases.len();
+            let region = workspace_bytes;
             steps.extend(sub.steps.into_iter().map(|mut st| {
-                if let Step::Launch { phase: ph, .. } = &mut st {
-                    *ph = phase;
+                match &mut st {
+                    Step::Launch { phase: ph, .. } => *ph = phase,
+                    // The workspace's (zero-fills of the output were refused above).
+                    Step::Zero { offset, .. } => *offset += region,
                 }
                 st
             }));
-            workspace_bytes = workspace_bytes.max(sub.workspace_bytes);
+            workspace_bytes += sub.workspace_bytes.next_multiple_of(WORKSPACE_ALIGN);
             phases.push(Phase {
                 args: sub.args,
                 offsets: [
@@ -976,6 +987,7 @@ impl KernelConfig {
                     w_off * u64::from(te[1].bytes()),
                     0,
                 ],
+                workspace_offset: region,
             });
         }
         Ok(Some(LaunchPlan {

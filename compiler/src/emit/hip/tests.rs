@@ -574,6 +574,49 @@ fn strided_backward_data_runs_one_unit_stride_gemm_per_phase() {
     }
 }
 
+#[test]
+fn stride_phases_split_k_into_workspace_regions_of_their_own() {
+    // Few tiles and deep K (N = 1, K = 512): every phase splits into workspace slices.
+    let k = emit_hip(
+        &SampleBuilder::new("p", Op::BwdData)
+            .split_k(SplitK::Auto, false)
+            .build(),
+    )
+    .unwrap();
+    let d = ConvDims {
+        n: 1,
+        k: 512,
+        input: [1, 13, 13],
+        output: [1, 7, 7],
+        stride: [1, 2, 2],
+        ..dims(Op::BwdData)
+    };
+    let plan = k.plan(&d, &DEV).unwrap();
+    assert_eq!(plan.phases.len(), 4);
+    assert_eq!(
+        launches(&plan),
+        [EntryKind::Main, EntryKind::Convert].repeat(4)
+    );
+    // Each phase's fp32 slices [slice][G][M][N] in a 256-byte aligned region after the last,
+    // so the phases may run at once.
+    let mut end = 0;
+    for (p, ph) in plan.phases.iter().enumerate() {
+        let a = ph.args;
+        assert_eq!(a.split_ws, 1);
+        assert!(ph.workspace_offset >= end && ph.workspace_offset.is_multiple_of(256));
+        end = ph.workspace_offset + (a.ws_slices * a.G * a.M * a.Ng * 4) as u64;
+        let b = plan.args_for(
+            Buffers {
+                workspace: 1 << 20,
+                ..Buffers::default()
+            },
+            p,
+        );
+        assert_eq!(b.ws, (1 << 20) + ph.workspace_offset);
+    }
+    assert!(end <= plan.workspace_bytes);
+}
+
 /// Problems no small-channel entry takes: a 1x3 filter, or groups that are not adjacent
 /// (GNHWC).
 fn not_small_channel(narrow: &ConvDims, dw: &ConvDims) -> [ConvDims; 2] {

@@ -316,6 +316,25 @@ impl CudaBackend {
             d: t.d.as_ref().map_or(0, ptr),
             workspace: workspace.as_deref().map_or(0, ptr),
         };
+        // Every lane rejoins this stream even when a launch fails, so that nothing is left
+        // running on a lane the caller does not wait for.
+        let launched = self.launch_steps(k, plan, bufs, alpha, beta, &lanes);
+        for lane in &lanes[1..] {
+            self.stream.join(lane)?;
+        }
+        launched
+    }
+
+    /// Enqueues the launches of `plan`, each on the lane of its phase.
+    fn launch_steps(
+        &self,
+        k: &LoadedKernel,
+        plan: &LaunchPlan,
+        bufs: Buffers,
+        alpha: f64,
+        beta: f64,
+        lanes: &[Arc<CudaStream>],
+    ) -> Result<(), CudaError> {
         for step in &plan.steps {
             if let Step::Launch {
                 entry,
@@ -340,8 +359,8 @@ impl CudaBackend {
                     shared_mem_bytes: lds_bytes,
                 };
                 // The argument block matches the kernel's `CkArgs`; every address in it points
-                // into a live buffer of at least the size the plan requires (checked above), and
-                // the stream orders these launches after the zero-fills.
+                // into a live buffer of at least the size the plan requires (`launch` checked
+                // them), and every lane is ordered after the zero-fills.
                 let stream = &lanes[phase];
                 let attrs = cluster::Attributes {
                     cluster,
@@ -359,9 +378,6 @@ impl CudaBackend {
                     unsafe { builder.launch(cfg) }?;
                 }
             }
-        }
-        for lane in &lanes[1..] {
-            self.stream.join(lane)?;
         }
         Ok(())
     }

@@ -481,16 +481,20 @@ fn auto_split_fills_the_last_round() {
     assert_eq!(auto_split(144, 132, 3), 1);
 }
 
-#[test]
-fn strided_backward_data_runs_one_unit_stride_gemm_per_phase() {
-    let k = emit_hip(&SampleBuilder::new("p", Op::BwdData).build()).unwrap();
-    // 3x3, stride 2, pad 1, 13x13 input -> 7x7 output.
-    let d = ConvDims {
+/// Backward data, 3x3, stride 2, pad 1, 13x13 input -> 7x7 output: four stride phases.
+fn stride_2() -> ConvDims {
+    ConvDims {
         input: [1, 13, 13],
         output: [1, 7, 7],
         stride: [1, 2, 2],
         ..dims(Op::BwdData)
-    };
+    }
+}
+
+#[test]
+fn strided_backward_data_runs_one_unit_stride_gemm_per_phase() {
+    let k = emit_hip(&SampleBuilder::new("p", Op::BwdData).build()).unwrap();
+    let d = stride_2();
     let plan = k.plan(&d, &DEV).unwrap();
     assert_eq!(plan.phases.len(), 4);
     let main: Vec<usize> = plan
@@ -586,10 +590,7 @@ fn stride_phases_split_k_into_workspace_regions_of_their_own() {
     let d = ConvDims {
         n: 1,
         k: 512,
-        input: [1, 13, 13],
-        output: [1, 7, 7],
-        stride: [1, 2, 2],
-        ..dims(Op::BwdData)
+        ..stride_2()
     };
     let plan = k.plan(&d, &DEV).unwrap();
     assert_eq!(plan.phases.len(), 4);

@@ -101,10 +101,14 @@ pub(super) unsafe fn launch(
     image: &ArgImage,
 ) -> Result<(), CudaError> {
     stream.context().bind_to_thread()?;
-    let mut list = [cluster_attribute(attrs.cluster), dependent_attribute()];
-    let first = if attrs.cluster > 1 { 0 } else { 1 };
-    let end = if attrs.dependent { 2 } else { 1 };
-    let config = launch_config(cfg, stream.cu_stream(), &mut list[first..end.max(first)]);
+    let mut list: Vec<_> = [
+        (attrs.cluster > 1).then(|| cluster_attribute(attrs.cluster)),
+        attrs.dependent.then(dependent_attribute),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let config = launch_config(cfg, stream.cu_stream(), &mut list);
     let mut params = [(image as *const ArgImage).cast_mut().cast::<c_void>()];
     // SAFETY: the caller vouches for the argument block, the grid and the dependency; `config`,
     // the attributes it points to and `params` live across the call.

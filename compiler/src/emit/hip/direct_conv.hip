@@ -144,6 +144,8 @@ constexpr int DC_TAP = 16 * DC_VW * 8;            // elements of one tap's chunk
 constexpr int DC_WARP = DC_STAGES * 2 * DC_TAP;   // elements of a warp's ring
 constexpr int DC_STEPS = 5;                       // four k16 steps and one k8 step
 
+// Inlined into its entry, unlike the SIMT bodies: its argument reads stay constant-bank
+// operands, where out of line they were generic loads and the body spilled.
 CK_DEV void ck_dconv_mma(const CkArgs& a, AT* lds) {
     const bool fwd = CK_OP == CK_FWD;
     const int ch = (int)a.direct_ch, vecs = (int)a.direct_vecs, nvec = (int)(a.G * ch / 8);

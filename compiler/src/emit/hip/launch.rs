@@ -1011,12 +1011,12 @@ impl KernelConfig {
     /// into the GPCs (`cluster_slots`) in as few rounds as the plain split; then a smaller one
     /// (fewer slices of more K-tiles each) competes with it by a model in nanoseconds: rounds ×
     /// (K-tiles a slice + SPLIT_FILL) × a K-tile's time, plus CLUSTER_NS for the cluster's sum,
-    /// the plain split adding its workspace traffic and convert launch. Measured on the H100 (backward weight fp16): sk_3x3_256x256_n32_14 ran
-    /// 41.7 µs in seven workspace slices of 2.4 MB and 21.1 µs in clusters of five; rn_k36_100's
-    /// seven slices of 0.3 MB (714 K-tiles each) ran 1.35× slower as five. Clusters only ever
-    /// hold every slice of a tile: cluster groups that only shrank the workspace
-    /// (sk_1x1_128x128_n32_28 in pairs, 64 slices instead of 128) ran slower than the workspace
-    /// slices alone.
+    /// the plain split adding its workspace traffic and convert launch. Measured on the H100
+    /// (backward weight fp16): sk_3x3_256x256_n32_14 ran 41.7 µs in seven workspace slices of
+    /// 2.4 MB and 21.1 µs in clusters of five; rn_k36_100's seven slices of 0.3 MB (714 K-tiles
+    /// each) ran 1.35× slower as five. Clusters only ever hold every slice of a tile: cluster
+    /// groups that only shrank the workspace (sk_1x1_128x128_n32_28 in pairs, 64 slices instead
+    /// of 128) ran slower than the workspace slices alone.
     fn split_cluster(
         &self,
         tiles: u64,

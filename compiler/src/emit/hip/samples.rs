@@ -121,6 +121,13 @@ impl SampleBuilder {
         self
     }
 
+    /// A CK-Tile kernel with pipeline `version` (its workgroups per compute unit follow it).
+    pub fn tile_kind(mut self, version: PipelineVersion) -> Self {
+        self.0.kind = Kind::Tile;
+        self.0.pipeline.version = version;
+        self
+    }
+
     pub fn wavelet(mut self, load: u32, math: u32) -> Self {
         self.0.kind = Kind::Wavelet;
         self.0.wavelet = Some(Wavelet { load, math });

@@ -4,7 +4,7 @@ use super::launch::auto_split;
 use super::samples::{SampleBuilder, instances};
 use super::*;
 use crate::ir::SplitK;
-use crate::model::{DataType, ElementOp, Layout, Op, Reduction};
+use crate::model::{DataType, ElementOp, Layout, Op, PipelineVersion, Reduction};
 
 fn dims(op: Op) -> ConvDims {
     ConvDims {
@@ -1049,8 +1049,8 @@ fn auto_split_k_adds_slices_in_clusters_where_the_device_has_them() {
     assert_eq!(main(&plan), (32, 16));
     assert_eq!((plan.args.cluster, plan.args.split_iters), (16, 7));
     assert_eq!(launches(&plan), [EntryKind::Main]);
-    // Eight 64x64 tiles of the same: seven clusters of 16 (or 10 to 13) run at once, not
-    // eight; nine of 9 do, 11 K-tiles a slice.
+    // Eight 64x64 tiles of the same: clusters of 10 to 16 run seven at once, not eight; nine
+    // of 9 do, 11 K-tiles a slice.
     let plan = auto_split_kernel([64, 64, 64])
         .plan(&conv(256, 128, 14, 1), &h100)
         .unwrap();
@@ -1058,12 +1058,11 @@ fn auto_split_k_adds_slices_in_clusters_where_the_device_has_them() {
     // Four 64x64 tiles of two workgroups an SM (CompV3) of the same 392 K-tiles
     // (sk_1x1_128x128_n32_28): 66 workspace slices of 6 K-tiles. Clusters of 16 slices of 25,
     // which the model without the cluster's sum preferred, ran 11.0 µs against 9.6.
-    let mut two_a_cu = SampleBuilder::new("c", Op::BwdWeight)
+    let two_a_cu = SampleBuilder::new("c", Op::BwdWeight)
         .tile(256, [64, 64, 64], 8)
+        .tile_kind(PipelineVersion::CompV3)
         .split_k(SplitK::Auto, false)
         .build();
-    two_a_cu.kind = crate::model::Kind::Tile;
-    two_a_cu.pipeline.version = crate::model::PipelineVersion::CompV3;
     let plan = emit_hip(&two_a_cu)
         .unwrap()
         .plan(&conv(128, 128, 28, 1), &h100)

@@ -1,7 +1,6 @@
 //! Thread-block clusters (sm_90+): how many workgroups that each fill an SM run at once in
 //! clusters of each size (what the plans size cluster grids by; a cluster lives in one GPC),
-//! and launches with the attributes cudarc's launch builder has no parameter for: a cluster
-//! size, and programmatic stream serialization (a dependent launch).
+//! and launches in clusters, which cudarc's launch builder has no parameter for.
 
 use super::CudaError;
 use crate::gpu::{ArgImage, KernelCache};
@@ -41,7 +40,7 @@ pub(super) fn cluster_slots(
             block_dim: (128, 1, 1),
             shared_mem_bytes: lds,
         };
-        let mut attr = [cluster_attribute(size)];
+        let mut attr = cluster_attribute(size);
         let config = launch_config(cfg, std::ptr::null_mut(), &mut attr);
         let mut clusters = 0;
         // SAFETY: `config` and the attribute it points to live across the call; `func` is a
@@ -77,41 +76,25 @@ pub(super) fn has_large(slots: &[u32; MAX_CLUSTER]) -> bool {
     slots[PORTABLE as usize..].iter().any(|&s| s > 0)
 }
 
-/// How a launch relates to the grid before it on the stream.
-#[derive(Clone, Copy)]
-pub(super) struct Attributes {
-    /// Workgroups a cluster, consecutive along x (1: none).
-    pub cluster: u32,
-    /// May start before the previous grid ends (programmatic dependent launch): the kernel
-    /// waits for it (`ck_await_prerequisites`) before reading what it wrote.
-    pub dependent: bool,
-}
-
-/// Enqueues `func` on `stream` with `image` as its single parameter, with `attrs`.
+/// Enqueues `func` on `stream` with `image` as its single parameter, in clusters of `cluster`
+/// consecutive workgroups along x.
 ///
 /// # Safety
 /// `image` must be the argument block the kernel expects, every address in it valid for the
-/// accesses the kernel makes, `cfg.grid_dim.0` a multiple of the cluster size, and a
-/// dependent kernel one that awaits its prerequisites before reading them.
+/// accesses the kernel makes, and `cfg.grid_dim.0` a multiple of `cluster`.
 pub(super) unsafe fn launch(
     func: &CudaFunction,
     stream: &CudaStream,
     cfg: LaunchConfig,
-    attrs: Attributes,
+    cluster: u32,
     image: &ArgImage,
 ) -> Result<(), CudaError> {
     stream.context().bind_to_thread()?;
-    let mut list: Vec<_> = [
-        (attrs.cluster > 1).then(|| cluster_attribute(attrs.cluster)),
-        attrs.dependent.then(dependent_attribute),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    let config = launch_config(cfg, stream.cu_stream(), &mut list);
+    let mut attr = cluster_attribute(cluster);
+    let config = launch_config(cfg, stream.cu_stream(), &mut attr);
     let mut params = [(image as *const ArgImage).cast_mut().cast::<c_void>()];
-    // SAFETY: the caller vouches for the argument block, the grid and the dependency; `config`,
-    // the attributes it points to and `params` live across the call.
+    // SAFETY: the caller vouches for the argument block and the grid; `config`, its attribute
+    // and `params` live across the call.
     unsafe {
         sys::cuLaunchKernelEx(
             &config,
@@ -134,18 +117,10 @@ fn cluster_attribute(size: u32) -> sys::CUlaunchAttribute {
     attr
 }
 
-fn dependent_attribute() -> sys::CUlaunchAttribute {
-    // SAFETY: as above.
-    let mut attr: sys::CUlaunchAttribute = unsafe { std::mem::zeroed() };
-    attr.id = sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-    attr.value.programmaticStreamSerializationAllowed = 1;
-    attr
-}
-
 fn launch_config(
     cfg: LaunchConfig,
     stream: sys::CUstream,
-    attrs: &mut [sys::CUlaunchAttribute],
+    attr: &mut sys::CUlaunchAttribute,
 ) -> sys::CUlaunchConfig {
     sys::CUlaunchConfig {
         gridDimX: cfg.grid_dim.0,
@@ -156,7 +131,7 @@ fn launch_config(
         blockDimZ: cfg.block_dim.2,
         sharedMemBytes: cfg.shared_mem_bytes,
         hStream: stream,
-        attrs: attrs.as_mut_ptr(),
-        numAttrs: attrs.len() as u32,
+        attrs: attr,
+        numAttrs: 1,
     }
 }

@@ -70,9 +70,6 @@ pub struct CudaBackend {
     /// Kernels with a TMA path copy through tensor maps where the problem allows (on unless
     /// `CK_TMA=0`, which keeps every copy on `cp.async` for comparison).
     tma: bool,
-    /// Convert launches start while the grid before them drains (programmatic dependent
-    /// launch, sm_90+; on unless `CK_PDL=0`).
-    dependent_launches: bool,
     cache: KernelCache,
     /// Kernels loaded by [`Backend::run`](crate::Backend::run), by source.
     loaded: Mutex<HashMap<String, Arc<LoadedKernel>>>,
@@ -129,7 +126,6 @@ impl CudaBackend {
             arch,
             device,
             tma: enabled("CK_TMA"),
-            dependent_launches: major >= 9 && enabled("CK_PDL"),
             cache,
             loaded: Mutex::new(HashMap::new()),
             phase_streams: Mutex::new(Vec::new()),
@@ -362,15 +358,9 @@ impl CudaBackend {
                 // into a live buffer of at least the size the plan requires (`launch` checked
                 // them), and every lane is ordered after the zero-fills.
                 let stream = &lanes[phase];
-                let attrs = cluster::Attributes {
-                    cluster,
-                    // The convert adds slices the launch before it on the stream wrote.
-                    dependent: self.dependent_launches && entry == EntryKind::Convert,
-                };
-                if attrs.cluster > 1 || attrs.dependent {
-                    // SAFETY: as above; a cluster plan's grid is whole clusters, and the convert
-                    // entry awaits its prerequisites before reading the workspace.
-                    unsafe { cluster::launch(func, stream, cfg, attrs, &image) }?;
+                if cluster > 1 {
+                    // SAFETY: as above; a cluster plan's grid is whole clusters.
+                    unsafe { cluster::launch(func, stream, cfg, cluster, &image) }?;
                 } else {
                     let mut builder = stream.launch_builder(func);
                     builder.arg(&image);

@@ -336,7 +336,6 @@ constexpr bool DM_MMA = sizeof(AT) == 2 && sizeof(BT) == 2 && ck_is_bf16<AT>::va
 
 // LDS from the launch: the reduction buffer.
 CK_ENTRY_THREADS(direct, DIRECT_BLOCK, 2)(const CK_GRID_CONST CkArgs a) {
-    ck_release_dependents();
     extern __shared__ __align__(16) unsigned char ck_smem[];
     float* red = reinterpret_cast<float*>(ck_smem);
     const bool across = a.K == 1;
@@ -351,7 +350,6 @@ CK_ENTRY_THREADS(direct, DIRECT_BLOCK, 2)(const CK_GRID_CONST CkArgs a) {
 // The tensor-core path (the host launches it only where the kernel has it); LDS from the launch:
 // the rings, then the warps' sums.
 CK_ENTRY_THREADS(direct_mma, DIRECT_BLOCK, DIRECT_MMA_BLOCKS)(const CK_GRID_CONST CkArgs a) {
-    ck_release_dependents();
 #if defined(CK_MMA_SYNC)
     extern __shared__ __align__(16) unsigned char ck_smem[];
     if (DM_MMA) ck_direct_mma(a, ck_smem);

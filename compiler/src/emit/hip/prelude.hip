@@ -29,33 +29,15 @@
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define CK_WGMMA_ARCH 1
 #endif
-// Thread-block clusters and their distributed shared memory, and programmatic dependent
-// launches (sm_90+).
+// Thread-block clusters and their distributed shared memory (sm_90+).
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 #define CK_CLUSTER 1
-#define CK_GRID_DEPS 1
 #endif
 #else
 #error "ckdsl kernels need clang HIP or NVRTC"
 #endif
 
 #define CK_DEV __device__ __forceinline__
-
-// Programmatic dependent launch (sm_90+): once every workgroup of a grid has called
-// ck_release_dependents, the stream's next kernel, if launched with programmatic stream
-// serialization (the host does that for the convert of split-K slices), may start; it calls
-// ck_await_prerequisites before reading anything, which returns once the previous grid has
-// finished and its writes are visible. No-ops elsewhere, and for kernels launched plainly.
-CK_DEV void ck_release_dependents() {
-#if defined(CK_GRID_DEPS)
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
-CK_DEV void ck_await_prerequisites() {
-#if defined(CK_GRID_DEPS)
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
 // Threads per workgroup and the workgroups per compute unit the registers are budgeted for. The
 // second bound is NVIDIA's minimum blocks per SM; HIP's reads differently (waves per EU), so AMD
 // keeps the thread bound only.

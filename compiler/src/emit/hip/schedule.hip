@@ -488,7 +488,6 @@ CK_DEV void ck_split_k(const CkArgs& a, const ck_block& b) {
 }
 
 CK_ENTRY(main)(const CK_GRID_CONST CkArgs a) {
-    ck_release_dependents();
     extern __shared__ __align__(16) unsigned char ck_smem[];
     const ck_block b = ck_make_block(ck_smem);
     if (SCHEDULE == CK_SCHEDULE_STREAMK) ck_streamk(a, b);
@@ -499,8 +498,6 @@ CK_ENTRY(main)(const CK_GRID_CONST CkArgs a) {
 // element-wise op. A workgroup is `convert_sets` sets of lanes; set t of lane l adds slices
 // t, t + sets, ... of element base + l, and set 0 adds the sets' sums from LDS in a fixed order.
 CK_ENTRY_THREADS(convert, CONVERT_BLOCK, 1)(const CK_GRID_CONST CkArgs a) {
-    // Launched as a programmatic dependent on sm_90+: the slices are complete past this.
-    ck_await_prerequisites();
     extern __shared__ __align__(16) unsigned char ck_smem[];
     float* part = reinterpret_cast<float*>(ck_smem);
     const ck_i64 total = a.G * a.M * a.Ng, sets = a.convert_sets;

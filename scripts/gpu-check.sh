@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # GPU correctness check of the portable kernels on an NVIDIA GPU: every instance of the library
-# plus runtime/tests/gpu/*.ck (StreamK with atomic fix-ups, which the library lacks) and the .ck
-# files in $CK_GPU_INSTANCES, if set, on the problems each supports.
+# plus runtime/tests/gpu/*.ck (StreamK with atomic fix-ups and 128-deep K-tiles, which the
+# library lacks) and the .ck files in $CK_GPU_INSTANCES, if set, on the problems each supports.
 #
 # Build machine (has Rust; the GPU machine does not):
 #   scripts/gpu-check.sh --stage DIR    builds gpu_check (release), compiles every distinct

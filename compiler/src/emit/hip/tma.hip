@@ -153,8 +153,10 @@ CK_DEV void ck_tma_issue(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0
                 for (int j = 0; j < NPB / BOX_CH; ++j) {
                     BT* dst = Bs + j * KPB * BOX_CH + q * BOX_CH * BOX_CH;
                     const int c = (int)n0 + j * BOX_CH;
+                    // A 2-D map has no depth: a K-tile past the last tap (depth digit 1) reads
+                    // rows past the filter, which the copy fills with zeros.
                     if (a.tma == 2)
-                        ck_tma_tile5(dst, map_b, bar, c, x, y, ch, (int)g);
+                        ck_tma_tile5(dst, map_b, bar, c, x, y + z * (int)a.Y, ch, (int)g);
                     else
                         ck_tma_tile5(dst, map_b, bar, c, x, y, z, ch);
                 }

@@ -170,6 +170,13 @@ family nv_fwd_bwd_data_2d : nv_tile {
         t64x64x64 = ([64, 64, 64], [2, 2, 1], [32, 32, 16]);
         /// 4 warps of 64x16: K or C of 36 and other narrow N.
         t128x48x64 = ([128, 48, 64], [2, 2, 1], [64, 24, 16]);
+        /// 8 warps of 64x64; on sm_90a, with TMA copies, two warpgroups of 128x128: K or C of
+        /// 128 on many pixels.
+        t256x128x64 = ([256, 128, 64], [4, 2, 1], [64, 64, 16]);
+        /// 8 warps of 64x32; on sm_90a two warpgroups of 128x64: K or C of 64.
+        t256x64x64 = ([256, 64, 64], [4, 2, 1], [64, 32, 16]);
+        /// 4 warps of 64x32, K per block 64; on sm_90a one warpgroup of 128x64.
+        t128x64x64 = ([128, 64, 64], [2, 2, 1], [64, 32, 16]);
     }
 }
 

@@ -227,8 +227,7 @@ family nv_bwd_data_k4_2d : nv_tile {
         t128x64x32 = ([128, 64, 32], [2, 2, 1], [64, 32, 16]);
         /// 4 warps of 32x32, K per block 64: few input pixels.
         t64x64x64 = ([64, 64, 64], [2, 2, 1], [32, 32, 16]);
-        /// 8 warps of 64x64: many input pixels (K = 36: rn_k36_50 / 100 26.1 → 20.1 / 67.9 →
-        /// 59.7 µs against the best other tile on the H100).
+        /// 8 warps of 64x64: many input pixels (K = 36 on 50x50 and larger inputs).
         t128x256x64 = ([128, 256, 64], [2, 4, 1], [64, 64, 16]);
     }
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # GPU correctness check of the portable kernels on an NVIDIA GPU: every instance of the library
-# plus runtime/tests/gpu/*.ck (StreamK with atomic fix-ups and 128-deep K-tiles, which the
+# plus runtime/tests/gpu/*.ck (StreamK with atomic fix-ups and 128-deep TMA K-tiles, which the
 # library lacks) and the .ck files in $CK_GPU_INSTANCES, if set, on the problems each supports.
 #
 # Build machine (has Rust; the GPU machine does not):

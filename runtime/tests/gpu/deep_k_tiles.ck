@@ -1,6 +1,7 @@
-/// Forward and backward data with 128-deep K-tiles on sm_90a (the library's are 32 and 64
-/// deep): two 64-channel TMA boxes a K-tile, the second past the last filter tap where GEMM-K
-/// is an odd number of boxes.
+/// Forward and backward data with 128-deep K-tiles that copy with TMA on sm_90a (the
+/// library's TMA tiles are 64 deep; its 128-deep tiles have 4-element vectors and no TMA path):
+/// two 64-channel boxes a K-tile, the second past the last filter tap where GEMM-K is an odd
+/// number of boxes.
 defaults gpu_check_deep_k {
     targets = [sm_90];
     kind = tile;

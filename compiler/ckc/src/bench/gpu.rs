@@ -7,7 +7,7 @@ use super::report::{
 use super::shapes::{self, Shape};
 use crate::cli::{BenchArgs, BenchOp, BenchType, Color};
 use crate::commands::candidates::registry;
-use ck_compiler::emit::hip::{EntryKind, HipKernel};
+use ck_compiler::emit::hip::{EntryKind, HipKernel, MAX_CLUSTER};
 use ck_compiler::ir::Instance;
 use ck_compiler::model::{DataType, Op};
 use ck_runtime::cuda::bench::{BenchProblem, Trials, plain_convolution};
@@ -158,7 +158,7 @@ pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
     let kernels = kernels_of(&instances);
     let work = work(&instances, &kernels, problems, &be.device_model());
     eprintln!(
-        "{} shapes, {} distinct kernels on {card} ({}; workgroups at once in clusters of 1-16: {:?}); compiling",
+        "{} shapes, {} distinct kernels on {card} ({}; workgroups at once in clusters of 1-{MAX_CLUSTER}: {:?}); compiling",
         chosen.len(),
         work.kernels.len(),
         be.arch(),

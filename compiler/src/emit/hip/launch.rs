@@ -914,10 +914,9 @@ impl KernelConfig {
     /// problem of their own over every s-th tap from the phase's first. Each phase is planned
     /// on views of the tensors (s-fold strides, offset origins) with a workspace region of its
     /// own, so that the phases may run at once; none runs the taps the other phases' pixels
-    /// skip. Taken where every strided dimension
-    /// has unit dilation, a filter and an input at least the stride (each phase has taps and
-    /// pixels) and the schedule is split-K (StreamK flags are per plan); the phases' plans
-    /// must not clear the output, which the others write.
+    /// skip. Taken where every strided dimension has unit dilation, a filter and an input at
+    /// least the stride (each phase has taps and pixels) and the schedule is split-K (StreamK
+    /// flags are per plan); the phases' plans must not clear the output, which the others write.
     fn phase_plan(
         &self,
         dims: &ConvDims,

@@ -180,7 +180,7 @@ fn check(
     };
     t.split += usize::from(stats.k_batch > 1);
     t.streamed += usize::from(stats.sk_ctas > 0);
-    let plan = kernel.and_then(|k| Some((k, be.plan(k, p).ok()?)));
+    let plan = kernel.and_then(|k| Some((k, be.plan(inst, k, p).ok()?)));
     let tma = plan.as_ref().is_some_and(|(k, plan)| be.uses_tma(k, plan));
     let cluster = plan.map_or(0, |(_, plan)| plan.args.cluster);
     t.tma += usize::from(tma);

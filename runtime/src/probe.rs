@@ -202,7 +202,43 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
                 ..base
             },
         ]),
-        Op::BwdWeight => {}
+        Op::BwdWeight => {
+            // Instances whose A vector is wider than B's and C's run a K that only B and C
+            // divide as its transpose (unit strides, pads within the filter's reach).
+            let [va, vb, vc] = vectors(inst);
+            let narrow = vb / gcd(vb, vc) * vc;
+            if va > narrow {
+                let t = Shape {
+                    what: "transposed",
+                    k: 3 * narrow,
+                    input: 6,
+                    ..base
+                };
+                shapes.extend([
+                    t,
+                    Shape {
+                        what: "transposed, dilated, asymmetric pads",
+                        g: 2 * m,
+                        n: 1,
+                        c: 2 * v,
+                        input: 7,
+                        dilation: 2,
+                        lpad: 2,
+                        rpad: 1,
+                        ..t
+                    },
+                    Shape {
+                        what: "transposed, deep",
+                        n: 16,
+                        filter: 1,
+                        input: 8,
+                        lpad: 0,
+                        rpad: 0,
+                        ..t
+                    },
+                ]);
+            }
+        }
     }
     // Merged groups are for narrow groups: 2, 4 and 8 channels, which the kernels run on their
     // small-channel paths.

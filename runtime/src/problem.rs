@@ -356,6 +356,45 @@ impl ConvProblem {
         }
     }
 
+    /// The transpose of a backward-weight problem, if it has one: the same weights computed
+    /// with the input and the output gradient swapped, so that the GEMM reads the output
+    /// gradient through the filter taps (its N is K·taps where this one's is C·taps) and the
+    /// input once per output-gradient tile.
+    ///
+    /// The transpose has K and C swapped, the output's spatial sizes as its input, unit
+    /// strides, the same dilation and pads `(f − 1)·d − pad`: input pixel `h` meets output
+    /// pixel `h + r'·d − pad'` through tap `r'`, which is this problem's tap `f − 1 − r`. Its
+    /// weights are this problem's with K and C swapped and the filter reversed. It exists for
+    /// unit strides, pads up to the dilated filter's reach `(f − 1)·d`, one data type for the
+    /// input and the output gradient, and input and output layouts of one family.
+    pub fn transposed(&self) -> Option<ConvProblem> {
+        let (family, ndim) = LayoutFamily::of_input(self.layout.input)?;
+        let layouts = family.layouts(ndim)?;
+        let reach: Vec<u64> = (0..self.ndim as usize)
+            .map(|d| (self.filter[d] - 1) * self.dilation[d])
+            .collect();
+        let fits = |pads: &[u64]| pads.iter().zip(&reach).all(|(p, r)| p <= r);
+        let ok = self.op == Op::BwdWeight
+            && self.validate().is_ok()
+            && self.stride.iter().all(|&s| s == 1)
+            && layouts[2] == self.layout.output
+            && self.dtype.input == self.dtype.output
+            && fits(&self.left_pad)
+            && fits(&self.right_pad);
+        if !ok {
+            return None;
+        }
+        let turn = |pads: &[u64]| pads.iter().zip(&reach).map(|(p, r)| r - p).collect();
+        Some(ConvProblem {
+            k: self.c,
+            c: self.k,
+            input: self.output(),
+            left_pad: turn(&self.left_pad),
+            right_pad: turn(&self.right_pad),
+            ..self.clone()
+        })
+    }
+
     /// Multiply-adds × 2 of the whole problem (saturating: only a cost estimate).
     pub fn flops(&self) -> u64 {
         let out: u64 = self.output().iter().product();

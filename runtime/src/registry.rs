@@ -9,7 +9,7 @@ use crate::backend::Backend;
 use crate::device::DeviceModel;
 use crate::problem::{ConvProblem, ProblemError};
 use crate::select::cost;
-use crate::support::{Rule, Unsupported, supports_on};
+use crate::support::{Rule, Unsupported, formulation};
 use ck_compiler::ir::Instance;
 use std::fmt;
 
@@ -144,9 +144,10 @@ impl Registry {
             .map(|e| Candidate {
                 instance: &e.instance,
                 priority: e.priority,
-                verdict: supports_on(&e.instance, p, &self.device)
-                    .and_then(|()| runs(&e.instance))
-                    .map(|()| cost(&e.instance, p, &self.device)),
+                verdict: formulation(&e.instance, p, &self.device).and_then(|f| {
+                    runs(&e.instance)?;
+                    Ok(cost(&e.instance, f.problem(p), &self.device))
+                }),
             })
             .collect();
         out.sort_by(|a, b| match (&a.verdict, &b.verdict) {

@@ -20,6 +20,7 @@ use crate::decompose::{
     GemmShape, checks_prefetch, k_batch, k_batch_cap, k_loops, needs_single_split,
 };
 use crate::device::DeviceModel;
+use crate::elementwise::ops_by_role;
 use crate::layout::Role;
 use crate::problem::ConvProblem;
 use ck_compiler::ir::Instance;
@@ -108,7 +109,65 @@ pub fn supports(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
 }
 
 /// Checks for a device; with `dev.arch` set, the instance must target it and its rules apply.
+/// A problem the instance runs as its transpose ([`formulation`]) is supported.
 pub fn supports_on(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> Result<(), Unsupported> {
+    formulation(inst, p, dev).map(drop)
+}
+
+/// How an instance runs a problem it supports.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Formulation {
+    /// As stated.
+    Direct,
+    /// As its transpose ([`ConvProblem::transposed`]), which the instance supports as stated.
+    Transposed(ConvProblem),
+}
+
+impl Formulation {
+    /// The problem the instance's GEMM computes for `p`.
+    pub fn problem<'a>(&'a self, p: &'a ConvProblem) -> &'a ConvProblem {
+        match self {
+            Formulation::Direct => p,
+            Formulation::Transposed(t) => t,
+        }
+    }
+}
+
+/// How `inst` runs `p` on `dev`: as stated where CK's rules allow it; otherwise, for a backward
+/// weight problem whose channel counts break the instance's vector widths (K = 36 against an
+/// A vector of 8), as its transpose where that passes every rule (C and K swap places). The
+/// transpose's A operand is the input and its B the output gradient, so the instance must
+/// treat both alike: one element-wise op and one compute type for the two.
+pub fn formulation(
+    inst: &Instance,
+    p: &ConvProblem,
+    dev: &DeviceModel,
+) -> Result<Formulation, Unsupported> {
+    let direct = check(inst, p, dev);
+    let err = match direct {
+        Ok(()) => return Ok(Formulation::Direct),
+        Err(e) => e,
+    };
+    let (sources, _) = ops_by_role(inst.op, &inst.elementwise);
+    let alike = sources[0] == sources[1] && inst.types.compute_a == inst.types.compute_b;
+    let vector_rule = matches!(err.rule, Rule::VectorA | Rule::VectorB | Rule::VectorC);
+    let Some(t) = p.transposed().filter(|_| vector_rule && alike) else {
+        return Err(err);
+    };
+    match check(inst, &t, dev) {
+        Ok(()) => Ok(Formulation::Transposed(t)),
+        Err(te) => Err(Unsupported {
+            rule: err.rule,
+            reason: format!(
+                "{}; as its transpose, {}: {}",
+                err.reason, te.rule, te.reason
+            ),
+        }),
+    }
+}
+
+/// CK's rules for `inst` running `p` as stated.
+fn check(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> Result<(), Unsupported> {
     identity(inst, p)?;
     if let Some(arch) = dev.arch
         && !inst.targets.contains(&arch)

@@ -6,7 +6,7 @@ use ck_compiler::ir::{Instance, SplitK, StreamK};
 use ck_compiler::model::{ConvSpec, DataType, Op, Reduction};
 use ck_runtime::exec::{self, Buffers, RunError, RunStats};
 use ck_runtime::reference::{fresh_seed, random_tensor, reference, relative_error, tolerance};
-use ck_runtime::support::Rule;
+use ck_runtime::support::{Formulation, Rule, formulation};
 use ck_runtime::testing::{Variant, for_problem, instance};
 use ck_runtime::{ConvProblem, DeviceModel, ElementArgs, Elementwise, Role, Tensor};
 
@@ -202,6 +202,57 @@ fn merged_groups_and_auto_split_k() {
     assert_eq!(
         stats.k_batch, 5,
         "64 / 12 workgroups, within [1, (50-1)/8 = 6]"
+    );
+}
+
+/// Backward weight whose K breaks the A vector (4) while C takes it: the instances run the
+/// transpose, which reads C along A and K along B and C (2), over every schedule; the weights
+/// land where the problem's layout holds them (K and C swapped back, the filter reversed).
+#[test]
+fn backward_weight_runs_as_its_transpose_where_its_vectors_need_it() {
+    let dev = small_device();
+    let texts = [
+        "2d G=2 N=2 K=6 C=4 filter=3 input=7 pad=1",
+        "2d G=1 N=3 K=10 C=8 filter=3x2 input=6x5 dilation=2x1 lpad=2x0 rpad=1x1 dtype=bf16",
+        "1d G=3 N=2 K=2 C=4 filter=5 input=9 lpad=4 rpad=0 dtype=fp32",
+        "3d G=1 N=1 K=6 C=4 filter=3x1x3 input=4x5x3 lpad=1x0x1 rpad=0x0x1 layout=gnhwc",
+        "2d G=2 N=2 K=2 C=4 filter=3 input=5 pad=1 layout=ngchw dtype=fp32",
+    ];
+    let variants = [
+        Variant::XdlV1,
+        Variant::XdlV3,
+        Variant::XdlTwoStage,
+        Variant::TileStreamKLinear,
+        Variant::TileStreamKTree,
+    ];
+    for v in variants {
+        for text in texts {
+            let p = ConvProblem::parse(&format!("bwd_weight {text}")).unwrap();
+            let mut inst = for_problem(instance(v), &p);
+            match inst.tile_kernel.as_mut() {
+                Some(tk) => tk.vector[0] = 4,
+                None => inst.a.src_vector = 4,
+            }
+            let form = formulation(&inst, &p, &dev)
+                .unwrap_or_else(|e| panic!("{} on `{p}`: {e}", inst.name));
+            assert!(
+                matches!(&form, Formulation::Transposed(t) if (t.k, t.c) == (p.c, p.k)),
+                "{} on `{p}`: {form:?}",
+                inst.name
+            );
+            check(&inst, &p, &dev);
+        }
+    }
+    // Strides have no transpose: the vector rule stands.
+    let strided =
+        ConvProblem::parse("bwd_weight 2d N=2 K=6 C=4 filter=3 input=7 stride=2").unwrap();
+    let mut inst = for_problem(instance(Variant::XdlV3), &strided);
+    inst.a.src_vector = 4;
+    let err = run(&inst, &strided, &mut data(&strided), &dev).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("K=6 is not divisible by the A vector width 4"),
+        "{err}"
     );
 }
 

@@ -2,7 +2,7 @@
 
 use ck_compiler::ir::{SplitK, StreamK};
 use ck_compiler::model::{Arch, ConvSpec, DataType, Kind, PipelineVersion, Reduction};
-use ck_runtime::support::{Rule, supports, supports_on};
+use ck_runtime::support::{Formulation, Rule, formulation, supports, supports_on};
 use ck_runtime::testing::{Variant, for_problem, instance};
 use ck_runtime::{ConvProblem, DeviceModel, ProblemTypes, Registry, RegistryError};
 
@@ -64,9 +64,25 @@ fn identity_and_vector_rules() {
     c4.c.vector = 4;
     rejects(
         &c4,
-        &p("bwd_weight 2d N=2 K=8 C=6 filter=3 input=6"),
+        &p("bwd_weight 2d N=2 K=8 C=6 filter=3 input=6 stride=2"),
         Rule::VectorC,
         &["C=6", "width 4"],
+    );
+    // With unit strides the instance runs it as its transpose (C = 8 written along by 4), and
+    // says why where the transpose fails too.
+    let unit = p("bwd_weight 2d N=2 K=8 C=6 filter=3 input=6");
+    assert!(matches!(
+        formulation(&c4, &unit, &DeviceModel::default()),
+        Ok(Formulation::Transposed(t)) if (t.k, t.c) == (6, 8)
+    ));
+    rejects(
+        &c4,
+        &p("bwd_weight 2d N=2 K=6 C=6 filter=3 input=6"),
+        Rule::VectorC,
+        &[
+            "C=6",
+            "as its transpose, C vector: C=6 is not divisible by the C vector width 4",
+        ],
     );
     // Forward reads A=in along C and writes C=out along K.
     let fwd = instance(Variant::FwdXdl);
@@ -266,6 +282,8 @@ fn registry_ranks_and_explains() {
         .unwrap();
     let mut wide = fit(Variant::XdlV1);
     wide.name = "wide".into();
+    // Vectors of 4 on both sources: neither C = 6 nor its transpose's K = 6 divides.
+    wide.a.src_vector = 4;
     wide.b.src_vector = 4;
     reg.register(wide, 5).unwrap();
     let mut streamk = fit(Variant::TileStreamKTree);

@@ -128,18 +128,19 @@ impl BenchProblem {
     }
 
     /// Uploads the sources (the destination filled with NaN, so unwritten elements fail), runs
-    /// `k` once with the launch plan of `kernel` (the instance's: instances that share the
-    /// loaded code may still plan differently, e.g. by split-K) and checks it; if it passes,
+    /// `k` once with the launch plan of `kernel`, the kernel of `inst` (instances that share
+    /// the loaded code may still plan differently, e.g. by split-K) and checks it; if it passes,
     /// times it. Zero-fills of the output and the workspace are part of every timed launch.
     pub fn measure(
         &self,
         be: &CudaBackend,
+        inst: &Instance,
         k: &LoadedKernel,
         kernel: &HipKernel,
         trials: Trials,
     ) -> Result<Measurement, CudaError> {
         let p = &self.problem;
-        let plan = be.plan(kernel, p)?;
+        let plan = be.plan(inst, kernel, p)?;
         let dst = p.destination();
         let upload = |role: Role, t: &Tensor| -> Result<_, CudaError> {
             let bytes = to_bytes(t);

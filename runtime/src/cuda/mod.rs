@@ -18,6 +18,7 @@ use ck_compiler::emit::hip::{
     Buffers, CkArgs, DeviceInfo, EntryKind, HipKernel, KernelConfig, LaunchPlan, NO_CLUSTERS, Step,
     TensorMap, tensor_maps, tma_mode,
 };
+use ck_compiler::ir::Instance;
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaGraph, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr,
     DriverError, LaunchConfig, PushKernelArg, sys,
@@ -246,9 +247,20 @@ impl CudaBackend {
         Ok(graph)
     }
 
-    /// Plans `problem` for the kernel on this device, checking the problem's data types.
-    pub fn plan(&self, kernel: &HipKernel, problem: &ConvProblem) -> Result<LaunchPlan, CudaError> {
-        Ok(gpu::plan(kernel, problem, &self.device)?)
+    /// Plans `problem` for `kernel`, the kernel of `inst`, on this device (see [`gpu::plan`]).
+    pub fn plan(
+        &self,
+        inst: &Instance,
+        kernel: &HipKernel,
+        problem: &ConvProblem,
+    ) -> Result<LaunchPlan, CudaError> {
+        Ok(gpu::plan(
+            inst,
+            kernel,
+            problem,
+            &self.device_model(),
+            &self.device,
+        )?)
     }
 
     /// The operand maps of a launch with `args`, where the kernel has a TMA path that this

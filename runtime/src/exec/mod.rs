@@ -17,7 +17,7 @@ use crate::device::DeviceModel;
 use crate::elementwise::{ElementArgs, Elementwise, apply, check_ds, is_binary, ops_by_role};
 use crate::layout::Role;
 use crate::problem::{ConvProblem, ProblemError};
-use crate::support::{Unsupported, supports_on};
+use crate::support::{Formulation, Unsupported, formulation};
 use crate::tensor::{Tensor, round_to};
 use ck_compiler::ir::Instance;
 use ck_compiler::model::{ConvSpec, DataType, ElementOp, Layout, Op, Reduction};
@@ -116,6 +116,9 @@ impl Epilogue {
 /// Workspace bytes the instance needs for this problem on `dev`: StreamK Linear/Tree partials
 /// and flags per batch, the fp32 destination of two-stage instances, else 0.
 pub fn workspace_size(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> u64 {
+    // A problem run as its transpose partitions the transpose's GEMM.
+    let form = formulation(inst, p, dev).unwrap_or(Formulation::Direct);
+    let p = form.problem(p);
     if let Some(sk) = inst.work.streamk {
         if sk.reduction == Reduction::Atomic {
             return 0;
@@ -198,7 +201,9 @@ pub(crate) fn check_tensor(p: &ConvProblem, role: Role, t: &Tensor) -> Result<()
     Ok(())
 }
 
-/// Runs `inst` on `p` with the CPU back end, using `dev` for auto split-K and StreamK.
+/// Runs `inst` on `p` with the CPU back end, using `dev` for auto split-K and StreamK. A problem
+/// the instance runs as its transpose ([`Formulation::Transposed`]) computes the transpose's
+/// weights, then places each where the problem's layout holds it.
 pub fn run(
     inst: &Instance,
     p: &ConvProblem,
@@ -206,7 +211,7 @@ pub fn run(
     dev: &DeviceModel,
 ) -> Result<RunStats, RunError> {
     p.validate()?;
-    supports_on(inst, p, dev).map_err(|why| RunError::Unsupported {
+    let form = formulation(inst, p, dev).map_err(|why| RunError::Unsupported {
         name: inst.name.clone(),
         why,
     })?;
@@ -229,7 +234,8 @@ pub fn run(
             got: bufs.workspace.len(),
         });
     }
-    let shape = GemmShape::of(inst, p);
+    let q = form.problem(p);
+    let shape = GemmShape::of(inst, q);
     let t = &inst.types;
     // (A, B, destination) tensors by op.
     let (a, b, dst, stage): (&Tensor, &Tensor, &mut Tensor, _) = match p.op {
@@ -242,13 +248,17 @@ pub fn run(
         Op::BwdData => (&*bufs.output, &*bufs.weight, &mut *bufs.input, None),
         Op::BwdWeight => (&*bufs.output, &*bufs.input, &mut *bufs.weight, None),
     };
+    // The transpose reads the input as its output gradient and the output gradient through
+    // the taps.
+    let transposed = matches!(form, Formulation::Transposed(_));
+    let (a, b) = if transposed { (b, a) } else { (a, b) };
     let ops = Operands::new(OperandsSpec {
         op: p.op,
         shape,
-        problem: p,
+        problem: q,
         a,
         b,
-        c_desc: dst.desc().clone(),
+        c_desc: q.desc(q.destination())?,
         compute: [t.compute_a, t.compute_b],
         load_ops: source_ops,
         args: bufs.args,
@@ -262,29 +272,70 @@ pub fn run(
         };
         match inst.work.streamk {
             Some(sk) => {
-                let plan = StreamKPlan::of(inst, p, dev);
+                let plan = StreamKPlan::of(inst, q, dev);
                 streamk::run(&ops, inst.tile, sk, &plan, &epi, dst, &mut ws)
             }
             None => {
                 let plan = split_k::SplitK {
-                    k_batch: k_batch(inst, p, dev),
+                    k_batch: k_batch(inst, q, dev),
                     two_stage: is_two_stage(inst),
                 };
                 Ok(split_k::run(&ops, inst.tile, &plan, &epi, dst, &mut ws))
             }
         }
     };
-    if result == ElementOp::PassThrough {
+    if result == ElementOp::PassThrough && !transposed {
         return gemm(dst);
     }
     // As CK's multiple-D kernels: the GEMM (split or streamed) completes into an fp32
     // accumulator, then one element-wise pass applies the op with the D values, so that the op
-    // sees each finished sum exactly once.
-    let mut acc = Tensor::zeros(DataType::Fp32, dst.desc().clone())
-        .map_err(|e| RunError::Internal(e.to_string()))?;
+    // sees each finished sum exactly once. A transpose's plain results keep the destination's
+    // type, rounded as its stores round them.
+    let acc_type = if result == ElementOp::PassThrough {
+        dst.dtype()
+    } else {
+        DataType::Fp32
+    };
+    let internal = |e: crate::tensor::TensorError| RunError::Internal(e.to_string());
+    let mut acc = Tensor::zeros(acc_type, q.desc(q.destination())?).map_err(internal)?;
     let stats = gemm(&mut acc)?;
-    for (i, (c, d)) in acc.to_f32().into_iter().zip(d).enumerate() {
-        dst.set(i, apply(result, f64::from(c), d, &bufs.args) as f32);
+    let places = match &form {
+        Formulation::Direct => (0..dst.len()).collect(),
+        Formulation::Transposed(t) => transposed_places(p, t)?,
+    };
+    for (c, j) in acc.to_f32().into_iter().zip(places) {
+        let v = if result == ElementOp::PassThrough {
+            c
+        } else {
+            apply(result, f64::from(c), d[j], &bufs.args) as f32
+        };
+        dst.set(j, v);
     }
     Ok(stats)
+}
+
+/// Where each element of the transpose `t`'s weights (storage order) lies in `p`'s: K and C
+/// swapped, the filter reversed.
+fn transposed_places(p: &ConvProblem, t: &ConvProblem) -> Result<Vec<usize>, RunError> {
+    let (held, want) = (t.desc(Role::Weight)?, p.desc(Role::Weight)?);
+    let mut places = vec![0; held.elements() as usize];
+    let lengths = &held.lengths;
+    let mut index = vec![0u64; lengths.len()];
+    for _ in 0..held.elements() {
+        let mut turned = index.clone();
+        turned.swap(1, 2);
+        for (i, &f) in turned[3..].iter_mut().zip(&p.filter) {
+            *i = f - 1 - *i;
+        }
+        places[held.offset(&index) as usize] = want.offset(&turned) as usize;
+        // The next logical index, last axis fastest.
+        for (i, &len) in index.iter_mut().zip(lengths).rev() {
+            *i += 1;
+            if *i < len {
+                break;
+            }
+            *i = 0;
+        }
+    }
+    Ok(places)
 }

@@ -54,6 +54,7 @@ pub fn conv_dims(p: &ConvProblem) -> Result<ConvDims, LaunchError> {
         dilation: to3(&p.dilation, 1),
         pad: to3(&p.left_pad, 0),
         layouts: [p.layout.input, p.layout.weight, p.layout.output],
+        transposed: false,
     })
 }
 

@@ -8,11 +8,11 @@ use crate::elementwise::{ElementArgs, check_ds, is_binary, ops_by_role};
 use crate::exec::{Buffers, RunError, RunStats, check_tensor};
 use crate::layout::Role;
 use crate::problem::ConvProblem;
-use crate::support::supports_on;
+use crate::support::{Formulation, formulation, supports_on};
 use crate::tensor::{Tensor, TensorData};
 use ck_compiler::emit::hip::{
-    self, CkArgs, DeviceInfo, Elem, EntryKind, HipKernel, IMAGE_BYTES, LaunchPlan, Schedule, Step,
-    TMA_MAP_BYTES, TMA_MAPS_OFFSET, ZeroTarget, emit_hip,
+    self, CkArgs, ConvDims, DeviceInfo, Elem, EntryKind, HipKernel, IMAGE_BYTES, LaunchPlan,
+    Schedule, Step, TMA_MAP_BYTES, TMA_MAPS_OFFSET, ZeroTarget, emit_hip,
 };
 use ck_compiler::ir::Instance;
 use ck_compiler::model::{DataType, ElementOp, Op};
@@ -88,12 +88,17 @@ fn kernel_scalars(inst: &Instance, args: &ElementArgs) -> (f64, f64) {
     }
 }
 
-/// Plans `problem` for the kernel on a device, checking the problem's data types.
+/// Plans `problem` for the kernel of `inst` on a device, as the instance runs it there
+/// ([`formulation`]: as stated or as its transpose), checking the problem's data types.
 pub fn plan(
+    inst: &Instance,
     kernel: &HipKernel,
     problem: &ConvProblem,
+    model: &DeviceModel,
     device: &DeviceInfo,
 ) -> Result<LaunchPlan, LaunchError> {
+    let form = formulation(inst, problem, model).unwrap_or(Formulation::Direct);
+    let problem = form.problem(problem);
     let want = kernel.config.tensor_elems();
     let have = [
         problem.dtype.input,
@@ -114,7 +119,11 @@ pub fn plan(
             )));
         }
     }
-    Ok(kernel.plan(&conv_dims(problem)?, device)?)
+    let dims = ConvDims {
+        transposed: matches!(form, Formulation::Transposed(_)),
+        ..conv_dims(problem)?
+    };
+    Ok(kernel.plan(&dims, device)?)
 }
 
 /// Device tensors of one convolution, by conv role (the op decides which one is written).
@@ -396,7 +405,8 @@ pub(crate) fn run_on_host<D: HostDevice>(
     check_tensor(p, Role::Weight, bufs.weight)?;
     check_tensor(p, Role::Output, bufs.output)?;
     check_ds(inst, p, bufs.ds)?;
-    let plan = plan(&kernel, p, &d.device_info()).map_err(|e| D::Error::from(e).into())?;
+    let plan = plan(inst, &kernel, p, &d.device_model(), &d.device_info())
+        .map_err(|e| D::Error::from(e).into())?;
     let stats = stats(&kernel, &plan, p);
     let (alpha, beta) = kernel_scalars(inst, &bufs.args);
     let device_err = |e: D::Error| e.into();
@@ -482,6 +492,7 @@ mod tests {
             tensor_bytes,
             args: CkArgs::default(),
             phases: Vec::new(),
+            transposed: None,
         }
     }
 
@@ -492,7 +503,8 @@ mod tests {
             "bwd_data 2d G=1 N=2 K=64 C=64 filter=3x3 input=13x13 stride=2 pad=1 dtype=fp16"
                 .parse()
                 .unwrap();
-        let k = emit_hip(&for_problem(instance(Variant::BwdDataTile), &p)).unwrap();
+        let inst = for_problem(instance(Variant::BwdDataTile), &p);
+        let k = emit_hip(&inst).unwrap();
         let dev = DeviceInfo {
             compute_units: 8,
             max_lds_bytes: 64 * 1024,
@@ -500,7 +512,7 @@ mod tests {
             wgmma: false,
             cluster_slots: hip::NO_CLUSTERS,
         };
-        let plan = plan(&k, &p, &dev).unwrap();
+        let plan = plan(&inst, &k, &p, &DeviceModel::default(), &dev).unwrap();
         assert_eq!(plan.phases.len(), 4);
         let s = stats(&k, &plan, &p);
         let per: Vec<u64> = plan

@@ -16,6 +16,7 @@ use api::{Api, Function, Module, api};
 use ck_compiler::emit::hip::{
     Buffers, DeviceInfo, EntryKind, HipKernel, LaunchPlan, NO_CLUSTERS, Step,
 };
+use ck_compiler::ir::Instance;
 use std::collections::HashMap;
 use std::ffi::{CString, c_void};
 use std::sync::{Arc, Mutex};
@@ -335,9 +336,20 @@ impl HipBackend {
         })
     }
 
-    /// Plans `problem` for the kernel on this device, checking the problem's data types.
-    pub fn plan(&self, kernel: &HipKernel, problem: &ConvProblem) -> Result<LaunchPlan, HipError> {
-        Ok(gpu::plan(kernel, problem, &self.device)?)
+    /// Plans `problem` for `kernel`, the kernel of `inst`, on this device (see [`gpu::plan`]).
+    pub fn plan(
+        &self,
+        inst: &Instance,
+        kernel: &HipKernel,
+        problem: &ConvProblem,
+    ) -> Result<LaunchPlan, HipError> {
+        Ok(gpu::plan(
+            inst,
+            kernel,
+            problem,
+            &self.device_model(),
+            &self.device,
+        )?)
     }
 
     /// Enqueues every step of `plan` on the null stream (no synchronisation). `alpha`/`beta`

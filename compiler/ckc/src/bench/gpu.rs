@@ -202,7 +202,7 @@ pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
                     .map_err(|e| format!("reference: {e}"))
                     .and_then(|data| {
                         let code = loaded[k].as_ref().map_err(|e| format!("build: {e}"))?;
-                        data.measure(&be, code, own, trials)
+                        data.measure(&be, instances[i], code, own, trials)
                             .map_err(|e| format!("run: {e}"))
                     });
                 bar.inc(1);

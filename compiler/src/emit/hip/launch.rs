@@ -25,6 +25,14 @@ pub struct ConvDims {
     pub pad: [u64; 3],
     /// Input, weight and output layouts.
     pub layouts: [Layout; 3],
+    /// Backward weight only: these sizes are the transpose of the caller's problem, whose
+    /// tensors keep their roles and layouts. The transpose's input is the caller's output
+    /// gradient and its output gradient the caller's input (C and K swap, unit strides, left
+    /// pads `(taps − 1)·dilation − pad`), and its weight is the caller's with K and C swapped
+    /// and the filter reversed. Its GEMM reads the narrow tensor through the filter taps where
+    /// the caller's reads the wide one (see [`LaunchPlan::transposed`]).
+    #[serde(default)]
+    pub transposed: bool,
 }
 
 /// What the plan needs to know about the device.
@@ -65,6 +73,8 @@ pub enum PlanError {
     },
     #[error("kernel needs {need} bytes of LDS, the device allows {max}")]
     Lds { need: u32, max: u32 },
+    #[error("only a unit-stride backward-weight problem runs as its transpose")]
+    Transpose,
     #[error("{what} ({value}) exceeds the launch limit {limit}")]
     TooLarge {
         what: &'static str,
@@ -138,6 +148,11 @@ pub struct LaunchPlan {
     /// The argument block with the buffer addresses left at 0; see [`LaunchPlan::args_for`].
     /// With phases, the first phase's.
     pub args: CkArgs,
+    /// Set where the plan runs the caller's backward-weight problem as its transpose
+    /// ([`ConvDims::transposed`]): the byte offset of the weight view's origin, the caller's
+    /// last filter tap. The launches read their input from the output-gradient buffer and their
+    /// output gradient from the input buffer; `tensor_bytes` are by the caller's roles.
+    pub transposed: Option<u64>,
     /// Backward data with strides: one unit-stride GEMM per stride phase, each launch on its
     /// own views of the tensors ([`KernelConfig::plan`]). Empty otherwise. The phases write
     /// disjoint output elements and workspace regions, so a back end may run their launches
@@ -176,6 +191,14 @@ impl LaunchPlan {
         a.w = bufs.weight + wo;
         a.y = bufs.output + yo;
         a.d = bufs.d;
+        if let Some(origin) = self.transposed {
+            (a.x, a.y) = (a.y, a.x);
+            a.w += origin;
+            // D is read at the output's offsets.
+            if a.d != 0 {
+                a.d += origin;
+            }
+        }
         a.ws = bufs.workspace + wso;
         a.flags = if self.workspace_bytes > 0 {
             bufs.workspace + self.flags_offset
@@ -192,7 +215,7 @@ fn strides(
     role: &'static str,
     ndim: u32,
     sizes: &[(char, u64)],
-) -> Result<Vec<(char, u64)>, PlanError> {
+) -> Result<Vec<(char, i64)>, PlanError> {
     use Layout::*;
     let (order, lay_ndim): (&str, u32) = match layout {
         Nwgc => ("NWGC", 1),
@@ -233,7 +256,7 @@ fn strides(
     let mut stride = 1u64;
     for l in letters.iter().rev() {
         let size = sizes.iter().find(|s| s.0 == *l).map_or(1, |s| s.1);
-        out.push((*l, stride));
+        out.push((*l, i64::try_from(stride).unwrap_or(i64::MAX)));
         stride = stride.saturating_mul(size);
     }
     // Spatial dimensions a lower-dimensional layout lacks have size 1; any stride works.
@@ -245,8 +268,8 @@ fn strides(
     Ok(out)
 }
 
-fn get(s: &[(char, u64)], l: char) -> i64 {
-    s.iter().find(|x| x.0 == l).map_or(0, |x| x.1 as i64)
+fn get(s: &[(char, i64)], l: char) -> i64 {
+    s.iter().find(|x| x.0 == l).map_or(0, |x| x.1)
 }
 
 /// Shape of the small-channel entry (`direct.hip`), emitted into its source so that the host
@@ -300,7 +323,7 @@ fn direct_rows_per_thread(c: u64) -> u64 {
 /// Whether the output's offsets are linear in the GEMM index the epilogue would decompose:
 /// each dimension's stride is the next inner one's times its size (one of size 1 may have any
 /// stride). `order` lists (dimension, size) from the innermost.
-fn packed(strides: &[(char, u64)], order: [(char, u64); 4]) -> bool {
+fn packed(strides: &[(char, i64)], order: [(char, u64); 4]) -> bool {
     let mut expect = get(strides, order[0].0);
     order.windows(2).all(|w| {
         expect = expect.saturating_mul(w[0].1 as i64);
@@ -465,6 +488,7 @@ fn sliced_plan(
         tensor_bytes,
         args,
         phases: Vec::new(),
+        transposed: None,
     }
 }
 
@@ -517,6 +541,7 @@ fn dconv_plan(
         tensor_bytes,
         args,
         phases: Vec::new(),
+        transposed: None,
     }
 }
 
@@ -606,10 +631,63 @@ impl KernelConfig {
                 ('W', wo),
             ],
         )?;
+        if dims.transposed {
+            return self.transposed_plan(dims, [&xs, &ys], dev);
+        }
         if let Some(plan) = self.phase_plan(dims, [&xs, &ws, &ys], dev)? {
             return Ok(plan);
         }
         self.plan_views(dims, [&xs, &ws, &ys], dev)
+    }
+
+    /// The plan of a transposed backward-weight problem ([`ConvDims::transposed`]) over the
+    /// caller's weight: filter `[z, y, x]` with K = `dims.c` and C = `dims.k` in its layout,
+    /// viewed with K and C swapped and every spatial stride negated from the last tap.
+    fn transposed_plan(
+        &self,
+        dims: &ConvDims,
+        [xs, ys]: [&[(char, i64)]; 2],
+        dev: &DeviceInfo,
+    ) -> Result<LaunchPlan, PlanError> {
+        if dims.op != Op::BwdWeight || dims.stride != [1; 3] {
+            return Err(PlanError::Transpose);
+        }
+        let [z, y, x] = dims.filter;
+        let held = strides(
+            dims.layouts[1],
+            "weight",
+            dims.ndim,
+            &[
+                ('G', dims.g),
+                ('K', dims.c),
+                ('C', dims.k),
+                ('D', z),
+                ('H', y),
+                ('W', x),
+            ],
+        )?;
+        let mut origin = 0;
+        let view: Vec<(char, i64)> = held
+            .iter()
+            .map(|&(l, st)| match l {
+                'K' => ('C', st),
+                'C' => ('K', st),
+                'G' => ('G', st),
+                _ => {
+                    let taps = dims.filter[match l {
+                        'D' => 0,
+                        'H' => 1,
+                        _ => 2,
+                    }];
+                    origin += (taps as i64 - 1) * st;
+                    (l, -st)
+                }
+            })
+            .collect();
+        let mut plan = self.plan_views(dims, [xs, &view, ys], dev)?;
+        plan.tensor_bytes.swap(0, 2);
+        plan.transposed = Some(origin as u64 * u64::from(self.tensor_elems()[1].bytes()));
+        Ok(plan)
     }
 
     /// The plan over tensors with element strides `xs`, `ws` and `ys` (views, for the phases of
@@ -617,7 +695,7 @@ impl KernelConfig {
     fn plan_views(
         &self,
         dims: &ConvDims,
-        [xs, ws, ys]: [&[(char, u64)]; 3],
+        [xs, ws, ys]: [&[(char, i64)]; 3],
         dev: &DeviceInfo,
     ) -> Result<LaunchPlan, PlanError> {
         let lds_bytes = self.lds_bytes_on(dev);
@@ -877,6 +955,7 @@ impl KernelConfig {
             tensor_bytes,
             args,
             phases: Vec::new(),
+            transposed: None,
         })
     }
 
@@ -920,7 +999,7 @@ impl KernelConfig {
     fn phase_plan(
         &self,
         dims: &ConvDims,
-        [xs, ws, ys]: [&[(char, u64)]; 3],
+        [xs, ws, ys]: [&[(char, i64)]; 3],
         dev: &DeviceInfo,
     ) -> Result<Option<LaunchPlan>, PlanError> {
         let s = dims.stride;
@@ -953,7 +1032,7 @@ impl KernelConfig {
                 x_off += r[i] * get(xs, l) as u64;
                 w_off += t0 * get(ws, l) as u64;
                 for v in xv.iter_mut().chain(wv.iter_mut()).filter(|v| v.0 == l) {
-                    v.1 *= s[i];
+                    v.1 *= s[i] as i64;
                 }
             }
             let sub = self.plan_views(&d, [&xv, &wv, ys], dev)?;
@@ -996,6 +1075,7 @@ impl KernelConfig {
             tensor_bytes: self.tensor_bytes(dims),
             args: phases[0].args,
             phases,
+            transposed: None,
         }))
     }
 
@@ -1056,7 +1136,7 @@ impl KernelConfig {
     fn stage_output(
         &self,
         dims: &ConvDims,
-        [xs, ws, ys]: [&[(char, u64)]; 3],
+        [xs, ws, ys]: [&[(char, i64)]; 3],
         dev: &DeviceInfo,
     ) -> bool {
         let [m, n, _] = self.tile;
@@ -1069,13 +1149,9 @@ impl KernelConfig {
                 packed(ws, [('C', dims.c), ('W', x), ('H', y), ('D', z)])
             }),
         };
-        let aligned = strides.iter().all(|&(l, st)| {
-            if l == col {
-                st == 1
-            } else {
-                st.is_multiple_of(8)
-            }
-        });
+        let aligned = strides
+            .iter()
+            .all(|&(l, st)| if l == col { st == 1 } else { st % 8 == 0 });
         let tile_bytes = u64::from(m) * u64::from(n * self.out.bytes() + STAGE_PAD);
         n.is_multiple_of(8)
             && linear
@@ -1103,8 +1179,8 @@ impl KernelConfig {
     fn direct_channels(
         &self,
         dims: &ConvDims,
-        xs: &[(char, u64)],
-        ys: &[(char, u64)],
+        xs: &[(char, i64)],
+        ys: &[(char, i64)],
     ) -> Option<u64> {
         let (c, k) = (dims.c, dims.k);
         let int = |v: u64| v <= i32::MAX as u64;
@@ -1118,9 +1194,9 @@ impl KernelConfig {
         // With K = 1 a thread's rows are groups and it reads their channels as one vector.
         let across = k == 1;
         let x_vec = if across { rows_per_thread * c } else { c };
-        let others = |s: &[(char, u64)], skip: [char; 2], v: u64| {
+        let others = |s: &[(char, i64)], skip: [char; 2], v: u64| {
             s.iter()
-                .all(|&(l, st)| skip.contains(&l) || st.is_multiple_of(v))
+                .all(|&(l, st)| skip.contains(&l) || st % v as i64 == 0)
         };
         // Rows (g, k) of the output gradient are consecutive elements of a pixel.
         let y_ok = (k == 1 || get(ys, 'K') == 1)
@@ -1169,18 +1245,17 @@ impl KernelConfig {
     fn dconv_channels(
         &self,
         dims: &ConvDims,
-        xs: &[(char, u64)],
-        ys: &[(char, u64)],
+        xs: &[(char, i64)],
+        ys: &[(char, i64)],
     ) -> Option<u64> {
         let c = dims.c;
         // 32-bit pixel indices, with room for a pass past the last one.
         let int = |v: u64| v <= (i32::MAX as u64) / 2;
         let pixels = |sp: [u64; 3]| dims.n * sp.iter().product::<u64>();
-        let vectors = |s: &[(char, u64)], ch: char| {
+        let vectors = |s: &[(char, i64)], ch: char| {
             (c == 1 || get(s, ch) == 1)
                 && get(s, 'G') == c as i64
-                && s.iter()
-                    .all(|&(l, st)| l == 'G' || l == ch || st.is_multiple_of(8))
+                && s.iter().all(|&(l, st)| l == 'G' || l == ch || st % 8 == 0)
         };
         let fits = self.small_channels(dims)
             && dims.k == c
@@ -1230,9 +1305,9 @@ impl KernelConfig {
         &self,
         dims: &ConvDims,
         is_a: bool,
-        xs: &[(char, u64)],
-        ws: &[(char, u64)],
-        ys: &[(char, u64)],
+        xs: &[(char, i64)],
+        ws: &[(char, i64)],
+        ys: &[(char, i64)],
     ) -> bool {
         let cfg = if is_a { &self.a } else { &self.b };
         let v = u64::from(cfg.vector);
@@ -1249,7 +1324,12 @@ impl KernelConfig {
             (Op::BwdWeight, false) => (xs, 'C', dims.c),
         };
         extent % v == 0
-            && s.iter()
-                .all(|&(l, st)| if l == inner { st == 1 } else { st % v == 0 })
+            && s.iter().all(|&(l, st)| {
+                if l == inner {
+                    st == 1
+                } else {
+                    st % v as i64 == 0
+                }
+            })
     }
 }

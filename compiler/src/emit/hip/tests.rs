@@ -21,6 +21,7 @@ fn dims(op: Op) -> ConvDims {
         dilation: [1; 3],
         pad: [0, 1, 1],
         layouts: [Layout::Nhwgc, Layout::Gkyxc, Layout::Nhwgk],
+        transposed: false,
     }
 }
 
@@ -576,6 +577,52 @@ fn strided_backward_data_runs_one_unit_stride_gemm_per_phase() {
     ] {
         assert!(k.plan(&other, &DEV).unwrap().phases.is_empty());
     }
+}
+
+#[test]
+fn transposed_backward_weight_swaps_sources_and_reverses_the_filter_view() {
+    let k = emit_hip(&SampleBuilder::new("t", Op::BwdWeight).build()).unwrap();
+    // The caller's problem: G = 2, K = 136, C = 72, 3x3, pad 1; its transpose has K = 72 and
+    // C = 136 over the same 14x14 pixels (left pads 3 - 1 - 1 = 1).
+    let d = ConvDims {
+        k: 72,
+        c: 136,
+        transposed: true,
+        ..dims(Op::BwdWeight)
+    };
+    let plan = k.plan(&d, &DEV).unwrap();
+    let a = plan.args;
+    // GKYXC weights held as K = 136, C = 72: C stride 1, X 72, Y 216, K 648, G 136 * 648.
+    assert_eq!((a.K, a.C, a.M, a.Ng), (72, 136, 72, 136 * 9));
+    assert_eq!(
+        (a.ws_k, a.ws_c, a.ws_y, a.ws_x, a.ws_g),
+        (1, 648, -216, -72, 136 * 648)
+    );
+    // Neither the packed-column epilogue nor the staged one: the view's columns are strided.
+    assert_eq!((a.lin_out, a.stage_out), (0, 0));
+    // The view starts at the last tap; the sources swap.
+    let origin = (2 * 216 + 2 * 72) * 2;
+    assert_eq!(plan.transposed, Some(origin));
+    let b = plan.args_for(
+        Buffers {
+            input: 1000,
+            weight: 2000,
+            output: 3000,
+            ..Buffers::default()
+        },
+        0,
+    );
+    assert_eq!((b.x, b.w, b.y, b.d), (3000, 2000 + origin, 1000, 0));
+    // Tensor sizes by the caller's roles: input 4 * 14 * 14 * 2 * 72, output the same with 136.
+    let px = 4 * 14 * 14 * 2 * 2;
+    assert_eq!(plan.tensor_bytes, [px * 72, 2 * 136 * 72 * 9 * 2, px * 136]);
+    // Only unit-stride backward weight has a transpose.
+    let strided = ConvDims {
+        stride: [1, 2, 2],
+        output: [1, 7, 7],
+        ..d.clone()
+    };
+    assert_eq!(k.plan(&strided, &DEV), Err(PlanError::Transpose));
 }
 
 #[test]

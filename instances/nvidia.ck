@@ -76,6 +76,24 @@ family nv_bwd_weight_k4_2d : nv_bwd_weight {
     }
 }
 
+/// K a multiple of 4 but not of 8 with C a multiple of 8 (K = 36 against C = 256): 16-byte
+/// loads along A cannot read K, so the runtime runs such unit-stride problems as their
+/// transpose, whose GEMM has M = C and N = K·Y·X: the input is copied once per 128 columns of
+/// K·taps (three for K = 36) rather than once per tap, and the narrow output gradient goes
+/// through the taps in 8-byte loads.
+family nv_bwd_weight_k4t_2d : nv_bwd_weight {
+    dims = 2;
+    layout = nhwgc;
+    vector = [8, 4, 4];
+    over dtype = [fp16, bf16];
+    rows (tile, warps, warp_tile) {
+        /// 8 warps of 64x32: C = 256 in two M tiles, K·taps = 324 in three N tiles.
+        t128x128x32 = ([128, 128, 32], [2, 4, 1], [64, 32, 16]);
+        /// 4 warps of 32x64: narrower C.
+        t64x128x32 = ([64, 128, 32], [2, 2, 1], [32, 64, 16]);
+    }
+}
+
 family nv_bwd_weight_3d : nv_bwd_weight {
     dims = 3;
     layout = ndhwgc;

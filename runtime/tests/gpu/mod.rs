@@ -4,9 +4,9 @@
 
 use ck_compiler::ir::{Instance, SplitK};
 use ck_compiler::load::Session;
-use ck_compiler::model::Reduction;
+use ck_compiler::model::{Op, Reduction};
 use ck_runtime::subset::ScheduleKind;
-use ck_runtime::{Backend, DeviceModel, ProblemData, probe};
+use ck_runtime::{Backend, DeviceModel, Formulation, ProblemData, formulation, probe};
 
 /// Compute units of the small planning device: small problems then split K and mix
 /// data-parallel and stream-K tiles.
@@ -49,6 +49,11 @@ pub fn cases(backend: &dyn Backend) -> Vec<(&'static str, Instance)> {
         pick("StreamK tree", lib, &streamk(Reduction::Tree)),
         pick("StreamK atomic", &atomic, &streamk(Reduction::Atomic)),
         pick("D tensor", lib, &|i| !i.types.ds.is_empty()),
+        // A vectors wider than B's and C's: problems with K for B only run as the transpose.
+        pick("transposed", lib, &|i| {
+            let [a, b, c] = probe::vectors(i);
+            plain(i) && i.op == Op::BwdWeight && a > b.max(c)
+        }),
     ]
 }
 
@@ -63,8 +68,12 @@ pub fn check_cases(backends: &[(&dyn Backend, DeviceModel)]) {
             if problems.is_empty() {
                 failures.push(format!("{what} {}: no problem supported", inst.name));
             }
-            let mut split = false;
+            let (mut split, mut transposed) = (false, false);
             for (shape, p) in problems {
+                transposed |= matches!(
+                    formulation(&inst, &p, device),
+                    Ok(Formulation::Transposed(_))
+                );
                 let mut data = ProblemData::random(&inst, &p, 1).expect("random data");
                 let line = match data.run(*be, &inst, &p) {
                     Ok(s) => {
@@ -81,6 +90,9 @@ pub fn check_cases(backends: &[(&dyn Backend, DeviceModel)]) {
                     "{what} {} ({} CUs, {shape}, {p}): {line}",
                     inst.name, device.compute_units
                 ));
+            }
+            if what == "transposed" && !transposed {
+                failures.push(format!("{what} {}: no problem ran transposed", inst.name));
             }
             let splits = what.starts_with("split-K >") || what.starts_with("StreamK");
             if splits && device.compute_units == SMALL_CUS && !split {

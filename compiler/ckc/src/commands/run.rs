@@ -5,7 +5,10 @@ use super::candidates::{lines, parse_problem, registry};
 use crate::cli::{BackendKind, Color, RunArgs};
 use ck_runtime::reference::fresh_seed;
 use ck_runtime::support::Rule;
-use ck_runtime::{Backend, CpuBackend, DeviceModel, ProblemData, Unsupported, supports_on};
+use ck_runtime::{
+    Backend, CpuBackend, DeviceModel, Formulation, ProblemData, Unsupported, formulation,
+    supports_on,
+};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -93,6 +96,9 @@ pub fn run(args: &RunArgs, color: Color) -> Result<ExitCode, String> {
     println!("problem:         {p}");
     println!("instance:        {} ({})", inst.name, inst.source);
     println!("instance string: {instance_string}");
+    if let Ok(Formulation::Transposed(t)) = formulation(inst, &p, &device) {
+        println!("as transpose:    {t}");
+    }
     println!(
         "run:             {} back end, {:.3} ms, k_batch {}, {} workgroups, seed {seed}",
         backend.name(),

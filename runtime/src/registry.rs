@@ -9,7 +9,7 @@ use crate::backend::Backend;
 use crate::device::DeviceModel;
 use crate::problem::{ConvProblem, ProblemError};
 use crate::select::cost;
-use crate::support::{Rule, Unsupported, formulation};
+use crate::support::{Formulation, Rule, Unsupported, formulation};
 use ck_compiler::ir::Instance;
 use std::fmt;
 
@@ -39,6 +39,8 @@ pub struct Candidate<'a> {
     pub priority: i32,
     /// Estimated cost (lower is better), or why the instance cannot run the problem.
     pub verdict: Result<f64, Unsupported>,
+    /// The instance runs the problem as its transpose ([`crate::Formulation::Transposed`]).
+    pub transposed: bool,
 }
 
 /// No registered instance runs the problem.
@@ -141,13 +143,17 @@ impl Registry {
         let mut out: Vec<Candidate<'_>> = self
             .entries
             .iter()
-            .map(|e| Candidate {
-                instance: &e.instance,
-                priority: e.priority,
-                verdict: formulation(&e.instance, p, &self.device).and_then(|f| {
-                    runs(&e.instance)?;
-                    Ok(cost(&e.instance, f.problem(p), &self.device))
-                }),
+            .map(|e| {
+                let form = formulation(&e.instance, p, &self.device);
+                Candidate {
+                    instance: &e.instance,
+                    priority: e.priority,
+                    transposed: matches!(form, Ok(Formulation::Transposed(_))),
+                    verdict: form.and_then(|f| {
+                        runs(&e.instance)?;
+                        Ok(cost(&e.instance, f.problem(p), &self.device))
+                    }),
+                }
             })
             .collect();
         out.sort_by(|a, b| match (&a.verdict, &b.verdict) {

@@ -37,11 +37,15 @@ pub fn parse_problem(text: &str) -> Result<ConvProblem, String> {
     ConvProblem::parse(text).map_err(|e| format!("bad problem `{text}`: {e}"))
 }
 
-/// One line per candidate, best first: `name  ok  cost=…` or `name  rejected  rule: reason`.
+/// One line per candidate, best first: `name  ok  cost=…` (and `as its transpose` where it runs
+/// the transposed problem) or `name  rejected  rule: reason`.
 pub fn lines(candidates: &[Candidate<'_>]) -> Vec<String> {
     candidates
         .iter()
         .map(|c| match &c.verdict {
+            Ok(cost) if c.transposed => {
+                format!("{}\tok\tcost={cost:.3e}\tas its transpose", c.instance.name)
+            }
             Ok(cost) => format!("{}\tok\tcost={cost:.3e}", c.instance.name),
             Err(why) => format!("{}\trejected\t{why}", c.instance.name),
         })

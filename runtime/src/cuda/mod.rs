@@ -254,13 +254,7 @@ impl CudaBackend {
         kernel: &HipKernel,
         problem: &ConvProblem,
     ) -> Result<LaunchPlan, CudaError> {
-        Ok(gpu::plan(
-            inst,
-            kernel,
-            problem,
-            &self.device_model(),
-            &self.device,
-        )?)
+        Ok(gpu::plan_on(self, inst, kernel, problem)?)
     }
 
     /// The operand maps of a launch with `args`, where the kernel has a TMA path that this

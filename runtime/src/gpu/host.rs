@@ -126,6 +126,16 @@ pub fn plan(
     Ok(kernel.plan(&dims, device)?)
 }
 
+/// [`plan`] on device `d`, with its model and launch limits.
+pub(crate) fn plan_on<D: HostDevice>(
+    d: &D,
+    inst: &Instance,
+    kernel: &HipKernel,
+    problem: &ConvProblem,
+) -> Result<LaunchPlan, LaunchError> {
+    plan(inst, kernel, problem, &d.device_model(), &d.device_info())
+}
+
 /// Device tensors of one convolution, by conv role (the op decides which one is written).
 pub struct DeviceTensors<B> {
     pub input: B,
@@ -405,8 +415,7 @@ pub(crate) fn run_on_host<D: HostDevice>(
     check_tensor(p, Role::Weight, bufs.weight)?;
     check_tensor(p, Role::Output, bufs.output)?;
     check_ds(inst, p, bufs.ds)?;
-    let plan = plan(inst, &kernel, p, &d.device_model(), &d.device_info())
-        .map_err(|e| D::Error::from(e).into())?;
+    let plan = plan_on(d, inst, &kernel, p).map_err(|e| D::Error::from(e).into())?;
     let stats = stats(&kernel, &plan, p);
     let (alpha, beta) = kernel_scalars(inst, &bufs.args);
     let device_err = |e: D::Error| e.into();

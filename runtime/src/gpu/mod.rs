@@ -11,7 +11,7 @@ pub use dims::conv_dims;
 pub use host::{
     ArgImage, DeviceTensors, TensorMapBytes, check_buffers, entry_function, plan, portable_kernel,
 };
-pub(crate) use host::{HostDevice, device_backend, run_on_host};
+pub(crate) use host::{HostDevice, device_backend, plan_on, run_on_host};
 #[cfg(feature = "cuda")]
 pub(crate) use host::{from_bytes, to_bytes};
 

@@ -343,13 +343,7 @@ impl HipBackend {
         kernel: &HipKernel,
         problem: &ConvProblem,
     ) -> Result<LaunchPlan, HipError> {
-        Ok(gpu::plan(
-            inst,
-            kernel,
-            problem,
-            &self.device_model(),
-            &self.device,
-        )?)
+        Ok(gpu::plan_on(self, inst, kernel, problem)?)
     }
 
     /// Enqueues every step of `plan` on the null stream (no synchronisation). `alpha`/`beta`

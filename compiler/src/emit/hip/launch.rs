@@ -268,6 +268,20 @@ fn strides(
     Ok(out)
 }
 
+/// Element strides of a weight tensor of `dims`' filter with `k` filters of `c` channels.
+fn weight_strides(dims: &ConvDims, k: u64, c: u64) -> Result<Vec<(char, i64)>, PlanError> {
+    let [z, y, x] = dims.filter;
+    let sizes = [
+        ('G', dims.g),
+        ('K', k),
+        ('C', c),
+        ('D', z),
+        ('H', y),
+        ('W', x),
+    ];
+    strides(dims.layouts[1], "weight", dims.ndim, &sizes)
+}
+
 fn get(s: &[(char, i64)], l: char) -> i64 {
     s.iter().find(|x| x.0 == l).map_or(0, |x| x.1)
 }
@@ -590,7 +604,6 @@ impl KernelConfig {
             });
         }
         let [di, hi, wi] = dims.input;
-        let [z, y, x] = dims.filter;
         let [do_, ho, wo] = dims.output;
         let xs = strides(
             dims.layouts[0],
@@ -605,19 +618,7 @@ impl KernelConfig {
                 ('W', wi),
             ],
         )?;
-        let ws = strides(
-            dims.layouts[1],
-            "weight",
-            dims.ndim,
-            &[
-                ('G', dims.g),
-                ('K', dims.k),
-                ('C', dims.c),
-                ('D', z),
-                ('H', y),
-                ('W', x),
-            ],
-        )?;
+        let ws = weight_strides(dims, dims.k, dims.c)?;
         let ys = strides(
             dims.layouts[2],
             "output",
@@ -652,20 +653,7 @@ impl KernelConfig {
         if dims.op != Op::BwdWeight || dims.stride != [1; 3] {
             return Err(PlanError::Transpose);
         }
-        let [z, y, x] = dims.filter;
-        let held = strides(
-            dims.layouts[1],
-            "weight",
-            dims.ndim,
-            &[
-                ('G', dims.g),
-                ('K', dims.c),
-                ('C', dims.k),
-                ('D', z),
-                ('H', y),
-                ('W', x),
-            ],
-        )?;
+        let held = weight_strides(dims, dims.c, dims.k)?;
         let mut origin = 0;
         let view: Vec<(char, i64)> = held
             .iter()

@@ -167,10 +167,15 @@ pub struct RunArgs {
     #[arg(long, num_args = 1..)]
     pub instances: Vec<PathBuf>,
     /// Run this instance instead of selecting one.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "tune")]
     pub instance: Option<String>,
     #[arg(long, value_enum, default_value_t = BackendKind::Cpu)]
     pub backend: BackendKind,
+    /// Select by timing: every supported instance is verified and timed on the device (as
+    /// `ckc bench` times it) and the fastest runs; the five fastest are printed. Needs
+    /// `--backend cuda`.
+    #[arg(long)]
+    pub tune: bool,
     /// Compare the result with the fp64 reference.
     #[arg(long)]
     pub verify: bool,

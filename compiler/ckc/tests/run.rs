@@ -165,3 +165,48 @@ fn the_hip_back_end_says_why_it_cannot_run() {
     assert!(stderr.contains(reason), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+#[test]
+fn k36_backward_weight_runs_as_its_transpose_and_says_so() {
+    let k36 = "bwd_weight 2d N=1 K=12 C=16 filter=3 input=7 pad=1 dtype=fp16";
+    let inst = "nv_bwd_weight_k4t_2d_fp16_t64x128x32";
+    let out = ckc(&[
+        "run",
+        "--problem",
+        k36,
+        "--instance",
+        inst,
+        "--verify",
+        "--seed",
+        "3",
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("as transpose:    bwd_weight 2d G=1 N=1 K=16 C=12"),
+        "{stdout}"
+    );
+    assert!(stdout.trim_end().ends_with(": pass"), "{stdout}");
+    let out = ckc(&["list", "--problem", k36]);
+    let (stdout, _) = text(&out);
+    let line = stdout.lines().find(|l| l.starts_with(inst)).unwrap_or("");
+    assert!(line.ends_with("\tas its transpose"), "{line}");
+}
+
+#[test]
+fn tuning_times_on_the_cuda_back_end_only() {
+    let out = ckc(&["run", "--problem", SMALL, "--tune"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out).1.contains("give --backend cuda"),
+        "{:?}",
+        text(&out)
+    );
+    let out = ckc(&["run", "--problem", SMALL, "--tune", "--instance", "x"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out).1.contains("cannot be used with"),
+        "{:?}",
+        text(&out)
+    );
+}

@@ -8,6 +8,7 @@ mod cache;
 mod cluster;
 pub mod nvrtc;
 mod tma;
+pub mod tune;
 
 pub use crate::gpu::{KernelCache, conv_dims};
 

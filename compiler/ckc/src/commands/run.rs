@@ -3,11 +3,12 @@
 
 use super::candidates::{lines, parse_problem, registry};
 use crate::cli::{BackendKind, Color, RunArgs};
+use ck_compiler::ir::Instance;
 use ck_runtime::reference::fresh_seed;
 use ck_runtime::support::Rule;
 use ck_runtime::{
-    Backend, CpuBackend, DeviceModel, Formulation, ProblemData, Unsupported, formulation,
-    supports_on,
+    Backend, ConvProblem, CpuBackend, DeviceModel, Formulation, ProblemData, Registry, Unsupported,
+    formulation, supports_on,
 };
 use std::process::ExitCode;
 use std::time::Instant;
@@ -45,13 +46,43 @@ fn backend(kind: BackendKind) -> Result<(Box<dyn Backend>, DeviceModel), String>
     }
 }
 
+/// `--tune`: the fastest instance that supports `p` on CUDA device 0, its timings printed.
+#[cfg(feature = "cuda")]
+fn tuned<'r>(reg: &'r Registry, p: &ConvProblem, seed: u64) -> Result<&'r Instance, String> {
+    use ck_runtime::cuda::{CudaBackend, bench::Trials, tune::tune};
+    let be = CudaBackend::new(0).map_err(|e| format!("the CUDA back end: {e}"))?;
+    let t = tune(&be, reg, p, Trials::default(), seed).map_err(|e| format!("tuning: {e}"))?;
+    let verified = t.timed.iter().filter(|x| x.us.is_ok()).count();
+    println!(
+        "tuned:           {verified} of {} instances verified and timed",
+        t.timed.len()
+    );
+    for x in t.timed.iter().take(5) {
+        match &x.us {
+            Ok(us) => println!("                 {us:8.1} µs  {}", x.instance.name),
+            Err(why) => println!("                 failed       {}: {why}", x.instance.name),
+        }
+    }
+    Ok(t.best)
+}
+
+#[cfg(not(feature = "cuda"))]
+fn tuned<'r>(_: &'r Registry, _: &ConvProblem, _: u64) -> Result<&'r Instance, String> {
+    Err("--tune times instances on the CUDA back end: this ckc was built without it (cargo feature `cuda`)".into())
+}
+
 pub fn run(args: &RunArgs, color: Color) -> Result<ExitCode, String> {
     let p = parse_problem(&args.problem)?;
+    if args.tune && args.backend != BackendKind::Cuda {
+        return Err("--tune times instances on the device: give --backend cuda".into());
+    }
     let (backend, device) = backend(args.backend)?;
     let Some(registry) = registry(&args.instances, color, device.clone())? else {
         return Ok(super::exit(false));
     };
+    let seed = args.seed.unwrap_or_else(fresh_seed);
     let inst = match &args.instance {
+        None if args.tune => tuned(&registry, &p, seed)?,
         Some(name) => {
             let inst = registry.get(name).ok_or_else(|| {
                 format!(
@@ -86,7 +117,6 @@ pub fn run(args: &RunArgs, color: Color) -> Result<ExitCode, String> {
         },
     };
     let instance_string = ck_compiler::emit::instance_string(inst)?;
-    let seed = args.seed.unwrap_or_else(fresh_seed);
     let mut data = ProblemData::random(inst, &p, seed).map_err(|e| e.to_string())?;
     let start = Instant::now();
     let stats = data

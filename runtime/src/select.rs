@@ -6,6 +6,9 @@
 //!   padding waste costs as much as real work.
 //! - **Workgroups vs compute units.** Workgroups run in waves of `CUs × occupancy`; the time is
 //!   the number of waves times one workgroup's work, so a half-empty last wave costs a full one.
+//!   A workgroup of fewer waves (warps) than its compute unit has SIMDs (SM sub-partitions)
+//!   leaves the others idle: its MACs cost `SIMDs / waves` times as much (a one-warp tile on an
+//!   SM of four sub-partitions, four times).
 //! - **Split-K.** `k_batch` slices shorten each workgroup's K loop but multiply workgroups; every
 //!   slice beyond the first adds its tile to the output (counted as [`FIXUP_MACS`] per element),
 //!   and two-stage instances add a convert pass over the destination.
@@ -22,6 +25,19 @@ use ck_compiler::ir::Instance;
 /// Cost of reading, adding and writing one accumulator element of a partial tile.
 pub const FIXUP_MACS: f64 = 4.0;
 
+/// How many times longer a workgroup takes for its MACs than one that keeps every SIMD (SM
+/// sub-partition) of its compute unit busy: one wave runs on one SIMD, so a workgroup of fewer
+/// waves than SIMDs leaves the others idle. Judged on `dev.arch` when known, else on the
+/// instance's first target.
+fn idle_simds(inst: &Instance, dev: &DeviceModel) -> f64 {
+    let Some(arch) = dev.arch.or_else(|| inst.targets.first().copied()) else {
+        return 1.0;
+    };
+    let a = ck_compiler::arch::info(arch);
+    let waves = (inst.block / a.wave_size.max(1)).max(1);
+    f64::from(a.simds_per_cu) / f64::from(waves.min(a.simds_per_cu).max(1))
+}
+
 /// Estimated time of `inst` on `p` (see the module docs). Call after the support check.
 pub fn cost(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> f64 {
     let shape = GemmShape::of(inst, p);
@@ -30,7 +46,7 @@ pub fn cost(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> f64 {
     let iters = shape.iters_per_tile(inst);
     let slots = dev.slots();
     let tile_elems = mpb * npb;
-    let iter_macs = tile_elems * kpb;
+    let iter_macs = tile_elems * kpb * idle_simds(inst, dev);
     let batches = shape.batches as f64;
     if let Some(sk) = inst.work.streamk {
         let plan = StreamKPlan::new(tiles, iters, slots);
@@ -91,5 +107,36 @@ mod tests {
         split.work.split_k = SplitK::Fixed(4);
         // One tile on four CUs: splitting K four ways fills them.
         assert!(cost(&split, &p, &dev) < cost(&inst, &p, &dev));
+    }
+
+    #[test]
+    fn workgroups_of_fewer_waves_than_simds_cost_more() {
+        let mut inst = crate::testing::instance(crate::testing::Variant::XdlV3);
+        inst.work.split_k = SplitK::Fixed(1);
+        inst.targets = vec![ck_compiler::model::Arch::Sm90];
+        let dev = DeviceModel {
+            arch: None,
+            compute_units: 4,
+            occupancy: 1,
+        };
+        let p = ConvProblem::parse("bwd_weight 2d N=2 K=16 C=16 filter=1 input=8").unwrap();
+        let time = |block: u32| {
+            let mut i = inst.clone();
+            i.block = block;
+            cost(&i, &p, &dev)
+        };
+        // An SM has four sub-partitions of 32-thread warps: one warp leaves three idle.
+        assert_eq!(time(32), 4.0 * time(128));
+        assert_eq!(time(64), 2.0 * time(128));
+        assert_eq!(time(256), time(128));
+        // On gfx942 (wave64, four SIMDs) 64 threads are one wave.
+        let gfx = DeviceModel {
+            arch: Some(ck_compiler::model::Arch::Gfx942),
+            ..dev
+        };
+        inst.block = 64;
+        let one = cost(&inst, &p, &gfx);
+        inst.block = 256;
+        assert_eq!(one, 4.0 * cost(&inst, &p, &gfx));
     }
 }

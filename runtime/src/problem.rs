@@ -368,15 +368,16 @@ impl ConvProblem {
     /// unit strides, pads up to the dilated filter's reach `(f − 1)·d`, one data type for the
     /// input and the output gradient, and input and output layouts of one family.
     pub fn transposed(&self) -> Option<ConvProblem> {
+        if self.op != Op::BwdWeight || self.validate().is_err() {
+            return None;
+        }
         let (family, ndim) = LayoutFamily::of_input(self.layout.input)?;
         let layouts = family.layouts(ndim)?;
         let reach: Vec<u64> = (0..self.ndim as usize)
             .map(|d| (self.filter[d] - 1) * self.dilation[d])
             .collect();
         let fits = |pads: &[u64]| pads.iter().zip(&reach).all(|(p, r)| p <= r);
-        let ok = self.op == Op::BwdWeight
-            && self.validate().is_ok()
-            && self.stride.iter().all(|&s| s == 1)
+        let ok = self.stride.iter().all(|&s| s == 1)
             && layouts[2] == self.layout.output
             && self.dtype.input == self.dtype.output
             && fits(&self.left_pad)
@@ -408,6 +409,40 @@ impl ConvProblem {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_transpose_swaps_channels_and_turns_the_pads() {
+        let p = ConvProblem::parse(
+            "bwd_weight 2d G=2 N=3 K=36 C=64 filter=3x2 input=9x7 dilation=2x1 lpad=4x0 rpad=1x1",
+        )
+        .unwrap();
+        let t = p.transposed().unwrap();
+        assert_eq!((t.k, t.c, t.g, t.n), (64, 36, 2, 3));
+        // Reach (f − 1)·d = 4 and 1: pads 4, 0 → 0, 1 on the left and 1, 1 → 3, 0 on the right.
+        assert_eq!(
+            (t.left_pad.clone(), t.right_pad.clone()),
+            (vec![0, 1], vec![3, 0])
+        );
+        assert_eq!(t.input, p.output());
+        assert_eq!(t.output(), p.input);
+        // No transpose: strides, pads past the reach, other ops, invalid problems.
+        for text in [
+            "bwd_weight 2d N=1 K=4 C=8 filter=3 input=9 stride=2",
+            "bwd_weight 2d N=1 K=4 C=8 filter=3 input=9 pad=3",
+            "fwd 2d N=1 K=4 C=8 filter=3 input=9",
+        ] {
+            assert_eq!(
+                ConvProblem::parse(text).unwrap().transposed(),
+                None,
+                "{text}"
+            );
+        }
+        let broken = ConvProblem {
+            filter: vec![0, 3],
+            ..p
+        };
+        assert_eq!(broken.transposed(), None);
+    }
 
     fn base() -> ConvProblem {
         ConvProblem::new(Op::BwdWeight, 2, 4, 8, 6, &[3, 3], &[7, 7], DataType::Fp16).unwrap()

@@ -15,6 +15,9 @@
 //! - split-K: k_batch ≥ 1, StreamK ⇒ k_batch = 1, gfx11 ⇒ k_batch = 1, CK-Tile limits
 //!   (≤ 128 for non-fp32 output, ≤ ceil(GemmK/KWarpTile), odd VecC with 16-bit output ⇒ 1), and
 //!   pipelines with prefetch stages need more K loops per split than stages.
+//!
+//! Beyond CK: a backward-weight problem that breaks only a vector rule runs as its transpose
+//! where that passes every rule ([`formulation`]); the runtime's back ends place the weights.
 
 use crate::decompose::{
     GemmShape, checks_prefetch, k_batch, k_batch_cap, k_loops, needs_single_split,

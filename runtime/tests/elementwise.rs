@@ -95,6 +95,39 @@ fn every_result_op_matches_the_reference() {
     assert_eq!(runs, Variant::ALL.len() * results.len());
 }
 
+/// Backward weight run as its transpose (K = 6 against an A vector of 4): the D tensor is read and
+/// the result op applied where each weight lands, with one load op on both sources.
+#[test]
+fn result_ops_of_a_transposed_run_match_the_reference() {
+    let cpu = cpu();
+    let p =
+        ConvProblem::parse("bwd_weight 2d G=2 N=2 K=6 C=4 filter=3x2 input=7x6 lpad=1x0 rpad=2x1")
+            .unwrap();
+    for result in [ElementOp::Scale, ElementOp::Bilinear, ElementOp::AddRelu] {
+        let mut inst = with_ops(instance(Variant::XdlV3), &p, ElementOp::Scale, result);
+        inst.a.src_vector = 4;
+        assert!(matches!(
+            ck_runtime::formulation(&inst, &p, &cpu.device),
+            Ok(ck_runtime::Formulation::Transposed(_))
+        ));
+        let mut data = ProblemData::random(&inst, &p, fresh_seed()).unwrap();
+        data.run(&cpu, &inst, &p).unwrap();
+        let v = data.verify(&p).unwrap();
+        assert!(v.passed(), "{result} seed {}: {v}", data.seed);
+    }
+    // Different ops on the two sources: the transpose would apply them to the wrong tensors.
+    let mut mixed = with_ops(
+        instance(Variant::XdlV3),
+        &p,
+        ElementOp::Scale,
+        ElementOp::Scale,
+    );
+    mixed.a.src_vector = 4;
+    mixed.elementwise.input = ElementOp::Relu;
+    let err = ck_runtime::supports_on(&mixed, &p, &cpu.device).unwrap_err();
+    assert!(err.reason.contains("K=6 is not divisible"), "{err}");
+}
+
 #[test]
 fn random_scalars_are_non_trivial_and_fresh() {
     let a = ElementArgs::random(fresh_seed());

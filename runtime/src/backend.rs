@@ -5,6 +5,7 @@ use crate::device::DeviceModel;
 use crate::exec::{self, Buffers, RunError, RunStats};
 use crate::problem::ConvProblem;
 use ck_compiler::ir::Instance;
+use ck_compiler::model::Arch;
 
 pub trait Backend {
     /// A short name (`cpu`, `cuda`, `hip`).
@@ -12,6 +13,13 @@ pub trait Backend {
 
     /// Whether this back end can run the instance at all (for any problem it supports).
     fn accepts(&self, inst: &Instance) -> Result<(), RunError>;
+
+    /// The device's architecture where the library names it. Instances that target it rank
+    /// ahead of those tuned for other devices ([`crate::Registry::candidates_for`]), which stay
+    /// supported: a GPU back end runs every instance's portable kernel.
+    fn target(&self) -> Option<Arch> {
+        None
+    }
 
     /// Workspace bytes `run` needs for this instance and problem.
     fn workspace_size(&self, inst: &Instance, p: &ConvProblem) -> u64;

@@ -127,7 +127,8 @@ impl Registry {
     }
 
     /// Like [`Registry::candidates`], also ruling out instances `backend` cannot run
-    /// ([`Rule::Backend`]).
+    /// ([`Rule::Backend`]); among equal priorities, instances that target the back end's device
+    /// ([`Backend::target`]) rank first.
     pub fn candidates_for(&self, p: &ConvProblem, backend: &dyn Backend) -> Vec<Candidate<'_>> {
         self.rank(p, Some(backend))
     }
@@ -156,10 +157,14 @@ impl Registry {
                 }
             })
             .collect();
+        // Instances tuned for the back end's device first among equal priorities.
+        let target = backend.and_then(|b| b.target());
+        let native = |c: &Candidate<'_>| target.is_some_and(|t| c.instance.targets.contains(&t));
         out.sort_by(|a, b| match (&a.verdict, &b.verdict) {
             (Ok(ca), Ok(cb)) => b
                 .priority
                 .cmp(&a.priority)
+                .then(native(b).cmp(&native(a)))
                 .then(ca.total_cmp(cb))
                 .then_with(|| a.instance.name.cmp(&b.instance.name)),
             (Ok(_), Err(_)) => std::cmp::Ordering::Less,
@@ -236,5 +241,39 @@ mod tests {
             why.reason.contains("cpu back end") && why.reason.contains("add on a source"),
             "{why}"
         );
+        // A back end on an sm_90 device ranks an instance tuned for it first, though dearer.
+        struct Hopper(CpuBackend);
+        impl Backend for Hopper {
+            fn name(&self) -> &str {
+                "hopper"
+            }
+            fn accepts(&self, inst: &Instance) -> Result<(), crate::RunError> {
+                self.0.accepts(inst)
+            }
+            fn target(&self) -> Option<ck_compiler::model::Arch> {
+                Some(ck_compiler::model::Arch::Sm90)
+            }
+            fn workspace_size(&self, inst: &Instance, p: &ConvProblem) -> u64 {
+                self.0.workspace_size(inst, p)
+            }
+            fn run(
+                &self,
+                inst: &Instance,
+                p: &ConvProblem,
+                bufs: &mut crate::Buffers<'_>,
+            ) -> Result<crate::RunStats, crate::RunError> {
+                self.0.run(inst, p, bufs)
+            }
+        }
+        let mut tuned = instance(Variant::XdlV1);
+        tuned.name = "tuned".into();
+        tuned.targets = vec![ck_compiler::model::Arch::Sm90];
+        (tuned.tile.m, tuned.tile.n) = (32, 32);
+        reg.register(tuned, 0).unwrap();
+        let hopper = Hopper(cpu.clone());
+        let ranked = reg.candidates_for(&p, &hopper);
+        assert!(ranked[0].verdict.as_ref().unwrap() > ranked[1].verdict.as_ref().unwrap());
+        assert_eq!(reg.select_for(&p, &hopper).unwrap().name, "tuned");
+        assert_eq!(reg.select_for(&p, &cpu).unwrap().name, "test_xdl_v1");
     }
 }

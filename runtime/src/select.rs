@@ -13,7 +13,10 @@
 //!   slice beyond the first adds its tile to the output (counted as [`FIXUP_MACS`] per element),
 //!   and two-stage instances add a convert pass over the destination.
 //! - **StreamK.** Data-parallel tiles run in waves; stream-K workgroups each run an even share of
-//!   the remaining iterations; each partial a tile's owner absorbs costs a fixup per element.
+//!   the remaining iterations; each partial a tile's owner absorbs (one after another: Linear,
+//!   or a level at a time: Tree) costs what moving its fp32 tile through L2 costs against one
+//!   K-iteration's operands. Measured on the H100, counting it as a few MACs an element made
+//!   StreamK look cheapest where the kernels ran it 1.5–40 times slower than split-K.
 //!
 //! Batches of merged groups (`ceil(G/merge)`) run one after another at full occupancy.
 
@@ -63,8 +66,11 @@ pub fn cost(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> f64 {
         } else {
             per_tile.saturating_sub(1) as f64
         };
-        let per_batch =
-            (dp_waves * iters + sk_iters) as f64 * iter_macs + fixup * tile_elems * FIXUP_MACS;
+        // An owner absorbs each partial in turn, after its producer has stored it and raised
+        // its flag: an fp32 tile through L2 (4·MPB·NPB bytes) where a K-iteration brings in
+        // 2·(MPB + NPB)·KPB bytes of operands, so it takes about that ratio of an iteration.
+        let absorb = iter_macs * 2.0 * tile_elems / ((mpb + npb) * kpb);
+        let per_batch = (dp_waves * iters + sk_iters) as f64 * iter_macs + fixup * absorb;
         return per_batch * batches;
     }
     let kb = k_batch(inst, p, dev).max(1) as u64;

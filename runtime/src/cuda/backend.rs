@@ -7,6 +7,7 @@ use crate::device::DeviceModel;
 use crate::exec::RunError;
 use crate::gpu::HostDevice;
 use ck_compiler::emit::hip::{DeviceInfo, HipKernel, LaunchPlan};
+use ck_compiler::model::Arch;
 use cudarc::driver::CudaSlice;
 use std::sync::Arc;
 
@@ -26,6 +27,11 @@ impl HostDevice for CudaBackend {
 
     fn backend(&self) -> &'static str {
         "cuda"
+    }
+
+    /// `sm_90` for `sm_90a` and the like; none where the library has no such target.
+    fn target(&self) -> Option<Arch> {
+        Arch::from_keyword(self.arch().trim_end_matches('a'))
     }
 
     fn device_model(&self) -> DeviceModel {

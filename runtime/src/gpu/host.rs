@@ -340,6 +340,8 @@ pub(crate) trait HostDevice {
 
     /// Back end name, for errors.
     fn backend(&self) -> &'static str;
+    /// The device's architecture where the library names it ([`crate::Backend::target`]).
+    fn target(&self) -> Option<ck_compiler::model::Arch>;
     fn device_model(&self) -> DeviceModel;
     fn device_info(&self) -> DeviceInfo;
     /// The loaded kernel, compiled (or read from the cache) on first use.
@@ -374,6 +376,10 @@ macro_rules! device_backend {
                 inst: &ck_compiler::ir::Instance,
             ) -> Result<(), $crate::exec::RunError> {
                 $crate::gpu::portable_kernel(inst, $name).map(|_| ())
+            }
+
+            fn target(&self) -> Option<ck_compiler::model::Arch> {
+                $crate::gpu::HostDevice::target(self)
             }
 
             /// The device workspace is the back end's own; host runs need none.

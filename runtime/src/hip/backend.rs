@@ -7,6 +7,7 @@ use crate::device::DeviceModel;
 use crate::exec::RunError;
 use crate::gpu::HostDevice;
 use ck_compiler::emit::hip::{DeviceInfo, HipKernel, LaunchPlan};
+use ck_compiler::model::Arch;
 use std::sync::Arc;
 
 impl From<HipError> for RunError {
@@ -25,6 +26,11 @@ impl HostDevice for HipBackend {
 
     fn backend(&self) -> &'static str {
         "hip"
+    }
+
+    /// The target without its features: `gfx90a` for `gfx90a:sramecc+:xnack-`.
+    fn target(&self) -> Option<Arch> {
+        Arch::from_keyword(self.arch().split(':').next().unwrap_or_default())
     }
 
     fn device_model(&self) -> DeviceModel {

@@ -16,6 +16,7 @@ use ck_compiler::emit::hip::HipKernel;
 use ck_compiler::ir::Instance;
 use ck_compiler::model::ElementOp;
 use cudarc::driver::sys::CUevent_flags;
+use std::collections::HashMap;
 
 /// How a kernel is timed: `warmup` runs, then `trials` replays of one CUDA graph of `reps`
 /// back-to-back runs (every step of the launch plan). A kernel whose single run takes longer than
@@ -87,6 +88,31 @@ pub fn plain_convolution(inst: &Instance) -> Result<(), String> {
         return Err("element-wise ops or D tensors: the bench times plain convolutions".into());
     }
     Ok(())
+}
+
+/// Distinct kernel texts: instances that share one (they differ only in their launch plans) have
+/// it compiled and loaded once.
+#[derive(Clone, Debug, Default)]
+pub struct KernelTexts {
+    kernels: Vec<HipKernel>,
+    by_source: HashMap<String, usize>,
+}
+
+impl KernelTexts {
+    /// The index of `k`'s text among the distinct ones, added if new.
+    pub fn index(&mut self, k: &HipKernel) -> usize {
+        let next = self.kernels.len();
+        let idx = *self.by_source.entry(k.source.clone()).or_insert(next);
+        if idx == next {
+            self.kernels.push(k.clone());
+        }
+        idx
+    }
+
+    /// The distinct kernels, in the order of their indices.
+    pub fn into_kernels(self) -> Vec<HipKernel> {
+        self.kernels
+    }
 }
 
 /// A problem's random host tensors and the fp64 reference of its destination.
@@ -284,6 +310,23 @@ mod tests {
         assert_eq!(b.reference.len(), b.output.len());
         assert!(b.reference.iter().any(|&v| v != 0.0));
         assert_eq!(b.bound, tolerance(DataType::Fp16, 4 * 9));
+    }
+
+    #[test]
+    fn shared_kernel_texts_compile_once() {
+        let fp16 = crate::gpu::portable_kernel(&instance(Variant::FwdTile), "cuda").unwrap();
+        let mut split = instance(Variant::FwdTile);
+        split.name = "split".into();
+        split.work.split_k = ck_compiler::ir::SplitK::Fixed(3);
+        let same = crate::gpu::portable_kernel(&split, "cuda").unwrap();
+        let other = crate::gpu::portable_kernel(&instance(Variant::BwdDataTile), "cuda").unwrap();
+        let mut texts = KernelTexts::default();
+        assert_eq!(
+            [&fp16, &other, &same].map(|k| texts.index(k)),
+            [0, 1, 0],
+            "split-K is in the plan, not the text"
+        );
+        assert_eq!(texts.into_kernels().len(), 2);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! tuned once. The cost model of [`Registry::select`] ranks by tile arithmetic alone; tuning
 //! ranks by the device's own clock.
 
-use super::bench::{BenchProblem, Trials, plain_convolution};
+use super::bench::{BenchProblem, KernelTexts, Trials, plain_convolution};
 use super::{CudaBackend, CudaError};
 use crate::exec::RunError;
 use crate::gpu::portable_kernel;
@@ -63,9 +63,9 @@ pub fn tune<'r>(
     // The registry's error names every rejected instance when none supports the problem.
     reg.select_for(p, be)?;
     let mut timed = Vec::new();
-    // (instance, its own kernel: its launch plan, index of its kernel text among `distinct`)
+    // (instance, its own kernel: its launch plan, index of its kernel text)
     let mut runs: Vec<(&Instance, HipKernel, usize)> = Vec::new();
-    let mut distinct: Vec<HipKernel> = Vec::new();
+    let mut texts = KernelTexts::default();
     for c in reg.candidates_for(p, be) {
         if c.verdict.is_err() {
             continue;
@@ -73,21 +73,14 @@ pub fn tune<'r>(
         let kernel = plain_convolution(c.instance)
             .and_then(|()| portable_kernel(c.instance, "cuda").map_err(|e| e.to_string()));
         match kernel {
-            Ok(k) => {
-                let at = distinct.iter().position(|d| d.source == k.source);
-                let idx = at.unwrap_or_else(|| {
-                    distinct.push(k.clone());
-                    distinct.len() - 1
-                });
-                runs.push((c.instance, k, idx));
-            }
+            Ok(k) => runs.push((c.instance, k.clone(), texts.index(&k))),
             Err(why) => timed.push(Timed {
                 instance: c.instance,
                 us: Err(why),
             }),
         }
     }
-    let loaded = be.build(distinct, &|| ());
+    let loaded = be.build(texts.into_kernels(), &|| ());
     let data = BenchProblem::new(p, seed)?;
     for (inst, own, idx) in runs {
         let us = loaded[idx]

@@ -10,7 +10,7 @@ use crate::commands::candidates::registry;
 use ck_compiler::emit::hip::{EntryKind, HipKernel, MAX_CLUSTER};
 use ck_compiler::ir::Instance;
 use ck_compiler::model::{DataType, Op};
-use ck_runtime::cuda::bench::{BenchProblem, Trials, plain_convolution};
+use ck_runtime::cuda::bench::{BenchProblem, KernelTexts, Trials, plain_convolution};
 use ck_runtime::cuda::{CudaBackend, KernelCache};
 use ck_runtime::gpu::portable_kernel;
 use ck_runtime::reference::fresh_seed;
@@ -80,8 +80,7 @@ fn work<'a>(
     problems: Vec<ConvProblem>,
     device: &DeviceModel,
 ) -> Work<'a> {
-    let mut by_source: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut distinct = Vec::new();
+    let mut texts = KernelTexts::default();
     let shapes = problems
         .into_iter()
         .map(|p| {
@@ -92,19 +91,14 @@ fn work<'a>(
                 .filter_map(|(i, (inst, k))| {
                     let k = k.as_ref()?;
                     supports_on(inst, &p, device).ok()?;
-                    let next = distinct.len();
-                    let idx = *by_source.entry(k.source.as_str()).or_insert(next);
-                    if idx == next {
-                        distinct.push(k.clone());
-                    }
-                    Some((i, k, idx))
+                    Some((i, k, texts.index(k)))
                 })
                 .collect();
             (p, runs)
         })
         .collect();
     Work {
-        kernels: distinct,
+        kernels: texts.into_kernels(),
         shapes,
     }
 }

@@ -654,22 +654,18 @@ impl KernelConfig {
             return Err(PlanError::Transpose);
         }
         let held = weight_strides(dims, dims.c, dims.k)?;
-        let mut origin = 0;
+        let origin: i64 = ['D', 'H', 'W']
+            .iter()
+            .zip(dims.filter)
+            .map(|(&l, taps)| (taps as i64 - 1) * get(&held, l))
+            .sum();
         let view: Vec<(char, i64)> = held
             .iter()
             .map(|&(l, st)| match l {
                 'K' => ('C', st),
                 'C' => ('K', st),
                 'G' => ('G', st),
-                _ => {
-                    let taps = dims.filter[match l {
-                        'D' => 0,
-                        'H' => 1,
-                        _ => 2,
-                    }];
-                    origin += (taps as i64 - 1) * st;
-                    (l, -st)
-                }
+                _ => (l, -st),
             })
             .collect();
         let mut plan = self.plan_views(dims, [xs, &view, ys], dev)?;

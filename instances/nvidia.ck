@@ -73,6 +73,9 @@ family nv_bwd_weight_k4_2d : nv_bwd_weight {
         t48x128x32 = ([48, 128, 32], [1, 4, 1], [48, 32, 16]);
         /// 4 warps of 32x64.
         t64x128x32 = ([64, 128, 32], [2, 2, 1], [32, 64, 16]);
+        /// 4 warps of 48x16, K per block 32: small problems (rn_k36_13), whose 108 tiles of
+        /// 16x64 leave SMs idle; as 36 tiles they split K in clusters.
+        t48x64x32 = ([48, 64, 32], [1, 4, 1], [48, 16, 16]);
     }
 }
 

@@ -496,9 +496,9 @@ CK_ENTRY(main)(const CK_GRID_CONST CkArgs a) {
 
 // Second stage: the sum of the fp32 workspace's [G][M][N] slices -> output tensor with the
 // element-wise op. A workgroup is `convert_sets` sets of lanes; set t of lane l adds slices
-// t, t + sets, ... of elements base + V·l to base + V·l + V − 1 (V = 4 where the slices are
-// whole 16-byte vectors: a quarter of the workgroups, each load four outputs), and set 0 adds
-// the sets' sums from LDS in a fixed order.
+// t, t + sets, ... of elements base + V·l to base + V·l + V − 1 (V = `convert_vec`, 4 where
+// the host found the slices whole 16-byte vectors and enough of them: a quarter of the
+// workgroups, each load four outputs), and set 0 adds the sets' sums from LDS in a fixed order.
 template <int V> CK_DEV void ck_convert(const CkArgs& a, float* part) {
     typedef ck_vec<float, V> fv;
     const ck_i64 total = a.G * a.M * a.Ng, sets = a.convert_sets;
@@ -552,6 +552,6 @@ template <int V> CK_DEV void ck_convert(const CkArgs& a, float* part) {
 CK_ENTRY_THREADS(convert, CONVERT_BLOCK, 1)(const CK_GRID_CONST CkArgs a) {
     extern __shared__ __align__(16) unsigned char ck_smem[];
     float* part = reinterpret_cast<float*>(ck_smem);
-    if ((a.G * a.M * a.Ng) % 4 == 0) ck_convert<4>(a, part);
+    if (a.convert_vec == 4) ck_convert<4>(a, part);
     else ck_convert<1>(a, part);
 }

@@ -213,7 +213,7 @@ fn split_k_slices_store_into_their_own_workspace_slice() {
         assert_eq!((a.split_ws, a.ws_slices, a.store_atomic), (1, 4, 0));
         // Four thread sets of 64 lanes add the four slices, four outputs a lane: 2·136·648
         // outputs in 689 workgroups of 256.
-        assert_eq!(a.convert_sets, 4);
+        assert_eq!((a.convert_sets, a.convert_vec), (4, 4));
         assert!(matches!(
             plan.steps[1],
             Step::Launch { grid: [689, 1, 1], lds_bytes: 4096, .. }
@@ -804,11 +804,12 @@ fn merged_backward_weight_runs_on_tensor_cores_where_the_device_has_them() {
     assert!(
         matches!(plan.steps[0], Step::Launch { grid: [8, 32, 1], block: [256, 1, 1], lds_bytes, .. } if lds_bytes == lds)
     );
-    // The convert: 8 sets of 32 lanes, four outputs a lane: 4608 outputs in 36 workgroups.
-    assert_eq!(a.convert_sets, 8);
+    // The convert: 8 sets of 32 lanes, an output a lane: four a lane would leave 4608 outputs
+    // 36 workgroups, fewer than the device's compute units.
+    assert_eq!((plan.args.convert_sets, plan.args.convert_vec), (8, 1));
     assert!(matches!(
         plan.steps[1],
-        Step::Launch { grid: [36, 1, 1], block: [256, 1, 1], lds_bytes: 4096, .. }
+        Step::Launch { grid: [144, 1, 1], block: [256, 1, 1], lds_bytes: 1024, .. }
     ));
     // Without cp.async (AMD, or before sm_80): the scalar entry.
     assert_eq!(

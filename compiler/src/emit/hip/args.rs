@@ -76,10 +76,9 @@ ck_args! {
     lin_out: i64 => "ck_i64",
     /// 1: finished tiles go out through LDS in rows of 8 contiguous, aligned output elements.
     stage_out: i64 => "ck_i64",
-    /// Slices of `[G][M][N]` fp32 sums in the workspace that the convert entry adds, the
-    /// thread sets of a convert workgroup that add them (each a strided subset of the slices),
-    /// and the adjacent outputs a lane takes (4: 16-byte loads; 1).
-    ws_slices: i64 => "ck_i64", convert_sets: i64 => "ck_i64", convert_vec: i64 => "ck_i64",
+    /// Slices of `[G][M][N]` fp32 sums in the workspace that the convert entry adds, and the
+    /// thread sets of a convert workgroup that add them (each a strided subset of the slices).
+    ws_slices: i64 => "ck_i64", convert_sets: i64 => "ck_i64",
     /// 1: each split-K slice stores its partial tiles into its workspace slice (no atomics).
     split_ws: i64 => "ck_i64",
     /// Split-K slices of a tile, one thread-block cluster, which add their partial tiles

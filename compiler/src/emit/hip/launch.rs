@@ -403,29 +403,19 @@ pub(super) const CONVERT_BLOCK: u32 = 256;
 
 /// The convert entry's launch over `out_elems` outputs of `args.ws_slices` slices: up to eight
 /// thread sets per workgroup add the slices (a power of two that divides the workgroup, so each
-/// set is whole warps), their sums meet in LDS. A lane takes four adjacent outputs (16-byte
-/// loads) where the outputs are whole vectors and that still gives every compute unit a
-/// workgroup: g32_28's 18,432 outputs in 32 slices were 576 workgroups, more than an H100 holds
-/// at once, and are 144; depthwise's 4,608 stay 144 (as 36 they ran 0.8 µs slower).
+/// set is whole warps), their sums meet in LDS.
 fn convert_step(args: &mut CkArgs, out_elems: u64, dev: &DeviceInfo) -> Step {
     let sets = 1u64 << (args.ws_slices.clamp(1, 8) as u64).ilog2();
     args.convert_sets = sets as i64;
     let lanes = u64::from(CONVERT_BLOCK) / sets;
-    let whole = out_elems.is_multiple_of(4);
-    let per_lane = if whole && out_elems / (4 * lanes) >= u64::from(dev.compute_units) {
-        4
-    } else {
-        1
-    };
-    args.convert_vec = per_lane as i64;
     let blocks = out_elems
-        .div_ceil(lanes * per_lane)
+        .div_ceil(lanes)
         .clamp(1, 8 * u64::from(dev.compute_units));
     Step::Launch {
         entry: EntryKind::Convert,
         grid: [blocks as u32, 1, 1],
         block: [CONVERT_BLOCK, 1, 1],
-        lds_bytes: CONVERT_BLOCK * 4 * per_lane as u32,
+        lds_bytes: CONVERT_BLOCK * 4,
         phase: 0,
         cluster: 1,
     }

@@ -496,62 +496,34 @@ CK_ENTRY(main)(const CK_GRID_CONST CkArgs a) {
 
 // Second stage: the sum of the fp32 workspace's [G][M][N] slices -> output tensor with the
 // element-wise op. A workgroup is `convert_sets` sets of lanes; set t of lane l adds slices
-// t, t + sets, ... of elements base + V·l to base + V·l + V − 1 (V = `convert_vec`, 4 where
-// the host found the slices whole 16-byte vectors and enough of them: a quarter of the
-// workgroups, each load four outputs), and set 0 adds the sets' sums from LDS in a fixed order.
-template <int V> CK_DEV void ck_convert(const CkArgs& a, float* part) {
-    typedef ck_vec<float, V> fv;
-    const ck_i64 total = a.G * a.M * a.Ng, sets = a.convert_sets;
-    const fv* ws = reinterpret_cast<const fv*>(a.ws);
-    const ck_i64 vt = total / V, lanes = blockDim.x / sets, set = threadIdx.x / lanes, lane = threadIdx.x % lanes;
-    // `base` is the same for the whole workgroup, so every thread meets the barriers.
-    for (ck_i64 base = (ck_i64)blockIdx.x * lanes; base < vt; base += (ck_i64)gridDim.x * lanes) {
-        const ck_i64 i = base + lane;
-        // Four independent partial sums keep four loads in flight.
-        fv v[4] = {};
-        if (set < sets && i < vt) {
-            ck_i64 s = set;
-            for (; s + 3 * sets < a.ws_slices; s += 4 * sets) {
-#pragma unroll
-                for (int j = 0; j < 4; ++j) {
-                    const fv w = ws[(s + j * sets) * vt + i];
-#pragma unroll
-                    for (int e = 0; e < V; ++e) v[j].v[e] += w.v[e];
-                }
-            }
-            for (; s < a.ws_slices; s += sets) {
-                const fv w = ws[s * vt + i];
-#pragma unroll
-                for (int e = 0; e < V; ++e) v[0].v[e] += w.v[e];
-            }
-        }
-#pragma unroll
-        for (int e = 0; e < V; ++e) part[threadIdx.x * V + e] = (v[0].v[e] + v[1].v[e]) + (v[2].v[e] + v[3].v[e]);
-        __syncthreads();
-        if (set == 0 && i < vt) {
-            // Element V·i's coordinates, then each next element's by a carry.
-            ck_i64 n = V * i % a.Ng, m = V * i / a.Ng % a.M, g = V * i / (a.Ng * a.M);
-#pragma unroll
-            for (int e = 0; e < V; ++e) {
-                float sum = part[lane * V + e];
-                for (ck_i64 t = 1; t < sets; ++t) sum += part[(t * lanes + lane) * V + e];
-                ck_store_final(a, ck_c_row(a, g, m) + ck_c_col(a, n), sum);
-                if (++n == a.Ng) {
-                    n = 0;
-                    if (++m == a.M) {
-                        m = 0;
-                        ++g;
-                    }
-                }
-            }
-        }
-        __syncthreads();
-    }
-}
-
+// t, t + sets, ... of element base + l, and set 0 adds the sets' sums from LDS in a fixed order.
 CK_ENTRY_THREADS(convert, CONVERT_BLOCK, 1)(const CK_GRID_CONST CkArgs a) {
     extern __shared__ __align__(16) unsigned char ck_smem[];
     float* part = reinterpret_cast<float*>(ck_smem);
-    if (a.convert_vec == 4) ck_convert<4>(a, part);
-    else ck_convert<1>(a, part);
+    const ck_i64 total = a.G * a.M * a.Ng, sets = a.convert_sets;
+    const float* ws = reinterpret_cast<const float*>(a.ws);
+    const ck_i64 lanes = blockDim.x / sets, set = threadIdx.x / lanes, lane = threadIdx.x % lanes;
+    // `base` is the same for the whole workgroup, so every thread meets the barriers.
+    for (ck_i64 base = (ck_i64)blockIdx.x * lanes; base < total; base += (ck_i64)gridDim.x * lanes) {
+        const ck_i64 i = base + lane;
+        // Four independent partial sums keep four loads in flight.
+        float v[4] = {};
+        if (set < sets && i < total) {
+            ck_i64 s = set;
+            for (; s + 3 * sets < a.ws_slices; s += 4 * sets) {
+#pragma unroll
+                for (int j = 0; j < 4; ++j) v[j] += ws[(s + j * sets) * total + i];
+            }
+            for (; s < a.ws_slices; s += sets) v[0] += ws[s * total + i];
+        }
+        part[threadIdx.x] = (v[0] + v[1]) + (v[2] + v[3]);
+        __syncthreads();
+        if (set == 0 && i < total) {
+            float sum = part[lane];
+            for (ck_i64 t = 1; t < sets; ++t) sum += part[t * lanes + lane];
+            const ck_i64 n = i % a.Ng, m = (i / a.Ng) % a.M, g = i / (a.Ng * a.M);
+            ck_store_final(a, ck_c_row(a, g, m) + ck_c_col(a, n), sum);
+        }
+        __syncthreads();
+    }
 }

@@ -211,27 +211,9 @@ fn split_k_slices_store_into_their_own_workspace_slice() {
         assert_eq!(plan.workspace_bytes, 4 * 2 * 136 * 648 * 4);
         let a = &plan.args;
         assert_eq!((a.split_ws, a.ws_slices, a.store_atomic), (1, 4, 0));
-        // Four thread sets of 64 lanes add the four slices, four outputs a lane: 2·136·648
-        // outputs in 689 workgroups of 256.
-        assert_eq!((a.convert_sets, a.convert_vec), (4, 4));
-        assert!(matches!(
-            plan.steps[1],
-            Step::Launch { grid: [689, 1, 1], lds_bytes: 4096, .. }
-        ));
+        // Four thread sets of 64 lanes add the four slices.
+        assert_eq!(a.convert_sets, 4);
     }
-    // An output count that is not a multiple of four: a lane an output (K = 7, C = 1, 3x3: 63).
-    let k = SampleBuilder::new("s", Op::BwdWeight).split_k(SplitK::Fixed(4), false);
-    let odd = ConvDims {
-        g: 1,
-        k: 7,
-        c: 1,
-        ..dims(Op::BwdWeight)
-    };
-    let plan = emit_hip(&k.build()).unwrap().plan(&odd, &DEV).unwrap();
-    assert!(matches!(
-        plan.steps[1],
-        Step::Launch { grid: [1, 1, 1], lds_bytes: 1024, .. }
-    ));
 }
 
 #[test]
@@ -804,13 +786,6 @@ fn merged_backward_weight_runs_on_tensor_cores_where_the_device_has_them() {
     assert!(
         matches!(plan.steps[0], Step::Launch { grid: [8, 32, 1], block: [256, 1, 1], lds_bytes, .. } if lds_bytes == lds)
     );
-    // The convert: 8 sets of 32 lanes, an output a lane: four a lane would leave 4608 outputs
-    // 36 workgroups, fewer than the device's compute units.
-    assert_eq!((plan.args.convert_sets, plan.args.convert_vec), (8, 1));
-    assert!(matches!(
-        plan.steps[1],
-        Step::Launch { grid: [144, 1, 1], block: [256, 1, 1], lds_bytes: 1024, .. }
-    ));
     // Without cp.async (AMD, or before sm_80): the scalar entry.
     assert_eq!(
         launches(&merged.plan(&dw, &DEV).unwrap())[0],

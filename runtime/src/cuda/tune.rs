@@ -73,7 +73,10 @@ pub fn tune<'r>(
         let kernel = plain_convolution(c.instance)
             .and_then(|()| portable_kernel(c.instance, "cuda").map_err(|e| e.to_string()));
         match kernel {
-            Ok(k) => runs.push((c.instance, k.clone(), texts.index(&k))),
+            Ok(k) => {
+                let idx = texts.index(&k);
+                runs.push((c.instance, k, idx));
+            }
             Err(why) => timed.push(Timed {
                 instance: c.instance,
                 us: Err(why),

@@ -125,6 +125,112 @@ template <int CH, bool ACROSS> CK_DEV void ck_direct(const CkArgs& a, float* red
     }
 }
 
+// ---- Depthwise backward weight along output rows (C = K = 1 a group, a 3x3 filter of unit
+// width stride and dilation; the host picks it, see `direct_rows_plan`). A thread owns one
+// 8-group vector of one output row at a time and all nine taps of it (72 sums); the three input
+// rows it reads slide through registers a column at a time, so each input element is loaded once
+// a row where the per-pixel entry above loads it nine times. A block has DROWS_VECS vectors by
+// DROWS_SLOTS slots; block y takes output rows [y, y + 1) · direct_rows of the (image, depth,
+// row) sequence, each slot every DROWS_SLOTS-th of them. The slots' sums meet in LDS, 36 a
+// thread at a time, and the block writes its workspace slice; the convert entry adds the slices.
+constexpr int DROWS_BLOCK = DROWS_VECS * DROWS_SLOTS;
+// Columns whose loads a thread issues before it uses any.
+constexpr int DROWS_COLS = 4;
+
+// Input column `col` of row `row` (zeros outside the input): 8 groups as floats.
+CK_DEV void ck_rows_load(float (&v)[8], const BT* row, bool in, int col, const CkArgs& a, ck_idx xs_w) {
+    const bool ok = in && ck_in(col, a.Wi);
+    ck_vec<BT, 8> r = *reinterpret_cast<const ck_vec<BT, 8>*>(ok ? row + col * xs_w : row);
+    ck_zero_unless(r, ok);
+#pragma unroll
+    for (int k = 0; k < 8; ++k) v[k] = ck_to_float(r.v[k]);
+}
+
+CK_DEV void ck_direct_rows(const CkArgs& a, float* red) {
+    const int o = (int)threadIdx.x % DROWS_VECS, slot = (int)threadIdx.x / DROWS_VECS;
+    const int nvec = (int)(a.G / 8), vec = (int)blockIdx.x * DROWS_VECS + o;
+    const int ho = (int)a.Ho, wo = (int)a.Wo, planes_d = (int)a.Do, pw = (int)a.pw;
+    const int rows = (int)a.N * planes_d * ho, r0 = (int)blockIdx.y * (int)a.direct_rows;
+    const int r1 = rows - r0 < (int)a.direct_rows ? rows : r0 + (int)a.direct_rows;
+    const AT* dy = reinterpret_cast<const AT*>(a.y);
+    const BT* x = reinterpret_cast<const BT*>(a.x);
+    const ck_idx xs_w = ck_ix(a.xs_w), ys_w = ck_ix(a.ys_w);
+    float acc[9][8];
+#pragma unroll
+    for (int t = 0; t < 9; ++t)
+#pragma unroll
+        for (int k = 0; k < 8; ++k) acc[t][k] = 0.0f;
+    for (int r = r0 + slot; vec < nvec && r < r1; r += DROWS_SLOTS) {
+        const int oh = r % ho, plane = r / ho, od = plane % planes_d, n = plane / planes_d;
+        // The filter has one depth tap: the input plane is fixed by the output's.
+        const int id = od * (int)a.sd - (int)a.pd;
+        if (!ck_in(id, a.Di)) continue;
+        // Groups are contiguous (the host checks): the vector's first is group 8 vec.
+        const BT* xp = x + n * ck_ix(a.xs_n) + id * ck_ix(a.xs_d) + vec * 8;
+        const AT* yr = dy + n * ck_ix(a.ys_n) + od * ck_ix(a.ys_d) + oh * ck_ix(a.ys_h) + vec * 8;
+        const BT* xr[3];
+        bool in[3];
+#pragma unroll
+        for (int t = 0; t < 3; ++t) {
+            const int ih = oh * (int)a.sh - (int)a.ph + t * (int)a.dh;
+            in[t] = ck_in(ih, a.Hi);
+            xr[t] = in[t] ? xp + ih * ck_ix(a.xs_h) : x;
+        }
+        // Output column w reads input columns w - pw, w - pw + 1 and w - pw + 2: the window
+        // holds the first two, each step loads the third.
+        float w0[3][8], w1[3][8];
+#pragma unroll
+        for (int t = 0; t < 3; ++t) {
+            ck_rows_load(w0[t], xr[t], in[t], -pw, a, xs_w);
+            ck_rows_load(w1[t], xr[t], in[t], 1 - pw, a, xs_w);
+        }
+        for (int c0 = 0; c0 < wo; c0 += DROWS_COLS) {
+            float w2[DROWS_COLS][3][8], dv[DROWS_COLS][8];
+#pragma unroll
+            for (int j = 0; j < DROWS_COLS; ++j) {
+                const int w = c0 + j;
+                // Columns past the row multiply zeros.
+                const bool has = w < wo;
+                ck_vec<AT, 8> yv = *reinterpret_cast<const ck_vec<AT, 8>*>(has ? yr + w * ys_w : dy);
+                ck_zero_unless(yv, has);
+#pragma unroll
+                for (int k = 0; k < 8; ++k) dv[j][k] = ck_to_float(yv.v[k]);
+#pragma unroll
+                for (int t = 0; t < 3; ++t) ck_rows_load(w2[j][t], xr[t], in[t], w - pw + 2, a, xs_w);
+            }
+#pragma unroll
+            for (int j = 0; j < DROWS_COLS; ++j)
+#pragma unroll
+                for (int t = 0; t < 3; ++t)
+#pragma unroll
+                    for (int k = 0; k < 8; ++k) {
+                        acc[3 * t][k] += dv[j][k] * w0[t][k];
+                        acc[3 * t + 1][k] += dv[j][k] * w1[t][k];
+                        acc[3 * t + 2][k] += dv[j][k] * w2[j][t][k];
+                        w0[t][k] = w1[t][k];
+                        w1[t][k] = w2[j][t][k];
+                    }
+        }
+    }
+    // Workspace element g·9 + tap of the block's slice; sums (tap, k) of half h are h·36 on.
+    float* out = reinterpret_cast<float*>(a.ws) + (ck_i64)blockIdx.y * a.G * 9;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+        float* mine = red + (slot * DROWS_VECS + o) * 36;
+#pragma unroll
+        for (int q = 0; q < 36; ++q) mine[q] = acc[(36 * h + q) / 8][(36 * h + q) % 8];
+        __syncthreads();
+        for (int e = (int)threadIdx.x; e < DROWS_VECS * 36; e += DROWS_BLOCK) {
+            const int oo = e / 36, q = e % 36, tap = (36 * h + q) / 8, k = (36 * h + q) % 8;
+            const int v = (int)blockIdx.x * DROWS_VECS + oo;
+            float sum = 0.0f;
+            for (int s = 0; s < DROWS_SLOTS; ++s) sum += red[(s * DROWS_VECS + oo) * 36 + q];
+            if (v < nvec) out[(v * 8 + k) * 9 + tap] = sum;
+        }
+        __syncthreads();
+    }
+}
+
 #if defined(CK_MMA_SYNC)
 // Tensor cores (sm_80+, 16-bit operands of one kind, C = K channels a group in whole 8-channel
 // vectors; the host picks it, see `direct_mma_plan`). An 8-channel vector (8 / CH groups)
@@ -354,4 +460,10 @@ CK_ENTRY_THREADS(direct_mma, DIRECT_BLOCK, DIRECT_MMA_BLOCKS)(const CK_GRID_CONS
     extern __shared__ __align__(16) unsigned char ck_smem[];
     if (DM_MMA) ck_direct_mma(a, ck_smem);
 #endif
+}
+
+// The depthwise rows entry; LDS from the launch: the slots' sums, 36 a thread.
+CK_ENTRY_THREADS(direct_rows, DROWS_BLOCK, 1)(const CK_GRID_CONST CkArgs a) {
+    extern __shared__ __align__(16) unsigned char ck_smem[];
+    ck_direct_rows(a, reinterpret_cast<float*>(ck_smem));
 }

@@ -95,6 +95,8 @@ pub enum EntryKind {
     /// Its tensor-core path (NVIDIA sm_80+), with its own register budget; an empty entry on
     /// other targets, where no plan launches it.
     DirectMma,
+    /// Its depthwise path along output rows (`ck_direct_rows`).
+    DirectRows,
 }
 
 /// Which buffer a zero-fill step clears.
@@ -303,6 +305,10 @@ pub(super) const DIRECT_RUNS: u64 = 2;
 /// Workgroups of that path an SM holds at least (its launch bound: at most 128 registers, which
 /// hold a step's fragments).
 pub(super) const DIRECT_MMA_BLOCKS: u64 = 2;
+/// Shape of the depthwise backward-weight path along rows (`ck_direct_rows`, emitted into its
+/// source): 8-group vectors and output-row slots a block.
+pub(super) const DROWS_VECS: u64 = 32;
+pub(super) const DROWS_SLOTS: u64 = 4;
 /// LDS of the scalar backward-weight small-channel path: each warp's sums of its row sets.
 const DIRECT_LDS: u64 = DIRECT_SETS * DIRECT_LANES / 32 * 9 * DIRECT_SPAN * DIRECT_SETS * 4;
 /// LDS of the tensor-core path's warp sums (each warp's [tap][8][8] floats), the least it takes,
@@ -476,6 +482,41 @@ fn direct_mma_plan(
         grid: [vec_blocks as u32, slices as u32, 1],
         block: [block as u32, 1, 1],
         lds_bytes: lds(vecs) as u32,
+        phase: 0,
+        cluster: 1,
+    };
+    Some(sliced_plan(launch, slices, dims, dev, args, tensor_bytes))
+}
+
+/// The depthwise backward-weight plan along output rows (`ck_direct_rows`): `x` blocks of
+/// [`DROWS_VECS`] 8-group vectors, `y` blocks of `direct_rows` output rows (one a thread where
+/// that makes at most eight blocks a compute unit; more rows a block, fewer workspace slices,
+/// beyond), each writing its workspace slice; the convert entry adds them. None where the grid
+/// would exceed its limits.
+fn direct_rows_plan(
+    dims: &ConvDims,
+    dev: &DeviceInfo,
+    mut args: CkArgs,
+    tensor_bytes: [u64; 3],
+) -> Option<LaunchPlan> {
+    let vec_blocks = (dims.g / 8).div_ceil(DROWS_VECS);
+    let rows = dims.n * dims.output[0] * dims.output[1];
+    let cus = u64::from(dev.compute_units);
+    let slices = rows
+        .div_ceil(DROWS_SLOTS)
+        .min((8 * cus).div_ceil(vec_blocks))
+        .clamp(1, MAX_GRID_Y);
+    let per_block = rows.div_ceil(slices);
+    let slices = rows.div_ceil(per_block);
+    if vec_blocks > MAX_GRID_X || rows > i32::MAX as u64 {
+        return None;
+    }
+    args.direct_rows = per_block as i64;
+    let launch = Step::Launch {
+        entry: EntryKind::DirectRows,
+        grid: [vec_blocks as u32, slices as u32, 1],
+        block: [(DROWS_VECS * DROWS_SLOTS) as u32, 1, 1],
+        lds_bytes: (DROWS_VECS * DROWS_SLOTS * 36 * 4) as u32,
         phase: 0,
         cluster: 1,
     };
@@ -776,9 +817,14 @@ impl KernelConfig {
         });
         args.stage_out = i64::from(self.stage_output(dims, [xs, ws, ys], dev));
         if dims.op == Op::BwdWeight {
-            let mma = self
-                .dconv_channels(dims, xs, ys)
-                .filter(|_| self.mma_operands(dev));
+            let vectors = self.dconv_channels(dims, xs, ys);
+            if let Some(plan) = vectors
+                .filter(|&c| c == 1 && dims.stride[2] == 1 && dims.dilation[2] == 1)
+                .and_then(|_| direct_rows_plan(dims, dev, args, tensor_bytes))
+            {
+                return Ok(plan);
+            }
+            let mma = vectors.filter(|_| self.mma_operands(dev));
             if let Some(plan) =
                 mma.and_then(|ch| direct_mma_plan(dims, dev, ch, args, tensor_bytes))
             {
@@ -1220,7 +1266,8 @@ impl KernelConfig {
     }
 
     /// Channels per group when an entry over 8-channel vectors runs `dims` (the small-channel
-    /// forward / backward-data entry, and backward weight's tensor-core entry): a kernel that
+    /// forward / backward-data entry, and backward weight's tensor-core and depthwise rows
+    /// entries): a kernel that
     /// has it, a 3x3 filter (one depth tap), C = K of 1, 2, 4 or 8 with whole
     /// 8-channel vectors (G·C a multiple of 8) in at most 65535 blocks of eight, plain loads,
     /// pixel counts within the kernel's 32-bit indices, and channels-last source and

@@ -61,12 +61,16 @@ pub fn emit_hip(inst: &Instance) -> Result<HipKernel, HipError> {
     let kernel = source::kernel_text(&config);
     let base = &kernel.symbol_base;
     let direct = config.has_direct().then_some((EntryKind::Direct, "direct"));
-    let direct_mma = (config.has_direct() && config.op == Op::BwdWeight)
-        .then_some((EntryKind::DirectMma, "direct_mma"));
+    let direct_bwd_weight = [
+        (EntryKind::DirectMma, "direct_mma"),
+        (EntryKind::DirectRows, "direct_rows"),
+    ]
+    .into_iter()
+    .filter(|_| config.has_direct() && config.op == Op::BwdWeight);
     let entries = [(EntryKind::Main, "main"), (EntryKind::Convert, "convert")]
         .into_iter()
         .chain(direct)
-        .chain(direct_mma)
+        .chain(direct_bwd_weight)
         .map(|(kind, suffix)| Entry {
             kind,
             symbol: format!("{base}_{suffix}"),

@@ -5,7 +5,8 @@ use super::args;
 use super::config::{Elem, KernelConfig, Schedule};
 use super::launch::{
     CLUSTER_PAD, CONVERT_BLOCK, DCONV_BLOCK, DCONV_WARP_VECTORS, DIRECT_DEPTH, DIRECT_LANES,
-    DIRECT_MMA_BLOCKS, DIRECT_RUNS, DIRECT_SETS, DIRECT_SPAN, DIRECT_STEP_ROWS, STAGE_PAD,
+    DIRECT_MMA_BLOCKS, DIRECT_RUNS, DIRECT_SETS, DIRECT_SPAN, DIRECT_STEP_ROWS, DROWS_SLOTS,
+    DROWS_VECS, STAGE_PAD,
 };
 use crate::model::{ElementOp, Op, Reduction};
 use std::fmt::Write;
@@ -84,7 +85,8 @@ pub fn kernel_text(cfg: &KernelConfig) -> KernelText {
                 "\nconstexpr int DIRECT_SETS = {DIRECT_SETS};\nconstexpr int DIRECT_LANES = {DIRECT_LANES};\n\
                  constexpr int DIRECT_SPAN = {DIRECT_SPAN};\nconstexpr int DIRECT_DEPTH = {DIRECT_DEPTH};\n\
                  constexpr int DIRECT_RUNS = {DIRECT_RUNS};\nconstexpr int DIRECT_STEP_ROWS = {DIRECT_STEP_ROWS};\n\
-                 constexpr int DIRECT_MMA_BLOCKS = {DIRECT_MMA_BLOCKS};"
+                 constexpr int DIRECT_MMA_BLOCKS = {DIRECT_MMA_BLOCKS};\nconstexpr int DROWS_VECS = {DROWS_VECS};\n\
+                 constexpr int DROWS_SLOTS = {DROWS_SLOTS};"
             );
             text.push_str(DIRECT);
         } else {

@@ -715,12 +715,17 @@ fn merged_backward_weight_runs_narrow_groups_on_the_small_channel_entry() {
             .source
             .contains(&format!("constexpr int DIRECT_SETS = {sets};"))
     );
-    // Depthwise, 512 groups: 64 row sets of 8 groups in 8 row blocks; the pixels over about
-    // four blocks per compute unit, but at least 64 pixels each.
-    let dw = depthwise(Op::BwdWeight);
+    // Depthwise, 512 groups, a width stride of 2 (the rows entry takes unit ones): 64 row sets
+    // of 8 groups in 8 row blocks; the pixels over about four blocks per compute unit, but at
+    // least 64 pixels each.
+    let dw = ConvDims {
+        stride: [1, 1, 2],
+        output: [1, 14, 7],
+        ..depthwise(Op::BwdWeight)
+    };
     let plan = merged.plan(&dw, &DEV).unwrap();
     assert_eq!(launches(&plan), [EntryKind::Direct, EntryKind::Convert]);
-    let pixels: u64 = 32 * 14 * 14;
+    let pixels: u64 = 32 * 14 * 7;
     let (slices, per) = (plan.args.ws_slices as u64, plan.args.direct_pixels as u64);
     assert_eq!(slices, (4 * 132u64).div_ceil(8).min(pixels.div_ceil(64)));
     assert!(per * slices >= pixels && per * (slices - 1) < pixels);
@@ -771,15 +776,20 @@ fn merged_backward_weight_runs_on_tensor_cores_where_the_device_has_them() {
     assert!(merged.source.contains("_direct_mma("));
     let plain = emit_hip(&SampleBuilder::new("p", Op::BwdWeight).build()).unwrap();
     assert!(plain.entry(EntryKind::DirectMma).is_none());
-    // Depthwise 14x14, 512 groups: 64 vectors, eight a block (their rings fit in 48 KB), a
-    // block a whole image (8 x 32 blocks give every SM one), each its workspace slice.
-    let dw = depthwise(Op::BwdWeight);
+    // 8-channel groups at 14x14, 64 groups: 64 vectors, eight a block (their rings fit in 48
+    // KB), a block a whole image (8 x 32 blocks give every SM one), each its workspace slice.
+    let dw = ConvDims {
+        g: 64,
+        k: 8,
+        c: 8,
+        ..depthwise(Op::BwdWeight)
+    };
     let plan = merged.plan(&dw, &NV).unwrap();
     assert_eq!(launches(&plan), [EntryKind::DirectMma, EntryKind::Convert]);
     let a = &plan.args;
-    assert_eq!((a.direct_ch, a.direct_vecs, a.direct_rows), (1, 8, 14));
+    assert_eq!((a.direct_ch, a.direct_vecs, a.direct_rows), (8, 8, 14));
     assert_eq!(a.ws_slices, 32);
-    assert_eq!(plan.workspace_bytes, 32 * 512 * 9 * 4);
+    assert_eq!(plan.workspace_bytes, 32 * 64 * 64 * 9 * 4);
     // Rings: 2 · 4 · 1 + 2 input rows of 18 columns (16 pixels and the filter's 2) by 8
     // vectors, 2 · 4 output-gradient rows of 16 columns, 16 bytes a chunk.
     let lds = (10 * 18 * 8 + 8 * 16 * 8) * 16;
@@ -833,6 +843,63 @@ fn merged_backward_weight_runs_on_tensor_cores_where_the_device_has_them() {
     assert!(scalar(ConvDims {
         input: [1, 4, 300],
         output: [1, 4, 300],
+        ..dw.clone()
+    }));
+}
+
+#[test]
+fn merged_backward_weight_runs_depthwise_along_rows() {
+    let merged = merged_backward_weight();
+    assert!(merged.entry(EntryKind::DirectRows).is_some());
+    assert!(merged.source.contains("_direct_rows("));
+    let plain = emit_hip(&SampleBuilder::new("p", Op::BwdWeight).build()).unwrap();
+    assert!(plain.entry(EntryKind::DirectRows).is_none());
+    // Depthwise 14x14, 512 groups, on either device: 64 vectors in 2 blocks of 32; 448 output
+    // rows, one a thread (4 a block), 112 workspace slices.
+    let dw = depthwise(Op::BwdWeight);
+    let (vecs, slots) = (super::launch::DROWS_VECS, super::launch::DROWS_SLOTS);
+    assert_eq!((vecs, slots), (32, 4));
+    for dev in [&DEV, &NV] {
+        let plan = merged.plan(&dw, dev).unwrap();
+        assert_eq!(launches(&plan), [EntryKind::DirectRows, EntryKind::Convert]);
+        assert_eq!((plan.args.direct_rows, plan.args.ws_slices), (4, 112));
+        assert_eq!(plan.workspace_bytes, 112 * 512 * 9 * 4);
+        let lds = 128 * 36 * 4;
+        assert!(
+            matches!(plan.steps[0], Step::Launch { grid: [2, 112, 1], block: [128, 1, 1], lds_bytes, .. } if lds_bytes == lds)
+        );
+    }
+    // 256 images: at most eight blocks a compute unit (528 slices), so 7 rows a block.
+    let many = merged
+        .plan(
+            &ConvDims {
+                n: 256,
+                ..dw.clone()
+            },
+            &NV,
+        )
+        .unwrap();
+    assert_eq!((many.args.direct_rows, many.args.ws_slices), (7, 512));
+    // Strides and pads of the rows are the kernel's; a width stride or dilation, or groups
+    // not in whole vectors, are not.
+    let rows = |d: ConvDims| launches(&merged.plan(&d, &NV).unwrap())[0] == EntryKind::DirectRows;
+    assert!(rows(ConvDims {
+        stride: [1, 2, 1],
+        output: [1, 7, 14],
+        ..dw.clone()
+    }));
+    assert!(!rows(ConvDims {
+        stride: [1, 1, 2],
+        output: [1, 14, 7],
+        ..dw.clone()
+    }));
+    assert!(!rows(ConvDims {
+        dilation: [1, 1, 2],
+        output: [1, 14, 12],
+        ..dw.clone()
+    }));
+    assert!(!rows(ConvDims {
+        g: 508,
         ..dw.clone()
     }));
 }

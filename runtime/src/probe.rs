@@ -296,19 +296,34 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
                 ..base
             },
         ]);
-        // Rows of three 16-pixel runs split into chunks of rows, some blocks taking more than
-        // one (the backward-weight tensor-core path's row rings); small channels only, which
-        // keeps the reference cheap.
+        // Small channels only, which keeps the reference cheap: rows of three 16-pixel runs
+        // split into chunks of rows, some blocks taking more than one (the backward-weight
+        // tensor-core path's row rings); depthwise rows of 11 columns (past whole steps of the
+        // rows entry's columns) read from two columns left of the input, in blocks of rows
+        // that straddle images.
         if v == 1 {
-            shapes.push(Shape {
-                what: "eight-channel groups, wide",
-                g: 2 * m,
-                n: 4,
-                k: 8,
-                c: 8,
-                input: 37,
-                ..base
-            });
+            shapes.extend([
+                Shape {
+                    what: "eight-channel groups, wide",
+                    g: 2 * m,
+                    n: 4,
+                    k: 8,
+                    c: 8,
+                    input: 37,
+                    ..base
+                },
+                Shape {
+                    what: "depthwise, long rows",
+                    g: 4 * m,
+                    n: 3,
+                    k: 1,
+                    c: 1,
+                    input: 11,
+                    lpad: 2,
+                    rpad: 0,
+                    ..base
+                },
+            ]);
         }
     }
     shapes

@@ -135,31 +135,57 @@ template <int CH, bool ACROSS> CK_DEV void ck_direct(const CkArgs& a, float* red
 // thread at a time, and the block writes its workspace slice; the convert entry adds the slices.
 constexpr int DROWS_BLOCK = DROWS_VECS * DROWS_SLOTS;
 // Columns whose loads a thread issues before it uses any.
-constexpr int DROWS_COLS = 4;
+constexpr int DROWS_COLS = 3;
 
-// Input column `col` of row `row` (zeros outside the input): 8 groups as floats.
-CK_DEV void ck_rows_load(float (&v)[8], const BT* row, bool in, int col, const CkArgs& a, ck_idx xs_w) {
-    const bool ok = in && ck_in(col, a.Wi);
-    ck_vec<BT, 8> r = *reinterpret_cast<const ck_vec<BT, 8>*>(ok ? row + col * xs_w : row);
-    ck_zero_unless(r, ok);
+// Eight values as floats; 16-bit ones two from each 32-bit word.
+CK_DEV void ck_floats8(float (&f)[8], const ck_vec<float, 8>& v) {
 #pragma unroll
-    for (int k = 0; k < 8; ++k) v[k] = ck_to_float(r.v[k]);
+    for (int k = 0; k < 8; ++k) f[k] = v.v[k];
+}
+CK_DEV void ck_floats8(float (&f)[8], const ck_vec<ck_bf16, 8>& v) {
+    const unsigned* w = reinterpret_cast<const unsigned*>(&v);
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+        f[2 * i] = __uint_as_float(w[i] << 16);
+        f[2 * i + 1] = __uint_as_float(w[i] & 0xffff0000u);
+    }
+}
+CK_DEV void ck_floats8(float (&f)[8], const ck_vec<ck_f16, 8>& v) {
+#pragma unroll
+    for (int k = 0; k < 8; ++k) f[k] = ck_to_float(v.v[k]);
+}
+
+// Eight values at p through the read-only path on NVIDIA (the tensors the kernel reads do not
+// change while it runs).
+template <typename T> CK_DEV ck_vec<T, 8> ck_ldg8(const T* p) {
+    ck_vec<T, 8> v;
+#if defined(CK_NV)
+    static_assert(sizeof(v) % 16 == 0, "whole 16-byte words");
+#pragma unroll
+    for (int i = 0; i < (int)(sizeof(v) / 16); ++i)
+        reinterpret_cast<uint4*>(&v)[i] = __ldg(reinterpret_cast<const uint4*>(p) + i);
+#else
+    v = *reinterpret_cast<const ck_vec<T, 8>*>(p);
+#endif
+    return v;
 }
 
 CK_DEV void ck_direct_rows(const CkArgs& a, float* red) {
     const int o = (int)threadIdx.x % DROWS_VECS, slot = (int)threadIdx.x / DROWS_VECS;
     const int nvec = (int)(a.G / 8), vec = (int)blockIdx.x * DROWS_VECS + o;
-    const int ho = (int)a.Ho, wo = (int)a.Wo, planes_d = (int)a.Do, pw = (int)a.pw;
+    const int ho = (int)a.Ho, wo = (int)a.Wo, planes_d = (int)a.Do, pw = (int)a.pw, wi = (int)a.Wi;
     const int rows = (int)a.N * planes_d * ho, r0 = (int)blockIdx.y * (int)a.direct_rows;
     const int r1 = rows - r0 < (int)a.direct_rows ? rows : r0 + (int)a.direct_rows;
     const AT* dy = reinterpret_cast<const AT*>(a.y);
     const BT* x = reinterpret_cast<const BT*>(a.x);
-    const ck_idx xs_w = ck_ix(a.xs_w), ys_w = ck_ix(a.ys_w);
+    // Offsets within a row fit 32 bits (the host checks).
+    const int xw = (int)a.xs_w, yw = (int)a.ys_w;
     float acc[9][8];
 #pragma unroll
     for (int t = 0; t < 9; ++t)
 #pragma unroll
         for (int k = 0; k < 8; ++k) acc[t][k] = 0.0f;
+    // A warp's threads share their row: every branch on rows and columns is uniform.
     for (int r = r0 + slot; vec < nvec && r < r1; r += DROWS_SLOTS) {
         const int oh = r % ho, plane = r / ho, od = plane % planes_d, n = plane / planes_d;
         // The filter has one depth tap: the input plane is fixed by the output's.
@@ -174,42 +200,69 @@ CK_DEV void ck_direct_rows(const CkArgs& a, float* red) {
         for (int t = 0; t < 3; ++t) {
             const int ih = oh * (int)a.sh - (int)a.ph + t * (int)a.dh;
             in[t] = ck_in(ih, a.Hi);
-            xr[t] = in[t] ? xp + ih * ck_ix(a.xs_h) : x;
+            xr[t] = xp + ih * ck_ix(a.xs_h);
         }
+        // Input column `col` of filter row t, raw (zeros outside the input).
+        auto load = [&](ck_vec<BT, 8>& v, int t, int col) {
+            const bool ok = in[t] && ck_in(col, wi);
+            v = ck_ldg8(ok ? xr[t] + col * xw : x);
+            ck_zero_unless(v, ok);
+        };
         // Output column w reads input columns w - pw, w - pw + 1 and w - pw + 2: the window
-        // holds the first two, each step loads the third.
+        // holds the first two as floats, each column loads the third. A step issues the loads
+        // of DROWS_COLS columns before it uses any; three columns a step bring the window back
+        // to the registers it started in.
         float w0[3][8], w1[3][8];
 #pragma unroll
         for (int t = 0; t < 3; ++t) {
-            ck_rows_load(w0[t], xr[t], in[t], -pw, a, xs_w);
-            ck_rows_load(w1[t], xr[t], in[t], 1 - pw, a, xs_w);
+            ck_vec<BT, 8> v;
+            load(v, t, -pw);
+            ck_floats8(w0[t], v);
+            load(v, t, 1 - pw);
+            ck_floats8(w1[t], v);
         }
+        const bool rows_in = in[0] && in[1] && in[2];
         for (int c0 = 0; c0 < wo; c0 += DROWS_COLS) {
-            float w2[DROWS_COLS][3][8], dv[DROWS_COLS][8];
+            ck_vec<AT, 8> yv[DROWS_COLS];
+            ck_vec<BT, 8> xv[DROWS_COLS][3];
+            if (rows_in && c0 + DROWS_COLS <= wo && c0 - pw + 2 >= 0 && c0 + DROWS_COLS - pw + 1 < wi) {
+                // Every load of the step inside the tensors (most steps): no checks.
 #pragma unroll
-            for (int j = 0; j < DROWS_COLS; ++j) {
-                const int w = c0 + j;
-                // Columns past the row multiply zeros.
-                const bool has = w < wo;
-                ck_vec<AT, 8> yv = *reinterpret_cast<const ck_vec<AT, 8>*>(has ? yr + w * ys_w : dy);
-                ck_zero_unless(yv, has);
+                for (int j = 0; j < DROWS_COLS; ++j) {
+                    yv[j] = ck_ldg8(yr + (c0 + j) * yw);
 #pragma unroll
-                for (int k = 0; k < 8; ++k) dv[j][k] = ck_to_float(yv.v[k]);
+                    for (int t = 0; t < 3; ++t)
+                        xv[j][t] = ck_ldg8(xr[t] + (c0 + j - pw + 2) * xw);
+                }
+            } else {
 #pragma unroll
-                for (int t = 0; t < 3; ++t) ck_rows_load(w2[j][t], xr[t], in[t], w - pw + 2, a, xs_w);
+                for (int j = 0; j < DROWS_COLS; ++j) {
+                    // Columns past the row multiply zeros.
+                    const bool has = c0 + j < wo;
+                    yv[j] = ck_ldg8(has ? yr + (c0 + j) * yw : dy);
+                    ck_zero_unless(yv[j], has);
+#pragma unroll
+                    for (int t = 0; t < 3; ++t) load(xv[j][t], t, c0 + j - pw + 2);
+                }
             }
 #pragma unroll
-            for (int j = 0; j < DROWS_COLS; ++j)
+            for (int j = 0; j < DROWS_COLS; ++j) {
+                float dv[8];
+                ck_floats8(dv, yv[j]);
 #pragma unroll
-                for (int t = 0; t < 3; ++t)
+                for (int t = 0; t < 3; ++t) {
+                    float w2[8];
+                    ck_floats8(w2, xv[j][t]);
 #pragma unroll
                     for (int k = 0; k < 8; ++k) {
-                        acc[3 * t][k] += dv[j][k] * w0[t][k];
-                        acc[3 * t + 1][k] += dv[j][k] * w1[t][k];
-                        acc[3 * t + 2][k] += dv[j][k] * w2[j][t][k];
+                        acc[3 * t][k] += dv[k] * w0[t][k];
+                        acc[3 * t + 1][k] += dv[k] * w1[t][k];
+                        acc[3 * t + 2][k] += dv[k] * w2[k];
                         w0[t][k] = w1[t][k];
-                        w1[t][k] = w2[j][t][k];
+                        w1[t][k] = w2[k];
                     }
+                }
+            }
         }
     }
     // Workspace element g·9 + tap of the block's slice; sums (tap, k) of half h are h·36 on.

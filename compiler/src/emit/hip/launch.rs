@@ -308,7 +308,7 @@ pub(super) const DIRECT_MMA_BLOCKS: u64 = 2;
 /// Shape of the depthwise backward-weight path along rows (`ck_direct_rows`, emitted into its
 /// source): 8-group vectors and output-row slots a block.
 pub(super) const DROWS_VECS: u64 = 32;
-pub(super) const DROWS_SLOTS: u64 = 4;
+pub(super) const DROWS_SLOTS: u64 = 8;
 /// LDS of the scalar backward-weight small-channel path: each warp's sums of its row sets.
 const DIRECT_LDS: u64 = DIRECT_SETS * DIRECT_LANES / 32 * 9 * DIRECT_SPAN * DIRECT_SETS * 4;
 /// LDS of the tensor-core path's warp sums (each warp's [tap][8][8] floats), the least it takes,

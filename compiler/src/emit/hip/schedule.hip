@@ -509,19 +509,33 @@ CK_ENTRY_THREADS(convert, CONVERT_BLOCK, 1)(const CK_GRID_CONST CkArgs a) {
         // Four independent partial sums keep four loads in flight.
         float v[4] = {};
         if (set < sets && i < total) {
+            // Slice s of element i, s = set, set + sets, ...: a pointer stepped by `sets` slices.
+            const ck_i64 step = sets * total;
+            const float* p = ws + set * total + i;
             ck_i64 s = set;
-            for (; s + 3 * sets < a.ws_slices; s += 4 * sets) {
+            for (; s + 3 * sets < a.ws_slices; s += 4 * sets, p += 4 * step) {
 #pragma unroll
-                for (int j = 0; j < 4; ++j) v[j] += ws[(s + j * sets) * total + i];
+                for (int j = 0; j < 4; ++j) v[j] += p[j * step];
             }
-            for (; s < a.ws_slices; s += sets) v[0] += ws[s * total + i];
+            for (; s < a.ws_slices; s += sets, p += step) v[0] += *p;
         }
         part[threadIdx.x] = (v[0] + v[1]) + (v[2] + v[3]);
         __syncthreads();
         if (set == 0 && i < total) {
             float sum = part[lane];
             for (ck_i64 t = 1; t < sets; ++t) sum += part[t * lanes + lane];
-            const ck_i64 n = i % a.Ng, m = (i / a.Ng) % a.M, g = i / (a.Ng * a.M);
+            // 32-bit divisions where the output allows (a 64-bit one is a long software sequence).
+            ck_i64 n, m, g;
+            if (total <= 0x7fffffff) {
+                const unsigned u = (unsigned)i, ng = (unsigned)a.Ng, q = u / ng;
+                n = u - q * ng;
+                m = q % (unsigned)a.M;
+                g = q / (unsigned)a.M;
+            } else {
+                n = i % a.Ng;
+                m = (i / a.Ng) % a.M;
+                g = i / (a.Ng * a.M);
+            }
             ck_store_final(a, ck_c_row(a, g, m) + ck_c_col(a, n), sum);
         }
         __syncthreads();

@@ -855,31 +855,31 @@ fn merged_backward_weight_runs_depthwise_along_rows() {
     let plain = emit_hip(&SampleBuilder::new("p", Op::BwdWeight).build()).unwrap();
     assert!(plain.entry(EntryKind::DirectRows).is_none());
     // Depthwise 14x14, 512 groups, on either device: 64 vectors in 2 blocks of 32; 448 output
-    // rows, one a thread (4 a block), 112 workspace slices.
+    // rows, one a thread (8 a block), 56 workspace slices.
     let dw = depthwise(Op::BwdWeight);
     let (vecs, slots) = (super::launch::DROWS_VECS, super::launch::DROWS_SLOTS);
-    assert_eq!((vecs, slots), (32, 4));
+    assert_eq!((vecs, slots), (32, 8));
     for dev in [&DEV, &NV] {
         let plan = merged.plan(&dw, dev).unwrap();
         assert_eq!(launches(&plan), [EntryKind::DirectRows, EntryKind::Convert]);
-        assert_eq!((plan.args.direct_rows, plan.args.ws_slices), (4, 112));
-        assert_eq!(plan.workspace_bytes, 112 * 512 * 9 * 4);
-        let lds = 128 * 36 * 4;
+        assert_eq!((plan.args.direct_rows, plan.args.ws_slices), (8, 56));
+        assert_eq!(plan.workspace_bytes, 56 * 512 * 9 * 4);
+        let lds = 256 * 36 * 4;
         assert!(
-            matches!(plan.steps[0], Step::Launch { grid: [2, 112, 1], block: [128, 1, 1], lds_bytes, .. } if lds_bytes == lds)
+            matches!(plan.steps[0], Step::Launch { grid: [2, 56, 1], block: [256, 1, 1], lds_bytes, .. } if lds_bytes == lds)
         );
     }
-    // 256 images: at most eight blocks a compute unit (528 slices), so 7 rows a block.
+    // 512 images: at most eight blocks a compute unit (528 slices), so 14 rows a block.
     let many = merged
         .plan(
             &ConvDims {
-                n: 256,
+                n: 512,
                 ..dw.clone()
             },
             &NV,
         )
         .unwrap();
-    assert_eq!((many.args.direct_rows, many.args.ws_slices), (7, 512));
+    assert_eq!((many.args.direct_rows, many.args.ws_slices), (14, 512));
     // Strides and pads of the rows are the kernel's; a width stride or dilation, or groups
     // not in whole vectors, are not.
     let rows = |d: ConvDims| launches(&merged.plan(&d, &NV).unwrap())[0] == EntryKind::DirectRows;

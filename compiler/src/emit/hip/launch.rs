@@ -818,8 +818,19 @@ impl KernelConfig {
         args.stage_out = i64::from(self.stage_output(dims, [xs, ws, ys], dev));
         if dims.op == Op::BwdWeight {
             let vectors = self.dconv_channels(dims, xs, ys);
+            // Depthwise with unit width steps, and offsets within a row in 32 bits.
+            let row_offsets = |s: &[(char, i64)], w: u64| {
+                get(s, 'W').unsigned_abs().saturating_mul(w) <= i32::MAX as u64
+            };
+            let along_rows = |c: u64| {
+                c == 1
+                    && dims.stride[2] == 1
+                    && dims.dilation[2] == 1
+                    && row_offsets(xs, dims.input[2])
+                    && row_offsets(ys, dims.output[2])
+            };
             if let Some(plan) = vectors
-                .filter(|&c| c == 1 && dims.stride[2] == 1 && dims.dilation[2] == 1)
+                .filter(|&c| along_rows(c))
                 .and_then(|_| direct_rows_plan(dims, dev, args, tensor_bytes))
             {
                 return Ok(plan);

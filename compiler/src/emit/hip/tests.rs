@@ -703,6 +703,17 @@ fn merged_backward_weight() -> HipKernel {
     .unwrap()
 }
 
+/// That kernel, after checking that it has the backward-weight entry `kind` (symbol suffix
+/// `suffix`) and that a kernel without merged groups has not.
+fn merged_backward_weight_with(kind: EntryKind, suffix: &str) -> HipKernel {
+    let merged = merged_backward_weight();
+    assert!(merged.entry(kind).is_some());
+    assert!(merged.source.contains(&format!("_{suffix}(")));
+    let plain = emit_hip(&SampleBuilder::new("p", Op::BwdWeight).build()).unwrap();
+    assert!(plain.entry(kind).is_none());
+    merged
+}
+
 #[test]
 fn merged_backward_weight_runs_narrow_groups_on_the_small_channel_entry() {
     let merged = merged_backward_weight();
@@ -771,11 +782,7 @@ fn merged_backward_weight_runs_narrow_groups_on_the_small_channel_entry() {
 
 #[test]
 fn merged_backward_weight_runs_on_tensor_cores_where_the_device_has_them() {
-    let merged = merged_backward_weight();
-    assert!(merged.entry(EntryKind::DirectMma).is_some());
-    assert!(merged.source.contains("_direct_mma("));
-    let plain = emit_hip(&SampleBuilder::new("p", Op::BwdWeight).build()).unwrap();
-    assert!(plain.entry(EntryKind::DirectMma).is_none());
+    let merged = merged_backward_weight_with(EntryKind::DirectMma, "direct_mma");
     // 8-channel groups at 14x14, 64 groups: 64 vectors, eight a block (their rings fit in 48
     // KB), a block a whole image (8 x 32 blocks give every SM one), each its workspace slice.
     let dw = ConvDims {
@@ -849,11 +856,7 @@ fn merged_backward_weight_runs_on_tensor_cores_where_the_device_has_them() {
 
 #[test]
 fn merged_backward_weight_runs_depthwise_along_rows() {
-    let merged = merged_backward_weight();
-    assert!(merged.entry(EntryKind::DirectRows).is_some());
-    assert!(merged.source.contains("_direct_rows("));
-    let plain = emit_hip(&SampleBuilder::new("p", Op::BwdWeight).build()).unwrap();
-    assert!(plain.entry(EntryKind::DirectRows).is_none());
+    let merged = merged_backward_weight_with(EntryKind::DirectRows, "direct_rows");
     // Depthwise 14x14, 512 groups, on either device: 64 vectors in 2 blocks of 32; 448 output
     // rows, one a thread (8 a block), 56 workspace slices.
     let dw = depthwise(Op::BwdWeight);

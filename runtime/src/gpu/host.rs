@@ -306,22 +306,17 @@ fn stats(k: &HipKernel, plan: &LaunchPlan, p: &ConvProblem) -> RunStats {
         .map(|a| pos(a.k_iters) * pos(a.tiles_m) * pos(a.tiles_n))
         .sum();
     let batches = p.g.div_ceil(u64::from(k.config.merge_groups.max(1)));
-    let workgroups =
-        plan.steps
-            .iter()
-            .filter_map(|s| match s {
-                Step::Launch {
-                    entry:
-                        EntryKind::Main
-                        | EntryKind::Direct
-                        | EntryKind::DirectMma
-                        | EntryKind::DirectRows,
-                    grid,
-                    ..
-                } => Some(grid.iter().map(|&g| u64::from(g)).product::<u64>()),
-                _ => None,
-            })
-            .sum();
+    // Every launch but the convert's runs the problem's workgroups.
+    let workgroups = plan
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Launch { entry, grid, .. } if *entry != EntryKind::Convert => {
+                Some(grid.iter().map(|&g| u64::from(g)).product::<u64>())
+            }
+            _ => None,
+        })
+        .sum();
     let streamk = matches!(k.config.schedule, Schedule::StreamK { .. });
     RunStats {
         k_batch: pos(a.k_iters).div_ceil(pos(a.split_iters).max(1)).max(1) as u32,

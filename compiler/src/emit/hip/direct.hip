@@ -137,10 +137,10 @@ constexpr int DROWS_BLOCK = DROWS_VECS * DROWS_SLOTS;
 // Columns whose loads a thread issues before it uses any.
 constexpr int DROWS_COLS = 3;
 
-// Eight values as floats; 16-bit ones two from each 32-bit word.
-CK_DEV void ck_floats8(float (&f)[8], const ck_vec<float, 8>& v) {
+// Eight values as floats; bf16 ones two from each 32-bit word (a shift and a mask).
+template <typename T> CK_DEV void ck_floats8(float (&f)[8], const ck_vec<T, 8>& v) {
 #pragma unroll
-    for (int k = 0; k < 8; ++k) f[k] = v.v[k];
+    for (int k = 0; k < 8; ++k) f[k] = ck_to_float(v.v[k]);
 }
 CK_DEV void ck_floats8(float (&f)[8], const ck_vec<ck_bf16, 8>& v) {
     const unsigned* w = reinterpret_cast<const unsigned*>(&v);
@@ -150,24 +150,9 @@ CK_DEV void ck_floats8(float (&f)[8], const ck_vec<ck_bf16, 8>& v) {
         f[2 * i + 1] = __uint_as_float(w[i] & 0xffff0000u);
     }
 }
-CK_DEV void ck_floats8(float (&f)[8], const ck_vec<ck_f16, 8>& v) {
-#pragma unroll
-    for (int k = 0; k < 8; ++k) f[k] = ck_to_float(v.v[k]);
-}
-
-// Eight values at p through the read-only path on NVIDIA (the tensors the kernel reads do not
-// change while it runs).
-template <typename T> CK_DEV ck_vec<T, 8> ck_ldg8(const T* p) {
-    ck_vec<T, 8> v;
-#if defined(CK_NV)
-    static_assert(sizeof(v) % 16 == 0, "whole 16-byte words");
-#pragma unroll
-    for (int i = 0; i < (int)(sizeof(v) / 16); ++i)
-        reinterpret_cast<uint4*>(&v)[i] = __ldg(reinterpret_cast<const uint4*>(p) + i);
-#else
-    v = *reinterpret_cast<const ck_vec<T, 8>*>(p);
-#endif
-    return v;
+// Eight values at p, one vector load.
+template <typename T> CK_DEV ck_vec<T, 8> ck_load8(const T* p) {
+    return *reinterpret_cast<const ck_vec<T, 8>*>(p);
 }
 
 CK_DEV void ck_direct_rows(const CkArgs& a, float* red) {
@@ -205,7 +190,7 @@ CK_DEV void ck_direct_rows(const CkArgs& a, float* red) {
         // Input column `col` of filter row t, raw (zeros outside the input).
         auto load = [&](ck_vec<BT, 8>& v, int t, int col) {
             const bool ok = in[t] && ck_in(col, wi);
-            v = ck_ldg8(ok ? xr[t] + col * xw : x);
+            v = ck_load8(ok ? xr[t] + col * xw : x);
             ck_zero_unless(v, ok);
         };
         // Output column w reads input columns w - pw, w - pw + 1 and w - pw + 2: the window
@@ -229,17 +214,17 @@ CK_DEV void ck_direct_rows(const CkArgs& a, float* red) {
                 // Every load of the step inside the tensors (most steps): no checks.
 #pragma unroll
                 for (int j = 0; j < DROWS_COLS; ++j) {
-                    yv[j] = ck_ldg8(yr + (c0 + j) * yw);
+                    yv[j] = ck_load8(yr + (c0 + j) * yw);
 #pragma unroll
                     for (int t = 0; t < 3; ++t)
-                        xv[j][t] = ck_ldg8(xr[t] + (c0 + j - pw + 2) * xw);
+                        xv[j][t] = ck_load8(xr[t] + (c0 + j - pw + 2) * xw);
                 }
             } else {
 #pragma unroll
                 for (int j = 0; j < DROWS_COLS; ++j) {
                     // Columns past the row multiply zeros.
                     const bool has = c0 + j < wo;
-                    yv[j] = ck_ldg8(has ? yr + (c0 + j) * yw : dy);
+                    yv[j] = ck_load8(has ? yr + (c0 + j) * yw : dy);
                     ck_zero_unless(yv[j], has);
 #pragma unroll
                     for (int t = 0; t < 3; ++t) load(xv[j][t], t, c0 + j - pw + 2);

@@ -76,6 +76,9 @@ family nv_bwd_weight_k4_2d : nv_bwd_weight {
         /// 4 warps of 48x16, K per block 32: small problems (rn_k36_13), whose 108 tiles of
         /// 16x64 leave SMs idle; as 36 tiles they split K in clusters.
         t48x64x32 = ([48, 64, 32], [1, 4, 1], [48, 16, 16]);
+        /// 8 warps along K, each 48x32 over its own run of pixels (the sliced entry: no
+        /// barrier in the K loop, the warps' sums added in LDS, no split over workgroups).
+        t48x32x128 = ([48, 32, 128], [1, 1, 8], [48, 32, 16]);
     }
 }
 

@@ -203,6 +203,37 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
             },
         ]),
         Op::BwdWeight => {
+            // Tiles whose warps lie along K run few output channels on their sliced entry: K
+            // under the tile's M, C in whole N tiles (pixels not a multiple of 16, several N
+            // tiles a tap, groups; then stride, dilation and a one-sided pad).
+            if inst.waves[2] > 1 {
+                let n = u64::from(inst.tile.n);
+                let s = Shape {
+                    what: "warps along K",
+                    g: 2,
+                    n: 3,
+                    k: 36,
+                    c: 2 * n,
+                    input: 11,
+                    ..base
+                };
+                shapes.extend([
+                    s,
+                    Shape {
+                        what: "warps along K, strided, dilated",
+                        g: 1,
+                        n: 2,
+                        k: 20,
+                        c: n,
+                        input: 9,
+                        stride: 2,
+                        dilation: 2,
+                        lpad: 2,
+                        rpad: 0,
+                        ..s
+                    },
+                ]);
+            }
             // Instances whose A vector is wider than B's and C's run a K that only B and C
             // divide as its transpose (unit strides, pads within the filter's reach).
             let [va, vb, vc] = vectors(inst);

@@ -195,14 +195,20 @@ impl CudaBackend {
             .iter()
             .map(|e| Ok((e.kind, module.load_function(&e.symbol)?)))
             .collect::<Result<Vec<_>, CudaError>>()?;
-        // Only the main entry may need more than the default 48 KB of dynamic LDS.
+        // The main and sliced entries may need more than the default 48 KB of dynamic LDS.
         let main = gpu::entry_function(&functions, EntryKind::Main, &kernel.name)?;
-        let lds = kernel.config.lds_bytes_on(&self.device);
-        if lds > 48 * 1024 {
-            main.set_attribute(
-                sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                lds as i32,
-            )?;
+        let sliced = functions.iter().find(|(k, _)| *k == EntryKind::Sliced);
+        let limits = [
+            (Some(main), kernel.config.lds_bytes_on(&self.device)),
+            (sliced.map(|(_, f)| f), kernel.config.sliced_lds_bytes()),
+        ];
+        for (function, lds) in limits {
+            if let Some(f) = function.filter(|_| lds > 48 * 1024) {
+                f.set_attribute(
+                    sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    lds as i32,
+                )?;
+            }
         }
         // Plans may put split-K slices in clusters of every size the device runs.
         if cluster::has_large(&self.device.cluster_slots) {

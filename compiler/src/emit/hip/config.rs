@@ -103,6 +103,9 @@ pub struct MmaLayout {
 /// LDS one workgroup's `cp.async` ring may take.
 pub const ASYNC_LDS_BUDGET: u32 = 96 * 1024;
 const MAX_ASYNC_STAGES: u32 = 4;
+/// Steps of 16 pixels each warp of the `sliced` entry keeps in flight, the one it multiplies
+/// included.
+pub const SLICED_STAGES: u32 = 4;
 
 /// Warpgroup layout of the NVIDIA sm_90a `wgmma` path: `groups[0] × groups[1]` warpgroups of
 /// 128 threads, each computing `slices` 64-row slices by `n` columns of the block tile with
@@ -338,6 +341,9 @@ pub struct KernelConfig {
     pub stages: u32,
     pub reg_prefetch: bool,
     pub merge_groups: u32,
+    /// Backward-weight tiles whose warps lie along K (at most 64x64, whole 16x16 blocks): the
+    /// warps that split GEMM-K in the `sliced` entry; 1 for every other kernel.
+    pub sliced_warps: u32,
     /// Filter1x1Stride1Pad0: input and output pixels coincide, no im2col arithmetic.
     pub fast_1x1: bool,
     /// Tensor offsets in 64 bits (large-tensor instances); 32 otherwise, where the host keeps
@@ -419,6 +425,19 @@ impl KernelConfig {
     /// have a handful of channels per group.
     pub fn has_direct(&self) -> bool {
         self.merge_groups > 1
+    }
+
+    /// The kernel has the `sliced` backward-weight entry ([`Self::sliced_warps`]).
+    pub fn has_sliced(&self) -> bool {
+        self.sliced_warps > 1
+    }
+
+    /// LDS of the `sliced` entry: each warp's ring of [`SLICED_STAGES`] steps of 16 pixels by
+    /// the tile's M and N channels (rows padded by 16 bytes), or the warps' sums after it.
+    pub fn sliced_lds_bytes(&self) -> u32 {
+        let [m, n, _] = self.tile;
+        let step = 16 * (m + 8) * 2 + 16 * (n + 8) * 2;
+        (self.sliced_warps * SLICED_STAGES * step).max(self.sliced_warps * m * n * 4)
     }
 
     /// The warpgroup layout, where `dev` runs that path.
@@ -655,6 +674,18 @@ impl KernelConfig {
             stages,
             reg_prefetch: inst.pipeline.prefetch >= 2,
             merge_groups: inst.work.merge_groups.max(1),
+            sliced_warps: match inst.waves[2] {
+                w if inst.op == Op::BwdWeight
+                    && w > 1
+                    && m % 16 == 0
+                    && n % 16 == 0
+                    && m <= 64
+                    && n <= 64 =>
+                {
+                    w
+                }
+                _ => 1,
+            },
             fast_1x1: inst.spec == crate::model::ConvSpec::Filter1x1Stride1Pad0,
             wide_index: inst.work.large_tensor || inst.kind == crate::model::Kind::XdlLargeTensor,
             schedule,

@@ -97,6 +97,9 @@ pub enum EntryKind {
     DirectMma,
     /// Its depthwise path along output rows (`ck_direct_rows`).
     DirectRows,
+    /// Backward weight with GEMM-K split over the warps of a workgroup (tiles whose warps lie
+    /// along K; see [`KernelConfig::sliced_warps`]).
+    Sliced,
 }
 
 /// Which buffer a zero-fill step clears.
@@ -817,6 +820,9 @@ impl KernelConfig {
         });
         args.stage_out = i64::from(self.stage_output(dims, [xs, ws, ys], dev));
         if dims.op == Op::BwdWeight {
+            if let Some(plan) = self.sliced_plan(dims, dev, [xs, ys], args, tensor_bytes) {
+                return Ok(plan);
+            }
             let vectors = self.dconv_channels(dims, xs, ys);
             // Depthwise with unit width steps, and offsets within a row in 32 bits.
             let row_offsets = |s: &[(char, i64)], w: u64| {
@@ -1267,6 +1273,63 @@ impl KernelConfig {
         self.mma_operands(dev)
             && dims.c == 8
             && (dims.op == Op::Fwd || dims.stride.iter().all(|&s| s == 1))
+    }
+
+    /// The `sliced` backward-weight plan, where the kernel has that entry and `dims` fits it:
+    /// NVIDIA sm_80+ with 16-bit operands of one type and plain loads, a 2-D problem as stated
+    /// (not its transpose), K within the tile's M in whole 8-byte chunks, C in whole N tiles
+    /// (a tile is one filter tap), packed output-gradient pixels with K contiguous and 8-byte
+    /// aligned, channels-last input in aligned 16-byte chunks, pixel counts in 32 bits. A
+    /// workgroup per N tile and group; its warps split the pixels and add their sums in LDS,
+    /// each output is stored once: no workspace, no convert.
+    fn sliced_plan(
+        &self,
+        dims: &ConvDims,
+        dev: &DeviceInfo,
+        [xs, ys]: [&[(char, i64)]; 2],
+        args: CkArgs,
+        tensor_bytes: [u64; 3],
+    ) -> Option<LaunchPlan> {
+        let [m, n, _] = self.tile.map(u64::from);
+        let [do_, ho, wo] = dims.output;
+        let plain = self.a.op == ElementOp::PassThrough && self.b.op == ElementOp::PassThrough;
+        let two_d = dims.input[0] == 1 && dims.filter[0] == 1 && do_ == 1;
+        let dout_ok = get(ys, 'K') == 1
+            && ys.iter().all(|&(_, st)| st % 4 == 0 || st == 1)
+            && packed(ys, [('W', wo), ('H', ho), ('D', do_), ('N', dims.n)]);
+        let input_ok = get(xs, 'C') == 1 && xs.iter().all(|&(l, st)| l == 'C' || st % 8 == 0);
+        let tiles = dims.filter.iter().product::<u64>() * dims.c / n;
+        let lds = self.sliced_lds_bytes();
+        let fits = self.has_sliced()
+            && self.mma_operands(dev)
+            && plain
+            && two_d
+            && !dims.transposed
+            && dims.k <= m
+            && dims.k.is_multiple_of(4)
+            && dims.c.is_multiple_of(n)
+            && dout_ok
+            && input_ok
+            && dims.n * ho * wo <= (i32::MAX as u64) / 2
+            && lds <= dev.max_lds_bytes
+            && tiles <= MAX_GRID_X
+            && dims.g <= MAX_GRID_Y;
+        fits.then(|| LaunchPlan {
+            steps: vec![Step::Launch {
+                entry: EntryKind::Sliced,
+                grid: [tiles as u32, 1, dims.g as u32],
+                block: [self.sliced_warps * 32, 1, 1],
+                lds_bytes: lds,
+                phase: 0,
+                cluster: 1,
+            }],
+            workspace_bytes: 0,
+            flags_offset: 0,
+            tensor_bytes,
+            args,
+            phases: Vec::new(),
+            transposed: None,
+        })
     }
 
     /// Whether the small-channel entries' tensor-core paths can run on `dev`: NVIDIA sm_80+

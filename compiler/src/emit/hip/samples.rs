@@ -106,6 +106,12 @@ impl SampleBuilder {
         self
     }
 
+    /// Warps (waves) per block along M, N and K.
+    pub fn waves(mut self, waves: [u32; 3]) -> Self {
+        self.0.waves = waves;
+        self
+    }
+
     /// Global-load vector widths of A and B and LDS padding.
     pub fn vectors(mut self, a: u32, b: u32, lds_pad: bool) -> Self {
         self.0.a.src_vector = a;

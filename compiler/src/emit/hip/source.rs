@@ -2,7 +2,7 @@
 //! constants, the shared implicit-GEMM body, and the small-channel entry of kernels that have one.
 
 use super::args;
-use super::config::{Elem, KernelConfig, Schedule};
+use super::config::{Elem, KernelConfig, SLICED_STAGES, Schedule};
 use super::launch::{
     CLUSTER_PAD, CONVERT_BLOCK, DCONV_BLOCK, DCONV_WARP_VECTORS, DIRECT_DEPTH, DIRECT_LANES,
     DIRECT_MMA_BLOCKS, DIRECT_RUNS, DIRECT_SETS, DIRECT_SPAN, DIRECT_STEP_ROWS, DROWS_SLOTS,
@@ -26,6 +26,7 @@ const BODY: [&str; 4] = [
 /// backward data.
 const DIRECT: &str = include_str!("direct.hip");
 const DIRECT_CONV: &str = include_str!("direct_conv.hip");
+const SLICED: &str = include_str!("sliced.hip");
 
 /// FNV-1a, 64 bits: a stable hash of the instance constants that names the kernel's symbols.
 fn fnv1a(text: &str) -> u64 {
@@ -96,6 +97,9 @@ pub fn kernel_text(cfg: &KernelConfig) -> KernelText {
             );
             text.push_str(DIRECT_CONV);
         }
+    }
+    if cfg.has_sliced() {
+        text.push_str(SLICED);
     }
     KernelText { symbol_base, text }
 }
@@ -219,6 +223,14 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
         writeln!(s, "constexpr {ty} {name} = {value};")?;
     }
     writeln!(s, "constexpr int SK_REDUCTION = {reduction};")?;
+    // Only kernels with the sliced entry: every other kernel's text (and symbol) stays as it was.
+    if cfg.has_sliced() {
+        writeln!(
+            s,
+            "constexpr int SK_WARPS = {};\nconstexpr int SK_STAGES = {SLICED_STAGES};",
+            cfg.sliced_warps
+        )?;
+    }
     writeln!(s, "constexpr int STAGE_PAD = {STAGE_PAD};")?;
     writeln!(s, "constexpr int CLUSTER_PAD = {CLUSTER_PAD};")?;
     writeln!(s, "constexpr int CONVERT_BLOCK = {CONVERT_BLOCK};")?;

@@ -908,6 +908,66 @@ fn merged_backward_weight_runs_depthwise_along_rows() {
 }
 
 #[test]
+fn tiles_with_warps_along_k_run_few_output_channels_on_the_sliced_entry() {
+    let sliced = emit_hip(
+        &SampleBuilder::new("s", Op::BwdWeight)
+            .tile(256, [48, 32, 128], 8)
+            .waves([1, 1, 8])
+            .build(),
+    )
+    .unwrap();
+    assert!(sliced.entry(EntryKind::Sliced).is_some());
+    assert!(sliced.source.contains("_sliced("));
+    let plain = emit_hip(&SampleBuilder::new("p", Op::BwdWeight).build()).unwrap();
+    assert!(plain.entry(EntryKind::Sliced).is_none());
+    assert!(!plain.source.contains("SK_WARPS"));
+    // K = 36 against C = 256 on 13x13, two groups: 9 taps × 8 tiles of 32 channels a group,
+    // eight warps each with a ring of four steps of 16 pixels (48 + 8 and 32 + 8 channels).
+    let d = ConvDims {
+        k: 36,
+        c: 256,
+        input: [1, 13, 13],
+        output: [1, 13, 13],
+        ..dims(Op::BwdWeight)
+    };
+    let plan = sliced.plan(&d, &NV).unwrap();
+    assert_eq!(launches(&plan), [EntryKind::Sliced]);
+    assert_eq!(plan.workspace_bytes, 0);
+    let lds = 8 * 4 * (16 * 56 * 2 + 16 * 40 * 2);
+    assert!(
+        matches!(plan.steps[0], Step::Launch { grid: [72, 1, 2], block: [256, 1, 1], lds_bytes, .. } if lds_bytes == lds)
+    );
+    // Strides, dilations and pads are the entry's; a device without cp.async, K over the
+    // tile's M or not in 8-byte chunks, C not in whole N tiles, or the transpose are not.
+    let runs = |d: &ConvDims, dev: &DeviceInfo| {
+        sliced
+            .plan(d, dev)
+            .is_ok_and(|p| launches(&p) == [EntryKind::Sliced])
+    };
+    assert!(runs(
+        &ConvDims {
+            stride: [1, 2, 2],
+            dilation: [1, 2, 1],
+            output: [1, 5, 6],
+            ..d.clone()
+        },
+        &NV
+    ));
+    assert!(!runs(&d, &DEV));
+    for other in [
+        ConvDims { k: 52, ..d.clone() },
+        ConvDims { k: 34, ..d.clone() },
+        ConvDims { c: 48, ..d.clone() },
+        ConvDims {
+            transposed: true,
+            ..d.clone()
+        },
+    ] {
+        assert!(!runs(&other, &NV), "{other:?}");
+    }
+}
+
+#[test]
 fn merged_forward_and_backward_data_run_narrow_groups_on_the_small_channel_entry() {
     for op in [Op::Fwd, Op::BwdData] {
         let merged = emit_hip(

@@ -219,6 +219,15 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
                 };
                 shapes.extend([
                     s,
+                    // More pixels than the warps' rings hold, in one N tile a tap.
+                    Shape {
+                        what: "warps along K, many pixels",
+                        g: 1,
+                        n: 8,
+                        c: n,
+                        input: 19,
+                        ..s
+                    },
                     Shape {
                         what: "warps along K, strided, dilated",
                         g: 1,

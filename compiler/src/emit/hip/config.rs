@@ -433,7 +433,7 @@ impl KernelConfig {
     }
 
     /// LDS of the `sliced` entry: each warp's ring of [`SLICED_STAGES`] steps of 16 pixels by
-    /// the tile's M and N channels (rows padded by 16 bytes), or the warps' sums after it.
+    /// the tile's M and N channels (rows padded by 16 bytes), or after it the warps' sums.
     pub fn sliced_lds_bytes(&self) -> u32 {
         let [m, n, _] = self.tile;
         let step = 16 * (m + 8) * 2 + 16 * (n + 8) * 2;

@@ -15,17 +15,31 @@ constexpr int SK_ABYTES = 16 * SK_AROW * 2, SK_STAGE = SK_ABYTES + 16 * SK_BROW 
 // A lane's chunks of a step: at most 16 pixels × MPB / 4 of A, exactly 16 × NPB / 8 of B.
 constexpr int SK_ACOPY = (16 * MPB / 4 + 31) / 32, SK_BCH = NPB / 8, SK_BCOPY = (16 * SK_BCH + 31) / 32;
 
+// Keeps a loop invariant in a register: opaque to the compiler, which would otherwise reload
+// what it was computed from out of the argument block at every copy.
+CK_DEV void ck_keep(int& v) { asm("" : "+r"(v)); }
+CK_DEV void ck_keep(ck_i64& v) { asm("" : "+l"(v)); }
+template <typename T> CK_DEV void ck_keep(const T*& p) { asm("" : "+l"(p)); }
+template <typename T, typename... R> CK_DEV void ck_keep(T& v, R&... rest) {
+    ck_keep(v);
+    ck_keep(rest...);
+}
+
 CK_DEV void ck_sliced(const CkArgs& a, unsigned char* smem) {
     const int warp = (int)threadIdx.x / 32, lane = (int)threadIdx.x % 32;
     const int K = (int)a.K, C = (int)a.C, g = (int)blockIdx.z;
     const int n0 = (int)blockIdx.x * NPB, tap = n0 / C, c0 = n0 - tap * C;
     const int fy = tap / (int)a.X, fx = tap - fy * (int)a.X;
-    const int ho = (int)a.Ho, wo = (int)a.Wo, hi = (int)a.Hi, wi = (int)a.Wi;
+    int ho = (int)a.Ho, wo = (int)a.Wo, hi = (int)a.Hi, wi = (int)a.Wi;
     const int pixels = (int)a.N * ho * wo, steps = (pixels + 15) / 16;
     const int s0 = warp * steps / SK_WARPS, nst = (warp + 1) * steps / SK_WARPS - s0;
     const unsigned ring = ck_saddr(smem) + warp * SK_STAGES * SK_STAGE;
+    int sh = (int)a.sh, sw = (int)a.sw;
+    ck_idx ys_w = ck_ix(a.ys_w);
+    const ck_idx xs_n = ck_ix(a.xs_n), xs_h = ck_ix(a.xs_h), xs_w = ck_ix(a.xs_w);
     // A: chunk j of a step is pixel j / (K / 4), channels 4 (j % (K / 4)); the host requires
-    // packed pixels, so a pointer steps 16 pixels a copy. `left`: pixels from the copy's first.
+    // packed pixels, so the step's first pixel is an offset stepping 16 pixels a copy.
+    // `left`: pixels from the copy's first on.
     const int kc = K / 4;
     int a_px[SK_ACOPY], a_dst[SK_ACOPY], a_src[SK_ACOPY];
 #pragma unroll
@@ -33,48 +47,54 @@ CK_DEV void ck_sliced(const CkArgs& a, unsigned char* smem) {
         const int j = lane + 32 * u, i = j / kc, part = j - i * kc;
         a_px[u] = j < 16 * kc ? i : 16;
         a_dst[u] = i * SK_AROW * 2 + part * 8;
-        a_src[u] = i * (int)a.ys_w + part * 4;
+        a_src[u] = i * (int)ys_w + part * 4;
     }
     const AT* dy = reinterpret_cast<const AT*>(a.y) + g * ck_ix(a.ys_g);
-    const AT* ap = dy + s0 * 16 * ck_ix(a.ys_w);
-    int left = pixels - s0 * 16;
-    // B: chunk j is pixel j / SK_BCH, channels c0 + 8 (j % SK_BCH); the pixel's output
-    // coordinates step 16 pixels a copy.
     const BT* x = reinterpret_cast<const BT*>(a.x) + g * ck_ix(a.xs_g) + c0;
-    int b_n[SK_BCOPY], b_h[SK_BCOPY], b_w[SK_BCOPY];
+    ck_idx aoff = s0 * 16 * ys_w;
+    int left = pixels - s0 * 16;
+    // B: chunk j is pixel j / SK_BCH, channels c0 + 8 (j % SK_BCH). The input row and column
+    // the tap reads for the chunk's pixel and their offset step 16 output pixels a copy: along
+    // the row, then to the next output row, then to the next image.
+    const int ry = fy * (int)a.dh - (int)a.ph, rx = fx * (int)a.dw - (int)a.pw;
+    int iw_end = wo * sw + rx, ih_end = ho * sh + ry, ry_k = ry, wsw = wo * sw;
+    ck_idx dcol = 16 * sw * xs_w, drow = sh * xs_h - wo * sw * xs_w, dimg = xs_n - ho * sh * xs_h;
+    ck_keep(dy, x, hi, wi, sh, sw, ys_w, iw_end, ih_end, ry_k, wsw, dcol, drow, dimg);
+    int b_h[SK_BCOPY], b_w[SK_BCOPY];
+    ck_idx boff[SK_BCOPY];
 #pragma unroll
     for (int u = 0; u < SK_BCOPY; ++u) {
-        const int p = s0 * 16 + (lane + 32 * u) / SK_BCH;
-        b_n[u] = p / (ho * wo);
-        b_h[u] = p / wo - b_n[u] * ho;
-        b_w[u] = p - p / wo * wo;
+        const int p = s0 * 16 + (lane + 32 * u) / SK_BCH, n = p / (ho * wo);
+        b_h[u] = (p / wo - n * ho) * sh + ry;
+        b_w[u] = (p - p / wo * wo) * sw + rx;
+        boff[u] = n * xs_n + b_h[u] * xs_h + b_w[u] * xs_w + (lane + 32 * u) % SK_BCH * 8;
     }
-    const int ry = fy * (int)a.dh - (int)a.ph, rx = fx * (int)a.dw - (int)a.pw;
     auto copy = [&](int slot) {
         const unsigned st = ring + slot * SK_STAGE;
 #pragma unroll
         for (int u = 0; u < SK_ACOPY; ++u)
             if (a_px[u] < 16) {
                 const bool ok = a_px[u] < left;
-                ck_cp_async<8>(st + a_dst[u], ok ? ap + a_src[u] : dy, ok);
+                ck_cp_async<8>(st + a_dst[u], dy + (ok ? aoff + a_src[u] : 0), ok);
             }
 #pragma unroll
         for (int u = 0; u < SK_BCOPY; ++u) {
             const int i = (lane + 32 * u) / SK_BCH, ch = (lane + 32 * u) % SK_BCH;
-            const int ih = b_h[u] * (int)a.sh + ry, iw = b_w[u] * (int)a.sw + rx;
-            const bool ok = i < left && ck_in(ih, hi) && ck_in(iw, wi);
-            const BT* src = x + b_n[u] * ck_ix(a.xs_n) + ih * ck_ix(a.xs_h) + iw * ck_ix(a.xs_w) + ch * 8;
-            ck_cp_async<16>(st + SK_ABYTES + i * SK_BROW * 2 + ch * 16, ok ? src : x, ok);
-            b_w[u] += 16;
-            while (b_w[u] >= wo) {
-                b_w[u] -= wo;
-                if (++b_h[u] == ho) {
-                    b_h[u] = 0;
-                    ++b_n[u];
+            const bool ok = i < left && ck_in(b_h[u], hi) && ck_in(b_w[u], wi);
+            ck_cp_async<16>(st + SK_ABYTES + i * SK_BROW * 2 + ch * 16, x + (ok ? boff[u] : 0), ok);
+            boff[u] += dcol;
+            b_w[u] += 16 * sw;
+            while (b_w[u] >= iw_end) {
+                b_w[u] -= wsw;
+                b_h[u] += sh;
+                boff[u] += drow;
+                if (b_h[u] == ih_end) {
+                    b_h[u] = ry_k;
+                    boff[u] += dimg;
                 }
             }
         }
-        ap += 16 * ck_ix(a.ys_w);
+        aoff += 16 * ys_w;
         left -= 16;
     };
     // ldmatrix.trans rows: lane l gives row l % 8 of matrix l / 8. A (pixel rows of channels):
@@ -128,7 +148,7 @@ CK_DEV void ck_sliced(const CkArgs& a, unsigned char* smem) {
                 red[(warp * MPB + row) * NPB + col] = acc[m][n][e];
             }
     __syncthreads();
-    const ck_i64 wbase = g * a.ws_g + (c0)*a.ws_c + fy * a.ws_y + fx * a.ws_x;
+    const ck_i64 wbase = g * a.ws_g + c0 * a.ws_c + fy * a.ws_y + fx * a.ws_x;
     for (int e = (int)threadIdx.x; e < K * NPB; e += SK_WARPS * 32) {
         float sum = 0.0f;
         for (int w = 0; w < SK_WARPS; ++w) sum += red[w * MPB * NPB + e];

@@ -502,7 +502,7 @@ fn table() -> Vec<Key> {
             "warps",
             S::Ints,
             ints,
-            "CK-Tile warps per block `[M, N, K]`",
+            "CK-Tile warps per block `[M, N, K]` (backward-weight tiles with K > 1 also carry the `sliced` entry, docs/kernels.md)",
             warps
         ),
         key!(

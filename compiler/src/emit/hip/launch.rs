@@ -488,7 +488,7 @@ fn direct_mma_plan(
         phase: 0,
         cluster: 1,
     };
-    Some(sliced_plan(launch, slices, dims, dev, args, tensor_bytes))
+    Some(slices_plan(launch, slices, dims, dev, args, tensor_bytes))
 }
 
 /// The depthwise backward-weight plan along output rows (`ck_direct_rows`): `x` blocks of
@@ -523,12 +523,12 @@ fn direct_rows_plan(
         phase: 0,
         cluster: 1,
     };
-    Some(sliced_plan(launch, slices, dims, dev, args, tensor_bytes))
+    Some(slices_plan(launch, slices, dims, dev, args, tensor_bytes))
 }
 
 /// A backward-weight small-channel launch whose `slices` workgroup rows (`grid[1]`) each write
 /// a workspace slice of the filter's sums, then the convert entry that adds them.
-fn sliced_plan(
+fn slices_plan(
     launch: Step,
     slices: u64,
     dims: &ConvDims,
@@ -585,12 +585,30 @@ fn dconv_plan(
     args.direct_vecs = vecs as i64;
     args.direct_mma = i64::from(mma);
     args.direct_pixels = per_block as i64;
+    single_launch(
+        EntryKind::Direct,
+        [pixels.div_ceil(per_block) as u32, vec_blocks as u32, 1],
+        [DCONV_BLOCK as u32, 0],
+        args,
+        tensor_bytes,
+    )
+}
+
+/// A plan of one launch of `entry` (`[threads, LDS bytes]` a workgroup) that writes each output
+/// once: no workspace, no zero-fill, no convert.
+fn single_launch(
+    entry: EntryKind,
+    grid: [u32; 3],
+    [threads, lds_bytes]: [u32; 2],
+    args: CkArgs,
+    tensor_bytes: [u64; 3],
+) -> LaunchPlan {
     LaunchPlan {
         steps: vec![Step::Launch {
-            entry: EntryKind::Direct,
-            grid: [pixels.div_ceil(per_block) as u32, vec_blocks as u32, 1],
-            block: [DCONV_BLOCK as u32, 1, 1],
-            lds_bytes: 0,
+            entry,
+            grid,
+            block: [threads, 1, 1],
+            lds_bytes,
             phase: 0,
             cluster: 1,
         }],
@@ -1314,21 +1332,14 @@ impl KernelConfig {
             && lds <= dev.max_lds_bytes
             && tiles <= MAX_GRID_X
             && dims.g <= MAX_GRID_Y;
-        fits.then(|| LaunchPlan {
-            steps: vec![Step::Launch {
-                entry: EntryKind::Sliced,
-                grid: [tiles as u32, 1, dims.g as u32],
-                block: [self.sliced_warps * 32, 1, 1],
-                lds_bytes: lds,
-                phase: 0,
-                cluster: 1,
-            }],
-            workspace_bytes: 0,
-            flags_offset: 0,
-            tensor_bytes,
-            args,
-            phases: Vec::new(),
-            transposed: None,
+        fits.then(|| {
+            single_launch(
+                EntryKind::Sliced,
+                [tiles as u32, 1, dims.g as u32],
+                [self.sliced_warps * 32, lds],
+                args,
+                tensor_bytes,
+            )
         })
     }
 
@@ -1399,7 +1410,7 @@ impl KernelConfig {
             phase: 0,
             cluster: 1,
         };
-        sliced_plan(launch, slices, dims, dev, args, tensor_bytes)
+        slices_plan(launch, slices, dims, dev, args, tensor_bytes)
     }
 
     /// Whether an operand's vector loads are legal: its contiguous dimension has unit stride,

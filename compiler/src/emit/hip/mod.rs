@@ -67,9 +67,7 @@ pub fn emit_hip(inst: &Instance) -> Result<HipKernel, HipError> {
     ]
     .into_iter()
     .filter(|_| config.has_direct() && config.op == Op::BwdWeight);
-    let sliced = config
-        .has_sliced()
-        .then_some((EntryKind::Sliced, "sliced"));
+    let sliced = config.has_sliced().then_some((EntryKind::Sliced, "sliced"));
     let entries = [(EntryKind::Main, "main"), (EntryKind::Convert, "convert")]
         .into_iter()
         .chain(direct)

@@ -1,5 +1,6 @@
 //! Renders a kernel's source from its configuration: prelude, argument struct, the
-//! constants, the shared implicit-GEMM body, and the small-channel entry of kernels that have one.
+//! constants, the shared implicit-GEMM body, and the small-channel and sliced entries of kernels
+//! that have them.
 
 use super::args;
 use super::config::{Elem, KernelConfig, SLICED_STAGES, Schedule};

@@ -204,15 +204,17 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
         ]),
         Op::BwdWeight => {
             // Tiles whose warps lie along K run few output channels on their sliced entry: K
-            // under the tile's M, C in whole N tiles (pixels not a multiple of 16, several N
-            // tiles a tap, groups; then stride, dilation and a one-sided pad).
+            // under the tile's M in 8-byte chunks but not 16-byte ones (36 for a 48-row tile),
+            // C in whole N tiles (pixels not a multiple of 16, several N tiles a tap, groups;
+            // then a smaller K with stride, dilation and a one-sided pad).
             if inst.waves[2] > 1 {
-                let n = u64::from(inst.tile.n);
+                let (m, n) = (u64::from(inst.tile.m), u64::from(inst.tile.n));
+                let k = m.saturating_sub(12).max(4);
                 let s = Shape {
                     what: "warps along K",
                     g: 2,
                     n: 3,
-                    k: 36,
+                    k,
                     c: 2 * n,
                     input: 11,
                     ..base
@@ -232,7 +234,7 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
                         what: "warps along K, strided, dilated",
                         g: 1,
                         n: 2,
-                        k: 20,
+                        k: k / 2 + 2,
                         c: n,
                         input: 9,
                         stride: 2,

@@ -420,11 +420,20 @@ fn convert_step(args: &mut CkArgs, out_elems: u64, dev: &DeviceInfo) -> Step {
     let blocks = out_elems
         .div_ceil(lanes)
         .clamp(1, 8 * u64::from(dev.compute_units));
+    plain_launch(
+        EntryKind::Convert,
+        [blocks as u32, 1, 1],
+        [CONVERT_BLOCK, CONVERT_BLOCK * 4],
+    )
+}
+
+/// A launch of `entry` outside stride phases and clusters, `[threads, LDS bytes]` a workgroup.
+fn plain_launch(entry: EntryKind, grid: [u32; 3], [threads, lds_bytes]: [u32; 2]) -> Step {
     Step::Launch {
-        entry: EntryKind::Convert,
-        grid: [blocks as u32, 1, 1],
-        block: [CONVERT_BLOCK, 1, 1],
-        lds_bytes: CONVERT_BLOCK * 4,
+        entry,
+        grid,
+        block: [threads, 1, 1],
+        lds_bytes,
         phase: 0,
         cluster: 1,
     }
@@ -480,14 +489,11 @@ fn direct_mma_plan(
     args.direct_ch = c as i64;
     args.direct_vecs = vecs as i64;
     args.direct_rows = rows as i64;
-    let launch = Step::Launch {
-        entry: EntryKind::DirectMma,
-        grid: [vec_blocks as u32, slices as u32, 1],
-        block: [block as u32, 1, 1],
-        lds_bytes: lds(vecs) as u32,
-        phase: 0,
-        cluster: 1,
-    };
+    let launch = plain_launch(
+        EntryKind::DirectMma,
+        [vec_blocks as u32, slices as u32, 1],
+        [block as u32, lds(vecs) as u32],
+    );
     Some(slices_plan(launch, slices, dims, dev, args, tensor_bytes))
 }
 
@@ -515,14 +521,14 @@ fn direct_rows_plan(
         return None;
     }
     args.direct_rows = per_block as i64;
-    let launch = Step::Launch {
-        entry: EntryKind::DirectRows,
-        grid: [vec_blocks as u32, slices as u32, 1],
-        block: [(DROWS_VECS * DROWS_SLOTS) as u32, 1, 1],
-        lds_bytes: (DROWS_VECS * DROWS_SLOTS * 36 * 4) as u32,
-        phase: 0,
-        cluster: 1,
-    };
+    let launch = plain_launch(
+        EntryKind::DirectRows,
+        [vec_blocks as u32, slices as u32, 1],
+        [
+            (DROWS_VECS * DROWS_SLOTS) as u32,
+            (DROWS_VECS * DROWS_SLOTS * 36 * 4) as u32,
+        ],
+    );
     Some(slices_plan(launch, slices, dims, dev, args, tensor_bytes))
 }
 
@@ -585,33 +591,18 @@ fn dconv_plan(
     args.direct_vecs = vecs as i64;
     args.direct_mma = i64::from(mma);
     args.direct_pixels = per_block as i64;
-    single_launch(
+    let launch = plain_launch(
         EntryKind::Direct,
         [pixels.div_ceil(per_block) as u32, vec_blocks as u32, 1],
         [DCONV_BLOCK as u32, 0],
-        args,
-        tensor_bytes,
-    )
+    );
+    single_launch(launch, args, tensor_bytes)
 }
 
-/// A plan of one launch of `entry` (`[threads, LDS bytes]` a workgroup) that writes each output
-/// once: no workspace, no zero-fill, no convert.
-fn single_launch(
-    entry: EntryKind,
-    grid: [u32; 3],
-    [threads, lds_bytes]: [u32; 2],
-    args: CkArgs,
-    tensor_bytes: [u64; 3],
-) -> LaunchPlan {
+/// A plan of one launch that writes each output once: no workspace, no zero-fill, no convert.
+fn single_launch(launch: Step, args: CkArgs, tensor_bytes: [u64; 3]) -> LaunchPlan {
     LaunchPlan {
-        steps: vec![Step::Launch {
-            entry,
-            grid,
-            block: [threads, 1, 1],
-            lds_bytes,
-            phase: 0,
-            cluster: 1,
-        }],
+        steps: vec![launch],
         workspace_bytes: 0,
         flags_offset: 0,
         tensor_bytes,
@@ -1332,15 +1323,12 @@ impl KernelConfig {
             && lds <= dev.max_lds_bytes
             && tiles <= MAX_GRID_X
             && dims.g <= MAX_GRID_Y;
-        fits.then(|| {
-            single_launch(
-                EntryKind::Sliced,
-                [tiles as u32, 1, dims.g as u32],
-                [self.sliced_warps * 32, lds],
-                args,
-                tensor_bytes,
-            )
-        })
+        let launch = plain_launch(
+            EntryKind::Sliced,
+            [tiles as u32, 1, dims.g as u32],
+            [self.sliced_warps * 32, lds],
+        );
+        fits.then(|| single_launch(launch, args, tensor_bytes))
     }
 
     /// Whether the small-channel entries' tensor-core paths can run on `dev`: NVIDIA sm_80+
@@ -1402,14 +1390,11 @@ impl KernelConfig {
         let slices = pixels.div_ceil(per_block);
         args.direct_ch = c as i64;
         args.direct_pixels = per_block as i64;
-        let launch = Step::Launch {
-            entry: EntryKind::Direct,
-            grid: [row_blocks as u32, slices as u32, 1],
-            block: [(DIRECT_SETS * DIRECT_LANES) as u32, 1, 1],
-            lds_bytes: DIRECT_LDS as u32,
-            phase: 0,
-            cluster: 1,
-        };
+        let launch = plain_launch(
+            EntryKind::Direct,
+            [row_blocks as u32, slices as u32, 1],
+            [(DIRECT_SETS * DIRECT_LANES) as u32, DIRECT_LDS as u32],
+        );
         slices_plan(launch, slices, dims, dev, args, tensor_bytes)
     }
 

@@ -1,11 +1,24 @@
 //! Host launch arithmetic for a portable kernel and one problem: grid, block, LDS, workspace,
 //! the argument block and the ordered steps. The runtime back ends and the tests use only this.
+//! This module plans the implicit GEMM (its schedules, stride phases and the transposed
+//! backward weight); `split` holds the split-K model and the convert launch, `narrow` the
+//! entries that run narrow problems in place of the GEMM tiles.
 
 use super::args::CkArgs;
 use super::config::{Elem, KernelConfig, Schedule};
 use crate::ir::SplitK;
 use crate::model::{ElementOp, Layout, Op, Reduction};
 use serde::{Deserialize, Serialize};
+
+mod narrow;
+mod split;
+
+pub(super) use narrow::{
+    DCONV_BLOCK, DCONV_WARP_VECTORS, DIRECT_DEPTH, DIRECT_LANES, DIRECT_MMA_BLOCKS, DIRECT_RUNS,
+    DIRECT_SETS, DIRECT_SPAN, DIRECT_STEP_ROWS, DROWS_SLOTS, DROWS_VECS,
+};
+pub(super) use split::{CONVERT_BLOCK, auto_split};
+use split::{MAX_SLICE_BYTES, convert_step};
 
 /// A problem in the kernel's terms: per-group sizes, spatial sizes as 3-D (outermost first;
 /// 1-D and 2-D problems put 1 in front), left pads only (right pads are in `output`).
@@ -291,36 +304,6 @@ fn get(s: &[(char, i64)], l: char) -> i64 {
     s.iter().find(|x| x.0 == l).map_or(0, |x| x.1)
 }
 
-/// Shape of the small-channel entry (`direct.hip`), emitted into its source so that the host
-/// and the kernel agree: row sets per block, threads per row set, and the channels a thread
-/// covers (its `SPAN / C` rows of C channels each).
-pub(super) const DIRECT_SETS: u64 = 8;
-pub(super) const DIRECT_LANES: u64 = 32;
-pub(super) const DIRECT_SPAN: u64 = 8;
-
-/// Output rows a step of the tensor-core backward-weight small-channel path multiplies, and the
-/// steps it copies ahead (`direct.hip`, emitted into its source).
-pub(super) const DIRECT_STEP_ROWS: u64 = 2;
-pub(super) const DIRECT_DEPTH: u64 = 3;
-/// 16-pixel runs of a row each warp of that path multiplies, at most: their offsets are set up
-/// once, in registers, as is each thread's one 16-byte chunk of a ring row.
-pub(super) const DIRECT_RUNS: u64 = 2;
-/// Workgroups of that path an SM holds at least (its launch bound: at most 128 registers, which
-/// hold a step's fragments).
-pub(super) const DIRECT_MMA_BLOCKS: u64 = 2;
-/// Shape of the depthwise backward-weight path along rows (`ck_direct_rows`, emitted into its
-/// source): 8-group vectors and output-row slots a block.
-pub(super) const DROWS_VECS: u64 = 32;
-pub(super) const DROWS_SLOTS: u64 = 8;
-/// LDS of the scalar backward-weight small-channel path: each warp's sums of its row sets.
-const DIRECT_LDS: u64 = DIRECT_SETS * DIRECT_LANES / 32 * 9 * DIRECT_SPAN * DIRECT_SETS * 4;
-/// LDS of the tensor-core path's warp sums (each warp's [tap][8][8] floats), the least it takes,
-/// and the most its rings may take: the default dynamic limit, which needs no opt-in.
-const DIRECT_MMA_SUMS: u64 = DIRECT_SETS * DIRECT_LANES / 32 * 9 * 64 * 4;
-const DIRECT_MMA_LDS: u64 = 48 * 1024;
-/// Fewest output rows a chunk of the tensor-core path takes (each chunk copies halo rows).
-const DIRECT_MMA_MIN_ROWS: u64 = 4;
-
 /// Bytes of padding per row of the staged epilogue's LDS tile (emitted into the kernel source):
 /// rows stay 16-byte aligned and consecutive rows start 4 banks apart.
 pub(super) const STAGE_PAD: u32 = 16;
@@ -328,20 +311,6 @@ pub(super) const STAGE_PAD: u32 = 16;
 /// Floats of padding per row of a cluster's fp32 partial tile in LDS (emitted into the kernel
 /// source): the 8 rows of an accumulator store land 32 bytes apart in the banks.
 pub(super) const CLUSTER_PAD: u32 = 8;
-
-/// Threads of a small-channel forward / backward-data workgroup (`direct_conv.hip`): each owns
-/// one 8-channel vector of one destination pixel at a time.
-pub(super) const DCONV_BLOCK: u64 = 256;
-/// Vectors a warp of the small-channel tensor-core path owns (the N of its MMAs, 8 each).
-pub(super) const DCONV_WARP_VECTORS: u64 = 4;
-/// 16-pixel runs each warp of a tensor-core small-channel block takes at least: the warps set
-/// up their weight fragments once a block.
-const DCONV_MMA_RUNS: u64 = 4;
-
-/// GEMM rows (group, k) a small-channel thread owns at `c` channels per group.
-fn direct_rows_per_thread(c: u64) -> u64 {
-    (DIRECT_SPAN / c).max(1)
-}
 
 /// Whether the output's offsets are linear in the GEMM index the epilogue would decompose:
 /// each dimension's stride is the next inner one's times its size (one of size 1 may have any
@@ -354,78 +323,8 @@ fn packed(strides: &[(char, i64)], order: [(char, u64); 4]) -> bool {
     })
 }
 
-/// Automatic split-K slices for `tiles` output tiles (group blocks included) on `slots`
-/// workgroups resident at once, over `k_iters` K-tiles: at most 128 slices of at least
-/// [`MIN_SPLIT_ITERS`] K-tiles each.
-/// - Fewer tiles than slots: one round of them, `slots / tiles` slices.
-/// - Otherwise the last round of tiles may leave most slots idle (158 tiles on 132 SMs run two
-///   rounds at 60 %): the slice count that minimises rounds × (K-tiles a slice + a fixed
-///   [`SPLIT_FILL`]) + [`SPLIT_CONVERT`] for the convert launch, where that is at least 25 %
-///   below running unsplit: the model leaves out the slices' workspace traffic (backward
-///   weight rn_k2376_100, 342 tiles, ran 9 % slower in five slices where it promised 11 %).
-pub(super) fn auto_split(tiles: u64, slots: u64, k_iters: u64) -> u64 {
-    let most = (k_iters / MIN_SPLIT_ITERS).clamp(1, 128);
-    if tiles < slots {
-        return (slots / tiles).clamp(1, most);
-    }
-    let cost = |s: u64| {
-        (tiles * s).div_ceil(slots) * (k_iters.div_ceil(s) + SPLIT_FILL)
-            + if s > 1 { SPLIT_CONVERT } else { 0 }
-    };
-    let best = (1..=most).min_by_key(|&s| (cost(s), s)).unwrap_or(1);
-    if cost(best) * 4 <= cost(1) * 3 {
-        best
-    } else {
-        1
-    }
-}
-
 /// Alignment of the regions of a workspace (StreamK flags, stride phases' slices).
 const WORKSPACE_ALIGN: u64 = 256;
-
-/// The rates of [`KernelConfig::split_cluster`]'s model: tensor-core FLOPs an SM does a
-/// nanosecond on mid-size tiles, the workspace's bytes a nanosecond (each written once and read
-/// once), the convert launch, and a cluster's on-chip sum (two cluster barriers that wait for
-/// the slowest slice, then every workgroup reading all its peers' partial rows). The last is
-/// what H100 runs put on clusters beyond the model's K-tiles: c3d_1x1x1 (8 tiles, 98 K-tiles)
-/// ran 10.2 µs in workspace slices and 9.5 in clusters of 8, which the model put 3.9 µs ahead;
-/// sk_1x1_128x128_n32_28 (4 tiles, 392 K-tiles) ran 9.6 µs in 66 slices and 11.0 or more in
-/// clusters of 16, which the model put 1.5 µs ahead.
-const SM_FLOPS_PER_NS: u64 = 4000;
-const WORKSPACE_BYTES_PER_NS: u64 = 2500;
-const CONVERT_NS: u64 = 3000;
-const CLUSTER_NS: u64 = 3000;
-
-/// The auto split's costs in K-tiles of one workgroup: its pipeline fill and epilogue (a slice
-/// also stores a partial tile), and the convert launch that adds the slices.
-const SPLIT_FILL: u64 = 4;
-const SPLIT_CONVERT: u64 = 6;
-
-/// Fewest K-tiles an automatic split-K slice runs: each slice also writes a partial tile.
-const MIN_SPLIT_ITERS: u64 = 2;
-
-/// Largest workspace of split-K slices; beyond it the slices add into one atomically.
-const MAX_SLICE_BYTES: u64 = 256 << 20;
-
-/// Threads of a convert workgroup: `convert_sets` sets of lanes over the workspace slices.
-pub(super) const CONVERT_BLOCK: u32 = 256;
-
-/// The convert entry's launch over `out_elems` outputs of `args.ws_slices` slices: up to eight
-/// thread sets per workgroup add the slices (a power of two that divides the workgroup, so each
-/// set is whole warps), their sums meet in LDS.
-fn convert_step(args: &mut CkArgs, out_elems: u64, dev: &DeviceInfo) -> Step {
-    let sets = 1u64 << (args.ws_slices.clamp(1, 8) as u64).ilog2();
-    args.convert_sets = sets as i64;
-    let lanes = u64::from(CONVERT_BLOCK) / sets;
-    let blocks = out_elems
-        .div_ceil(lanes)
-        .clamp(1, 8 * u64::from(dev.compute_units));
-    plain_launch(
-        EntryKind::Convert,
-        [blocks as u32, 1, 1],
-        [CONVERT_BLOCK, CONVERT_BLOCK * 4],
-    )
-}
 
 /// A launch of `entry` outside stride phases and clusters, `[threads, LDS bytes]` a workgroup.
 fn plain_launch(entry: EntryKind, grid: [u32; 3], [threads, lds_bytes]: [u32; 2]) -> Step {
@@ -437,166 +336,6 @@ fn plain_launch(entry: EntryKind, grid: [u32; 3], [threads, lds_bytes]: [u32; 2]
         phase: 0,
         cluster: 1,
     }
-}
-
-/// The tensor-core small-channel backward-weight plan (`ck_direct_mma`), for C = K = `c`
-/// channels a group in whole 8-channel vectors: `x` blocks of `direct_vecs` vectors (the most,
-/// up to 8, whose row rings fit [`DIRECT_MMA_LDS`]), `y` blocks of chunks of `direct_rows`
-/// output rows (whole planes where those give every compute unit a block, else at least
-/// [`DIRECT_MMA_MIN_ROWS`] rows), at most about four blocks per compute unit, each taking every
-/// `y`-th chunk into its workspace slice; the convert entry adds the slices. None where even
-/// one vector's rings do not fit, or a row needs more than one copy a thread or [`DIRECT_RUNS`]
-/// runs a warp (input rows of more than 256 pixels).
-fn direct_mma_plan(
-    dims: &ConvDims,
-    dev: &DeviceInfo,
-    c: u64,
-    mut args: CkArgs,
-    tensor_bytes: [u64; 3],
-) -> Option<LaunchPlan> {
-    let [out_d, out_h, out_w] = dims.output;
-    let cols = out_w.div_ceil(16) * 16;
-    let xcols = (cols - 1) * dims.stride[2] + 2 * dims.dilation[2] + 1;
-    let ahead = DIRECT_STEP_ROWS * (DIRECT_DEPTH + 1);
-    let xslots = ahead * dims.stride[1] + 2 * dims.dilation[1];
-    let lds = |v: u64| {
-        let rings = xslots * (xcols * v).div_ceil(8) * 8 + ahead * cols * v;
-        (rings * 16).max(DIRECT_MMA_SUMS)
-    };
-    // Eight warps: each of a vector's 8 / v warps takes every (8 / v)-th run of a row.
-    let block = DIRECT_SETS * DIRECT_LANES;
-    let fits = |v: u64| {
-        lds(v) <= DIRECT_MMA_LDS
-            && xcols * v <= block
-            && cols / 16 <= DIRECT_RUNS * (block / 32 / v)
-    };
-    let nvec = dims.g * c / 8;
-    let vecs = [8u64, 4, 2, 1]
-        .into_iter()
-        .find(|&v| v <= nvec && fits(v))?;
-    let vec_blocks = nvec.div_ceil(vecs);
-    let planes = dims.n * out_d;
-    let cus = u64::from(dev.compute_units);
-    let chunks = cus
-        .div_ceil(vec_blocks * planes)
-        .clamp(1, out_h.div_ceil(DIRECT_MMA_MIN_ROWS));
-    let rows = out_h.div_ceil(chunks);
-    let items = planes * out_h.div_ceil(rows);
-    if items > i32::MAX as u64 || vec_blocks > MAX_GRID_X {
-        return None;
-    }
-    let slices = items.min((4 * cus).div_ceil(vec_blocks)).min(MAX_GRID_Y);
-    args.direct_ch = c as i64;
-    args.direct_vecs = vecs as i64;
-    args.direct_rows = rows as i64;
-    let launch = plain_launch(
-        EntryKind::DirectMma,
-        [vec_blocks as u32, slices as u32, 1],
-        [block as u32, lds(vecs) as u32],
-    );
-    Some(slices_plan(launch, slices, dims, dev, args, tensor_bytes))
-}
-
-/// The depthwise backward-weight plan along output rows (`ck_direct_rows`): `x` blocks of
-/// [`DROWS_VECS`] 8-group vectors, `y` blocks of `direct_rows` output rows (one a thread where
-/// that makes at most eight blocks a compute unit; more rows a block, fewer workspace slices,
-/// beyond), each writing its workspace slice; the convert entry adds them. None where the grid
-/// would exceed its limits.
-fn direct_rows_plan(
-    dims: &ConvDims,
-    dev: &DeviceInfo,
-    mut args: CkArgs,
-    tensor_bytes: [u64; 3],
-) -> Option<LaunchPlan> {
-    let vec_blocks = (dims.g / 8).div_ceil(DROWS_VECS);
-    let rows = dims.n * dims.output[0] * dims.output[1];
-    let cus = u64::from(dev.compute_units);
-    let slices = rows
-        .div_ceil(DROWS_SLOTS)
-        .min((8 * cus).div_ceil(vec_blocks))
-        .clamp(1, MAX_GRID_Y);
-    let per_block = rows.div_ceil(slices);
-    let slices = rows.div_ceil(per_block);
-    if vec_blocks > MAX_GRID_X || rows > i32::MAX as u64 {
-        return None;
-    }
-    args.direct_rows = per_block as i64;
-    let launch = plain_launch(
-        EntryKind::DirectRows,
-        [vec_blocks as u32, slices as u32, 1],
-        [
-            (DROWS_VECS * DROWS_SLOTS) as u32,
-            (DROWS_VECS * DROWS_SLOTS * 36 * 4) as u32,
-        ],
-    );
-    Some(slices_plan(launch, slices, dims, dev, args, tensor_bytes))
-}
-
-/// A backward-weight small-channel launch whose `slices` workgroup rows (`grid[1]`) each write
-/// a workspace slice of the filter's sums, then the convert entry that adds them.
-fn slices_plan(
-    launch: Step,
-    slices: u64,
-    dims: &ConvDims,
-    dev: &DeviceInfo,
-    mut args: CkArgs,
-    tensor_bytes: [u64; 3],
-) -> LaunchPlan {
-    args.ws_slices = slices as i64;
-    let out_elems = dims.g * dims.k * dims.c * dims.filter.iter().product::<u64>();
-    let convert = convert_step(&mut args, out_elems, dev);
-    LaunchPlan {
-        steps: vec![launch, convert],
-        workspace_bytes: slices * out_elems * 4,
-        flags_offset: 0,
-        tensor_bytes,
-        args,
-        phases: Vec::new(),
-        transposed: None,
-    }
-}
-
-/// The small-channel forward / backward-data plan: `y` blocks of `direct_vecs` adjacent
-/// 8-channel vectors (a power of two up to 8, a warp's lanes span them and 32 / vecs pixels),
-/// `x` blocks of the destination pixels, about eight workgroups per compute unit with at least
-/// one pass of the block's threads each (`mma`, the tensor-core path: [`DCONV_MMA_RUNS`] runs
-/// of 16 pixels for each of its warps). No workspace: each output is written once.
-fn dconv_plan(
-    dims: &ConvDims,
-    dev: &DeviceInfo,
-    c: u64,
-    mma: bool,
-    mut args: CkArgs,
-    tensor_bytes: [u64; 3],
-) -> LaunchPlan {
-    let nvec = dims.g * c / 8;
-    let vecs = 1u64 << nvec.min(8).ilog2();
-    let vec_blocks = nvec.div_ceil(vecs);
-    let spatial = if dims.op == Op::Fwd {
-        dims.output
-    } else {
-        dims.input
-    };
-    let pixels = dims.n * spatial.iter().product::<u64>();
-    let pass = if mma {
-        // Warps per vector set of the block.
-        let warps = DCONV_BLOCK / 32 / (vecs / vecs.min(DCONV_WARP_VECTORS));
-        16 * DCONV_MMA_RUNS * warps
-    } else {
-        DCONV_BLOCK / vecs
-    };
-    let chunks = (8 * u64::from(dev.compute_units)).div_ceil(vec_blocks);
-    let per_block = pixels.div_ceil(chunks).max(pass);
-    args.direct_ch = c as i64;
-    args.direct_vecs = vecs as i64;
-    args.direct_mma = i64::from(mma);
-    args.direct_pixels = per_block as i64;
-    let launch = plain_launch(
-        EntryKind::Direct,
-        [pixels.div_ceil(per_block) as u32, vec_blocks as u32, 1],
-        [DCONV_BLOCK as u32, 0],
-    );
-    single_launch(launch, args, tensor_bytes)
 }
 
 /// A plan of one launch that writes each output once: no workspace, no zero-fill, no convert.
@@ -828,40 +567,8 @@ impl KernelConfig {
             Op::BwdWeight => packed(ws, [('C', dims.c), ('W', x), ('H', y), ('D', z)]),
         });
         args.stage_out = i64::from(self.stage_output(dims, [xs, ws, ys], dev));
-        if dims.op == Op::BwdWeight {
-            if let Some(plan) = self.sliced_plan(dims, dev, [xs, ys], args, tensor_bytes) {
-                return Ok(plan);
-            }
-            let vectors = self.dconv_channels(dims, xs, ys);
-            // Depthwise with unit width steps, and offsets within a row in 32 bits.
-            let row_offsets = |s: &[(char, i64)], w: u64| {
-                get(s, 'W').unsigned_abs().saturating_mul(w) <= i32::MAX as u64
-            };
-            let along_rows = |c: u64| {
-                c == 1
-                    && dims.stride[2] == 1
-                    && dims.dilation[2] == 1
-                    && row_offsets(xs, dims.input[2])
-                    && row_offsets(ys, dims.output[2])
-            };
-            if let Some(plan) = vectors
-                .filter(|&c| along_rows(c))
-                .and_then(|_| direct_rows_plan(dims, dev, args, tensor_bytes))
-            {
-                return Ok(plan);
-            }
-            let mma = vectors.filter(|_| self.mma_operands(dev));
-            if let Some(plan) =
-                mma.and_then(|ch| direct_mma_plan(dims, dev, ch, args, tensor_bytes))
-            {
-                return Ok(plan);
-            }
-            if let Some(ch) = self.direct_channels(dims, xs, ys) {
-                return Ok(self.direct_plan(dims, dev, ch, args, tensor_bytes));
-            }
-        } else if let Some(ch) = self.dconv_channels(dims, xs, ys) {
-            let mma = self.dconv_tensor_cores(dims, dev);
-            return Ok(dconv_plan(dims, dev, ch, mma, args, tensor_bytes));
+        if let Some(plan) = self.narrow_plan(dims, dev, [xs, ys], args, tensor_bytes) {
+            return Ok(plan);
         }
 
         let block = [self.block, 1, 1];
@@ -1135,55 +842,6 @@ impl KernelConfig {
         }))
     }
 
-    /// The cluster that holds every automatic split-K slice of each of `tiles` output tiles
-    /// (group blocks included) of `k_iters` K-tiles, in place of the plain split's `wanted`
-    /// workspace slices, if one is worth it; `out_elems` outputs, GEMM N `gemm_n`. It adds the
-    /// slices' partial tiles on chip (`ck_cluster_reduce`): no workspace and no convert launch.
-    /// It needs a device with clusters, GEMM N and the tile's N in whole runs of 4, and the
-    /// fp32 tile with padded rows in the LDS from the stage base.
-    ///
-    /// A cluster holds at most [`MAX_CLUSTER`] slices, and one of all `wanted` may not pack
-    /// into the GPCs (`cluster_slots`) in as few rounds as the plain split; then a smaller one
-    /// (fewer slices of more K-tiles each) competes with it by a model in nanoseconds: rounds ×
-    /// (K-tiles a slice + SPLIT_FILL) × a K-tile's time, plus CLUSTER_NS for the cluster's sum,
-    /// the plain split adding its workspace traffic and convert launch. Measured on the H100
-    /// (backward weight fp16): sk_3x3_256x256_n32_14 ran 41.7 µs in seven workspace slices of
-    /// 2.4 MB and 21.1 µs in clusters of five; rn_k36_100's seven slices of 0.3 MB (714 K-tiles
-    /// each) ran 1.35× slower as five. Clusters only ever hold every slice of a tile: cluster
-    /// groups that only shrank the workspace (sk_1x1_128x128_n32_28 in pairs, 64 slices instead
-    /// of 128) ran slower than the workspace slices alone.
-    fn split_cluster(
-        &self,
-        tiles: u64,
-        k_iters: u64,
-        wanted: u64,
-        out_elems: u64,
-        gemm_n: u64,
-        dev: &DeviceInfo,
-    ) -> Option<u64> {
-        let [m, n, k] = self.tile.map(u64::from);
-        let fits = (m * (n + u64::from(CLUSTER_PAD)) * 4) <= u64::from(self.stage_lds_on(dev));
-        if wanted < 2 || !gemm_n.is_multiple_of(4) || !n.is_multiple_of(4) || !fits {
-            return None;
-        }
-        let per_cu = u64::from(self.blocks_per_cu_on(dev));
-        let ktile_ns = 2 * m * n * k * per_cu / SM_FLOPS_PER_NS;
-        let run = |slices: u64, at_once: u64| {
-            (tiles * slices).div_ceil(at_once) * (k_iters.div_ceil(slices) + SPLIT_FILL) * ktile_ns
-        };
-        let workspace_ns = 2 * wanted * out_elems * 4 / WORKSPACE_BYTES_PER_NS + CONVERT_NS;
-        let plain = run(wanted, u64::from(dev.compute_units).max(1) * per_cu) + workspace_ns;
-        // The fastest cluster, the largest among equals; none on a device without clusters.
-        (2..=wanted.min(MAX_CLUSTER as u64))
-            .filter_map(|cs| {
-                let at_once = u64::from(dev.cluster_slots[cs as usize - 1]) * per_cu;
-                (at_once > 0).then(|| (run(cs, at_once) + CLUSTER_NS, std::cmp::Reverse(cs)))
-            })
-            .min()
-            .filter(|&(ns, _)| ns <= plain)
-            .map(|(_, std::cmp::Reverse(cs))| cs)
-    }
-
     /// Whether finished tiles go out through LDS in runs of 8 (`ck_store_staged`): the tile's N
     /// is a multiple of 8, the output's GEMM columns are contiguous (for backward weight, packed
     /// (z, y, x, c)), the GEMM N and every other output stride are multiples of 8 (a run stays in
@@ -1214,188 +872,6 @@ impl KernelConfig {
             && aligned
             && gemm_n.is_multiple_of(8)
             && tile_bytes <= u64::from(self.stage_lds_on(dev))
-    }
-
-    /// What both small-channel entries need: a kernel that has one, a 3x3 filter with one depth
-    /// tap, 1, 2, 4 or 8 input channels per group and plain operand loads.
-    fn small_channels(&self, dims: &ConvDims) -> bool {
-        let pass = ElementOp::PassThrough;
-        self.has_direct()
-            && dims.filter == [1, 3, 3]
-            && [1, 2, 4, 8].contains(&dims.c)
-            && self.a.op == pass
-            && self.b.op == pass
-    }
-
-    /// Channels per group when the small-channel entry runs `dims`: a kernel that has it, a
-    /// backward-weight problem with a 3x3 filter (one depth tap), 1, 2, 4 or 8 channels per
-    /// group, plain operand loads, pixel and row counts within the kernel's 32-bit indices, and
-    /// channels-last tensors whose vectors (the thread's `8 / C` rows of the output gradient;
-    /// their input channels) are aligned.
-    fn direct_channels(
-        &self,
-        dims: &ConvDims,
-        xs: &[(char, i64)],
-        ys: &[(char, i64)],
-    ) -> Option<u64> {
-        let (c, k) = (dims.c, dims.k);
-        let int = |v: u64| v <= i32::MAX as u64;
-        if !self.small_channels(dims)
-            || !int(dims.n * dims.output.iter().product::<u64>())
-            || !int(dims.g * k)
-        {
-            return None;
-        }
-        let rows_per_thread = direct_rows_per_thread(c);
-        // With K = 1 a thread's rows are groups and it reads their channels as one vector.
-        let across = k == 1;
-        let x_vec = if across { rows_per_thread * c } else { c };
-        let others = |s: &[(char, i64)], skip: [char; 2], v: u64| {
-            s.iter()
-                .all(|&(l, st)| skip.contains(&l) || st % v as i64 == 0)
-        };
-        // Rows (g, k) of the output gradient are consecutive elements of a pixel.
-        let y_ok = (k == 1 || get(ys, 'K') == 1)
-            && get(ys, 'G') == k as i64
-            && others(ys, ['G', 'K'], rows_per_thread);
-        let x_group = get(xs, 'G');
-        let x_ok = (c == 1 || get(xs, 'C') == 1)
-            && if across {
-                x_group == c as i64
-            } else {
-                x_group % c as i64 == 0
-            }
-            && others(xs, ['G', 'C'], x_vec);
-        let fits = (across || k.is_multiple_of(rows_per_thread))
-            && (dims.g * k).is_multiple_of(rows_per_thread)
-            && y_ok
-            && x_ok;
-        fits.then_some(c)
-    }
-
-    /// Whether the small-channel forward / backward-data entry runs `dims` on tensor cores
-    /// (`ck_dconv_mma`): on NVIDIA sm_80+, with 16-bit source and weights of one type, no
-    /// stride to divide by (forward, or unit strides) and 8 channels a group. Narrower groups
-    /// would multiply mostly zeros: measured on the H100, 4 channels ran as fast as the scalar
-    /// path and depthwise twice as slow, where 8 channels ran 1.6x faster.
-    fn dconv_tensor_cores(&self, dims: &ConvDims, dev: &DeviceInfo) -> bool {
-        self.mma_operands(dev)
-            && dims.c == 8
-            && (dims.op == Op::Fwd || dims.stride.iter().all(|&s| s == 1))
-    }
-
-    /// The `sliced` backward-weight plan, where the kernel has that entry and `dims` fits it:
-    /// NVIDIA sm_80+ with 16-bit operands of one type and plain loads, a 2-D problem as stated
-    /// (not its transpose), K within the tile's M in whole 8-byte chunks, C in whole N tiles
-    /// (a tile is one filter tap), packed output-gradient pixels with K contiguous and 8-byte
-    /// aligned, channels-last input in aligned 16-byte chunks, pixel counts in 32 bits. A
-    /// workgroup per N tile and group; its warps split the pixels and add their sums in LDS,
-    /// each output is stored once: no workspace, no convert.
-    fn sliced_plan(
-        &self,
-        dims: &ConvDims,
-        dev: &DeviceInfo,
-        [xs, ys]: [&[(char, i64)]; 2],
-        args: CkArgs,
-        tensor_bytes: [u64; 3],
-    ) -> Option<LaunchPlan> {
-        let [m, n, _] = self.tile.map(u64::from);
-        let [do_, ho, wo] = dims.output;
-        let plain = self.a.op == ElementOp::PassThrough && self.b.op == ElementOp::PassThrough;
-        let two_d = dims.input[0] == 1 && dims.filter[0] == 1 && do_ == 1;
-        let dout_ok = get(ys, 'K') == 1
-            && ys.iter().all(|&(_, st)| st % 4 == 0 || st == 1)
-            && packed(ys, [('W', wo), ('H', ho), ('D', do_), ('N', dims.n)]);
-        let input_ok = get(xs, 'C') == 1 && xs.iter().all(|&(l, st)| l == 'C' || st % 8 == 0);
-        let tiles = dims.filter.iter().product::<u64>() * dims.c / n;
-        let lds = self.sliced_lds_bytes();
-        let fits = self.has_sliced()
-            && self.mma_operands(dev)
-            && plain
-            && two_d
-            && !dims.transposed
-            && dims.k <= m
-            && dims.k.is_multiple_of(4)
-            && dims.c.is_multiple_of(n)
-            && dout_ok
-            && input_ok
-            && dims.n * ho * wo <= (i32::MAX as u64) / 2
-            && lds <= dev.max_lds_bytes
-            && tiles <= MAX_GRID_X
-            && dims.g <= MAX_GRID_Y;
-        let launch = plain_launch(
-            EntryKind::Sliced,
-            [tiles as u32, 1, dims.g as u32],
-            [self.sliced_warps * 32, lds],
-        );
-        fits.then(|| single_launch(launch, args, tensor_bytes))
-    }
-
-    /// Whether the small-channel entries' tensor-core paths can run on `dev`: NVIDIA sm_80+
-    /// (`cp.async`, `ldmatrix`, `mma.sync`) with 16-bit operands of one type.
-    fn mma_operands(&self, dev: &DeviceInfo) -> bool {
-        let (a, b) = (self.a.elem, self.b.elem);
-        dev.async_copy && a == b && a.bytes() == 2
-    }
-
-    /// Channels per group when an entry over 8-channel vectors runs `dims` (the small-channel
-    /// forward / backward-data entry, and backward weight's tensor-core and depthwise rows
-    /// entries): a kernel that has it, a 3x3 filter (one depth tap), C = K of 1, 2, 4 or 8 with
-    /// whole 8-channel vectors (G·C a multiple of 8) in at most 65535 blocks of eight, plain
-    /// loads, pixel counts within the kernel's 32-bit indices, and channels-last source and
-    /// destination whose 16-byte vectors are aligned (packed groups and channels, every other
-    /// stride a multiple of 8).
-    fn dconv_channels(
-        &self,
-        dims: &ConvDims,
-        xs: &[(char, i64)],
-        ys: &[(char, i64)],
-    ) -> Option<u64> {
-        let c = dims.c;
-        // 32-bit pixel indices, with room for a pass past the last one.
-        let int = |v: u64| v <= (i32::MAX as u64) / 2;
-        let pixels = |sp: [u64; 3]| dims.n * sp.iter().product::<u64>();
-        let vectors = |s: &[(char, i64)], ch: char| {
-            (c == 1 || get(s, ch) == 1)
-                && get(s, 'G') == c as i64
-                && s.iter().all(|&(l, st)| l == 'G' || l == ch || st % 8 == 0)
-        };
-        let fits = self.small_channels(dims)
-            && dims.k == c
-            && (dims.g * c).is_multiple_of(8)
-            && (dims.g * c).div_ceil(64) <= MAX_GRID_Y
-            && int(pixels(dims.input))
-            && int(pixels(dims.output))
-            && vectors(xs, 'C')
-            && vectors(ys, 'K');
-        fits.then_some(c)
-    }
-
-    /// The small-channel entry's plan: blocks of [`DIRECT_SETS`] row sets by [`DIRECT_LANES`]
-    /// threads per set, the output pixels split over blocks (about four per compute unit, at
-    /// least 64 pixels each); each block writes a workspace slice and the convert entry adds them.
-    fn direct_plan(
-        &self,
-        dims: &ConvDims,
-        dev: &DeviceInfo,
-        c: u64,
-        mut args: CkArgs,
-        tensor_bytes: [u64; 3],
-    ) -> LaunchPlan {
-        let row_blocks = (dims.g * dims.k / direct_rows_per_thread(c)).div_ceil(DIRECT_SETS);
-        let pixels = dims.n * dims.output.iter().product::<u64>();
-        let wanted = (4 * u64::from(dev.compute_units)).div_ceil(row_blocks);
-        let slices = wanted.min(pixels.div_ceil(64)).clamp(1, MAX_GRID_Y);
-        let per_block = pixels.div_ceil(slices);
-        let slices = pixels.div_ceil(per_block);
-        args.direct_ch = c as i64;
-        args.direct_pixels = per_block as i64;
-        let launch = plain_launch(
-            EntryKind::Direct,
-            [row_blocks as u32, slices as u32, 1],
-            [(DIRECT_SETS * DIRECT_LANES) as u32, DIRECT_LDS as u32],
-        );
-        slices_plan(launch, slices, dims, dev, args, tensor_bytes)
     }
 
     /// Whether an operand's vector loads are legal: its contiguous dimension has unit stride,

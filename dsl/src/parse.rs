@@ -3,7 +3,7 @@
 //! The file is parsed one item at a time: after an error the parser resumes at the next line that
 //! starts an item, so every broken item gets its diagnostic and the good ones still parse. A lexical
 //! pre-scan (`scan.rs`) stops pest before any lexical error or over-deep nesting, so pest never
-//! recurses past [`crate::scan::MAX_DEPTH`] levels.
+//! recurses past `scan::MAX_DEPTH` levels.
 
 use crate::ast::*;
 use crate::diag::{Diagnostic, Diagnostics};

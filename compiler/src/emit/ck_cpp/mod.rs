@@ -2,8 +2,8 @@
 //! header per device op (alias templates over NDimSpatial, layouts, ConvSpec and pipeline, with
 //! the tuple rows under a `//####|` column table), one `.cpp` per instantiation with its
 //! `add_device_..._instances` function, the declarations (`.inc`) and the CMake lists.
-//! CK-Tile kernels get the instantiation source the CK-Tile dispatcher builds (see [`tile`]);
-//! explicit-GEMM rows wrap their inner batched GEMM (see [`explicit`]).
+//! CK-Tile kernels get the instantiation source the CK-Tile dispatcher builds (see `tile.rs`);
+//! explicit-GEMM rows wrap their inner batched GEMM (see `explicit.rs`).
 
 mod explicit;
 mod tile;

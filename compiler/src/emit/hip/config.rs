@@ -126,7 +126,7 @@ pub struct WgmmaLayout {
     /// its share of the shared memory.
     pub blocks_per_cu: u32,
     /// The kernel also copies its operands with the tensor-memory accelerator, on problems
-    /// whose tensor maps the host can encode ([`super::tma`]).
+    /// whose tensor maps the host can encode (`tma.rs`).
     pub tma: bool,
 }
 
@@ -355,10 +355,10 @@ pub struct KernelConfig {
     pub lds_bytes: u32,
     /// The pipeline runs as a `cp.async` ring on devices that copy asynchronously (NVIDIA
     /// sm_80+): no wavelet split, both operands copy whole vectors, and at least two stages fit
-    /// [`ASYNC_LDS_BUDGET`] (a double-buffered pipeline keeps its two regardless). The kernel
+    /// `ASYNC_LDS_BUDGET` (a double-buffered pipeline keeps its two regardless). The kernel
     /// reads this decision (`ASYNC_RING`) rather than deriving it again.
     pub async_ring: bool,
-    /// Stages of that ring: as many as fit [`ASYNC_LDS_BUDGET`] (2 to 4); without a ring,
+    /// Stages of that ring: as many as fit `ASYNC_LDS_BUDGET` (2 to 4); without a ring,
     /// `stages`. Its LDS layout has the B tiles at `async_lds_b_offset` and takes
     /// `async_lds_bytes`.
     pub async_stages: u32,
@@ -432,7 +432,7 @@ impl KernelConfig {
         self.sliced_warps > 1
     }
 
-    /// LDS of the `sliced` entry: each warp's ring of [`SLICED_STAGES`] steps of 16 pixels by
+    /// LDS of the `sliced` entry: each warp's ring of `SLICED_STAGES` steps of 16 pixels by
     /// the tile's M and N channels (rows padded by 16 bytes), or after it the warps' sums.
     pub fn sliced_lds_bytes(&self) -> u32 {
         let [m, n, _] = self.tile;

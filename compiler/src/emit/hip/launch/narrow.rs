@@ -2,13 +2,13 @@
 //! with few output channels (`sliced`), depthwise and narrow grouped backward weight (the
 //! small-channel entries) and small-channel forward / backward data.
 
-use super::super::args::CkArgs;
-use super::super::config::KernelConfig;
 use super::split::convert_step;
 use super::{
     ConvDims, DeviceInfo, EntryKind, LaunchPlan, MAX_GRID_X, MAX_GRID_Y, Step, get, packed,
     plain_launch, single_launch,
 };
+use crate::emit::hip::args::CkArgs;
+use crate::emit::hip::config::KernelConfig;
 use crate::model::{ElementOp, Op};
 
 /// Shape of the small-channel entry (`direct.hip`), emitted into its source so that the host

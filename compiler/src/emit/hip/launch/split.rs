@@ -2,9 +2,9 @@
 //! thread-block cluster instead of a workspace, and the convert launch that adds workspace
 //! slices.
 
-use super::super::args::CkArgs;
-use super::super::config::KernelConfig;
 use super::{CLUSTER_PAD, DeviceInfo, EntryKind, MAX_CLUSTER, Step, plain_launch};
+use crate::emit::hip::args::CkArgs;
+use crate::emit::hip::config::KernelConfig;
 
 /// Automatic split-K slices for `tiles` output tiles (group blocks included) on `slots`
 /// workgroups resident at once, over `k_iters` K-tiles: at most 128 slices of at least

@@ -256,6 +256,22 @@ family nv_bwd_data_k4_2d : nv_tile {
     }
 }
 
+/// 3-D forward and backward data with K or C of 64 (c3d_3x3x3): tall tiles of one N tile, the
+/// GEMM-K split where the output tiles leave SMs idle.
+family nv_fwd_bwd_data_3d_n64 : nv_tile {
+    dims = 3;
+    layout = ndhwgc;
+    split_k = auto;
+    over op = [fwd, bwd_data];
+    over dtype = [fp16, bf16];
+    rows (tile, warps, warp_tile) {
+        /// 8 warps of 64x32; on sm_90a two warpgroups of 128x64.
+        t256x64x64 = ([256, 64, 64], [4, 2, 1], [64, 32, 16]);
+        /// 4 warps of 64x32; on sm_90a one warpgroup of 128x64.
+        t128x64x64 = ([128, 64, 64], [2, 2, 1], [64, 32, 16]);
+    }
+}
+
 family nv_fwd_bwd_data_3d : nv_tile {
     dims = 3;
     layout = ndhwgc;

@@ -201,6 +201,12 @@ family nv_fwd_bwd_data_2d : nv_tile {
         t256x64x64 = ([256, 64, 64], [4, 2, 1], [64, 32, 16]);
         /// 4 warps of 64x32, K per block 64; on sm_90a one warpgroup of 128x64.
         t128x64x64 = ([128, 64, 64], [2, 2, 1], [64, 32, 16]);
+        /// 12 warps of 64x32; on sm_90a, with TMA copies, three warpgroups of 64x128: 32 images
+        /// of 28x28 or 14x14 pixels are 131 or 33 tiles of 192 (K or C of 128).
+        t192x128x64 = ([192, 128, 64], [3, 4, 1], [64, 32, 16]);
+        /// 12 warps of 64x16; on sm_90a, with TMA copies, three warpgroups of 64x64: the same
+        /// row counts with the GEMM N split in two.
+        t192x64x64 = ([192, 64, 64], [3, 4, 1], [64, 16, 16]);
     }
 }
 
@@ -269,6 +275,9 @@ family nv_fwd_bwd_data_3d_n64 : nv_tile {
         t256x64x64 = ([256, 64, 64], [4, 2, 1], [64, 32, 16]);
         /// 4 warps of 64x32; on sm_90a one warpgroup of 128x64.
         t128x64x64 = ([128, 64, 64], [2, 2, 1], [64, 32, 16]);
+        /// 12 warps of 64x16; on sm_90a three warpgroups of 64x64: 25,088 output pixels are
+        /// 131 tiles on 132 SMs.
+        t192x64x64 = ([192, 64, 64], [3, 4, 1], [64, 16, 16]);
     }
 }
 

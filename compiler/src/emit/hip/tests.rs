@@ -703,15 +703,14 @@ fn merged_backward_weight() -> HipKernel {
     .unwrap()
 }
 
-/// That kernel, after checking that it has the backward-weight entry `kind` (symbol suffix
-/// `suffix`) and that a kernel without merged groups has not.
-fn merged_backward_weight_with(kind: EntryKind, suffix: &str) -> HipKernel {
-    let merged = merged_backward_weight();
-    assert!(merged.entry(kind).is_some());
-    assert!(merged.source.contains(&format!("_{suffix}(")));
+/// `kernel`, after checking that it has the backward-weight entry `kind` (symbol suffix
+/// `suffix`) and that a plain backward-weight tile has not.
+fn with_entry(kernel: HipKernel, kind: EntryKind, suffix: &str) -> HipKernel {
+    assert!(kernel.entry(kind).is_some());
+    assert!(kernel.source.contains(&format!("_{suffix}(")));
     let plain = emit_hip(&SampleBuilder::new("p", Op::BwdWeight).build()).unwrap();
     assert!(plain.entry(kind).is_none());
-    merged
+    kernel
 }
 
 #[test]
@@ -782,7 +781,7 @@ fn merged_backward_weight_runs_narrow_groups_on_the_small_channel_entry() {
 
 #[test]
 fn merged_backward_weight_runs_on_tensor_cores_where_the_device_has_them() {
-    let merged = merged_backward_weight_with(EntryKind::DirectMma, "direct_mma");
+    let merged = with_entry(merged_backward_weight(), EntryKind::DirectMma, "direct_mma");
     // 8-channel groups at 14x14, 64 groups: 64 vectors, eight a block (their rings fit in 48
     // KB), a block a whole image (8 x 32 blocks give every SM one), each its workspace slice.
     let dw = ConvDims {
@@ -856,7 +855,11 @@ fn merged_backward_weight_runs_on_tensor_cores_where_the_device_has_them() {
 
 #[test]
 fn merged_backward_weight_runs_depthwise_along_rows() {
-    let merged = merged_backward_weight_with(EntryKind::DirectRows, "direct_rows");
+    let merged = with_entry(
+        merged_backward_weight(),
+        EntryKind::DirectRows,
+        "direct_rows",
+    );
     // Depthwise 14x14, 512 groups, on either device: 64 vectors in 2 blocks of 32; 448 output
     // rows, one a thread (8 a block), 56 workspace slices.
     let dw = depthwise(Op::BwdWeight);
@@ -916,10 +919,8 @@ fn tiles_with_warps_along_k_run_few_output_channels_on_the_sliced_entry() {
             .build(),
     )
     .unwrap();
-    assert!(sliced.entry(EntryKind::Sliced).is_some());
-    assert!(sliced.source.contains("_sliced("));
+    let sliced = with_entry(sliced, EntryKind::Sliced, "sliced");
     let plain = emit_hip(&SampleBuilder::new("p", Op::BwdWeight).build()).unwrap();
-    assert!(plain.entry(EntryKind::Sliced).is_none());
     assert!(!plain.source.contains("SK_WARPS"));
     // K = 36 against C = 256 on 13x13, two groups: 9 taps × 8 tiles of 32 channels a group,
     // eight warps each with a ring of four steps of 16 pixels (48 + 8 and 32 + 8 channels).

@@ -32,6 +32,10 @@ pub mod codes {
     pub const NESTING_TOO_DEEP: &str = "CK0008";
     pub const MISPLACED_DOC: &str = "CK0009";
     pub const SECOND_ROWS: &str = "CK0010";
+    /// A control character in a comment or a string.
+    pub const CONTROL_CHARACTER: &str = "CK0011";
+    /// A doc comment ending in a backslash.
+    pub const DOC_BACKSLASH: &str = "CK0012";
 }
 
 /// Parses one `.ck` file. Items with errors are left out of the AST; the diagnostics say why.
@@ -149,6 +153,24 @@ fn lex_diagnostic(file: FileId, text: &str, e: LexError) -> Diagnostic {
             .at(span, "not allowed here")
             .help(help)
         }
+        LexErrorKind::ControlChar(c) => Diagnostic::error(
+            codes::CONTROL_CHARACTER,
+            format!("control character U+{:04X} in a comment or string", c as u32),
+        )
+        .at(span, "not allowed here")
+        .help(
+            "comments and strings hold printable text and tabs; doc comments are copied into \
+             generated C++, where this character would break the line",
+        ),
+        LexErrorKind::DocBackslash => Diagnostic::error(
+            codes::DOC_BACKSLASH,
+            "doc comment ends in a backslash",
+        )
+        .at(span, "the last character of the line")
+        .help(
+            "doc comments are copied into generated C++, where a line ending in `\\` continues \
+             onto the next line; end the comment with another character",
+        ),
         LexErrorKind::TooDeep => Diagnostic::error(codes::NESTING_TOO_DEEP, "nesting too deep")
             .at(
                 span,

@@ -15,6 +15,11 @@ pub(crate) enum LexErrorKind {
     UnterminatedComment,
     InvalidChar(char),
     TooDeep,
+    /// A control character (other than tab, or CR before LF) in a comment or string: in text
+    /// copied to C++ or HIP it could end a comment line early.
+    ControlChar(char),
+    /// A doc comment ending in `\\`, which would continue its C++ comment onto the next line.
+    DocBackslash,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,15 +100,30 @@ pub(crate) fn scan(text: &str) -> Scan {
             }
         }
         match bytes[i] {
-            b'"' => i = scan_string(bytes, i, &mut out.errors),
+            b'"' => i = scan_string(text, i, &mut out.errors),
             b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                i = bytes[i..]
+                let end = bytes[i..]
                     .iter()
                     .position(|&b| b == b'\n')
                     .map_or(bytes.len(), |n| i + n);
+                check_controls(text, i, end, &mut out.errors);
+                if is_doc_line(&bytes[i..end]) {
+                    let body = text[i..end].trim_end();
+                    if body.ends_with('\\') {
+                        out.errors.push(LexError {
+                            kind: LexErrorKind::DocBackslash,
+                            start: i + body.len() - 1,
+                            end: i + body.len(),
+                        });
+                    }
+                }
+                i = end;
             }
             b'/' if bytes.get(i + 1) == Some(&b'*') => match text[i + 2..].find("*/") {
-                Some(n) => i += n + 4,
+                Some(n) => {
+                    check_controls(text, i, i + n + 4, &mut out.errors);
+                    i += n + 4;
+                }
                 None => {
                     out.errors.push(LexError {
                         kind: LexErrorKind::UnterminatedComment,
@@ -146,8 +166,39 @@ pub(crate) fn scan(text: &str) -> Scan {
     out
 }
 
+/// A control character other than tab, or a line separator, is a line break to some compiler or
+/// editor; CR is allowed only as part of CRLF.
+fn is_control(c: char, next: Option<char>) -> bool {
+    match c {
+        '\t' | '\n' => false,
+        '\r' => next != Some('\n'),
+        '\u{85}' | '\u{2028}' | '\u{2029}' => true,
+        c => c.is_control(),
+    }
+}
+
+/// Reports each control character in `text[start..end]` (a comment or a string).
+fn check_controls(text: &str, start: usize, end: usize, errors: &mut Vec<LexError>) {
+    for (at, c) in text[start..end].char_indices() {
+        let next = text[start + at + c.len_utf8()..].chars().next();
+        if is_control(c, next) {
+            errors.push(LexError {
+                kind: LexErrorKind::ControlChar(c),
+                start: start + at,
+                end: start + at + c.len_utf8(),
+            });
+        }
+    }
+}
+
 /// Scans the string literal opening at `start`; returns the offset just past it.
-fn scan_string(bytes: &[u8], start: usize, errors: &mut Vec<LexError>) -> usize {
+fn scan_string(text: &str, start: usize, errors: &mut Vec<LexError>) -> usize {
+    let end = scan_string_end(text.as_bytes(), start, errors);
+    check_controls(text, start, end, errors);
+    end
+}
+
+fn scan_string_end(bytes: &[u8], start: usize, errors: &mut Vec<LexError>) -> usize {
     let mut j = start + 1;
     loop {
         match bytes.get(j) {
@@ -191,6 +242,8 @@ mod tests {
     #[test]
     fn clean_text_has_no_errors() {
         assert!(kinds("instance a { b = \"x\\\"y\\\\\"; } // ü\n/* ü */").is_empty());
+        // CRLF line ends, tabs, and a backslash ending an ordinary comment are fine.
+        assert!(kinds("/// a\tb\r\ninstance a {} // c \\\r\n").is_empty());
     }
 
     #[test]
@@ -201,6 +254,13 @@ mod tests {
         assert_eq!(kinds("a = -1;"), [LexErrorKind::InvalidChar('-')]);
         assert_eq!(kinds("a = é;"), [LexErrorKind::InvalidChar('é')]);
         assert_eq!(kinds(&"[".repeat(MAX_DEPTH + 1)), [LexErrorKind::TooDeep]);
+        assert_eq!(
+            kinds("/// a\r#error x\ninstance a {}"),
+            [LexErrorKind::ControlChar('\r')]
+        );
+        assert_eq!(kinds("/* \u{2028} */"), [LexErrorKind::ControlChar('\u{2028}')]);
+        assert_eq!(kinds("a = \"\u{0}\";"), [LexErrorKind::ControlChar('\0')]);
+        assert_eq!(kinds("/// a \\ \ninstance a {}"), [LexErrorKind::DocBackslash]);
         assert!(kinds(&"[".repeat(MAX_DEPTH)).is_empty());
     }
 

@@ -199,7 +199,7 @@ pub(super) fn kernel_source(inst: &Instance, format: CkFormat) -> Result<OutFile
         inst.op.keyword()
     );
     for d in &inst.doc {
-        out.push_str(&format!("//{d}\n"));
+        super::comment_line(&mut out, "", d);
     }
     out.push_str(&includes(&dir, inst.work.streamk.is_some()));
     out.push_str(&config_struct(inst, &name, &tk_fields(inst, &tk)));

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Times the portable kernels against cuDNN on an NVIDIA GPU over the shared shape suite.
+# Times the portable kernels against cuDNN on an NVIDIA GPU over a shapes file: the benchmark
+# suite (bench/shapes.json, the default) or the network corpus (bench/networks/*.json).
 #
 # Build machine (has Rust; the GPU machine does not):
-#   scripts/bench.sh --stage DIR [BENCH_DIR]
+#   scripts/bench.sh --stage DIR [SHAPES_FILE]
 #       builds ckc (release, feature cuda); compiles for sm_90a, with NVRTC 13.0 from the pip wheel
 #       (the cache key includes the NVRTC version), the kernels of every instance that supports a
 #       shape, for the ops in $CK_BENCH_OPS and the types in $CK_BENCH_DTYPES (comma-separated;
 #       default all), into target/bench-cache, kept between stages; packs the ones needed into
-#       DIR/cache.tar.gz and copies ckc, this script, and shapes.json and cudnn_baseline.py from
-#       BENCH_DIR (default $CK_BENCH_DIR, else ../shared/bench) into DIR. CK_STAGE_SECONDS bounds
+#       DIR/cache.tar.gz and copies ckc, this script, bench/cudnn_baseline.py and the shapes file
+#       (as DIR/shapes.json) into DIR. CK_STAGE_SECONDS bounds
 #       the compile; the GPU machine compiles what is missing, in parallel. DIR must stay under
 #       the 64 MiB transfer limit: all six op/type pairs pack to about 35 MB.
 # GPU machine:
@@ -20,9 +21,9 @@ set -uo pipefail
 
 if [[ ${1:-} == --stage ]]; then
     set -e
-    DIR=$(realpath -m "${2:?usage: bench.sh --stage DIR [BENCH_DIR]}")
+    DIR=$(realpath -m "${2:?usage: bench.sh --stage DIR [SHAPES_FILE]}")
+    SHAPES=$(realpath "${3:-$(dirname "$0")/../bench/shapes.json}")
     cd "$(dirname "$0")/.."
-    SRC=$(realpath "${3:-${CK_BENCH_DIR:-../shared/bench}}")
     mkdir -p "$DIR" target/bench-cache
     cargo build -q --release -p ckc --features cuda
     LIB=${CK_NVRTC_SITE:-$PWD/target/nvrtc/site}/nvidia/cu13/lib
@@ -30,13 +31,14 @@ if [[ ${1:-} == --stage ]]; then
     [[ -n ${CK_BENCH_OPS:-} ]] && SEL+=(--op "$CK_BENCH_OPS")
     [[ -n ${CK_BENCH_DTYPES:-} ]] && SEL+=(--dtype "$CK_BENCH_DTYPES")
     LD_LIBRARY_PATH=$LIB timeout "${CK_STAGE_SECONDS:-3600}" target/release/ckc bench \
-        --shapes "$SRC/shapes.json" "${SEL[@]}" --precompile target/bench-cache --arch sm_90a \
+        --shapes "$SHAPES" "${SEL[@]}" --precompile target/bench-cache --arch sm_90a \
         >"$DIR/kernels.txt" || true
     # Only the files this selection needs (the cache keeps older kernels too), and those compiled.
     (cd target/bench-cache && while read -r f; do if [[ -f $f ]]; then echo "$f"; fi; done <"$DIR/kernels.txt") \
         | tar czf "$DIR/cache.tar.gz" -C target/bench-cache -T -
     echo "$(tar tzf "$DIR/cache.tar.gz" | wc -l) of $(wc -l <"$DIR/kernels.txt") kernels staged"
-    cp target/release/ckc scripts/bench.sh "$SRC/shapes.json" "$SRC/cudnn_baseline.py" "$DIR/"
+    cp target/release/ckc scripts/bench.sh bench/cudnn_baseline.py "$DIR/"
+    cp "$SHAPES" "$DIR/shapes.json"
     du -sh "$DIR"
     exit 0
 fi

@@ -102,8 +102,10 @@ fn tile_k_batch_cap(inst: &Instance, p: &ConvProblem, shape: &GemmShape) -> u64 
         if inst.mma[2] > 0 {
             cap = cap.min(shape.k.div_ceil(inst.mma[2] as u64));
         }
+        // Slices add into the destination with packed 16-bit atomics, which an odd vector
+        // cannot use; a two-stage kernel adds into its fp32 workspace instead.
         let half = matches!(p.dtype.output, DataType::Fp16 | DataType::Bf16);
-        if tk.vector[2] % 2 == 1 && half {
+        if tk.vector[2] % 2 == 1 && half && !is_two_stage(inst) {
             cap = 1;
         }
     }

@@ -14,6 +14,7 @@ pub mod problem_string;
 pub mod reference;
 pub mod registry;
 pub mod select;
+pub mod shapes;
 pub mod subset;
 pub mod support;
 pub mod tensor;

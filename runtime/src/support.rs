@@ -13,7 +13,7 @@
 //! - NGCHW transposes of the v1 op divide the channel and spatial products;
 //! - every tensor ≤ 2 GB unless the instance uses 64-bit indexing;
 //! - split-K: k_batch ≥ 1, StreamK ⇒ k_batch = 1, gfx11 ⇒ k_batch = 1, CK-Tile limits
-//!   (≤ 128 for non-fp32 output, ≤ ceil(GemmK/KWarpTile), odd VecC with 16-bit output ⇒ 1), and
+//!   (≤ 128 for non-fp32 output, ≤ ceil(GemmK/KWarpTile), odd VecC with 16-bit output ⇒ 1 unless two-stage), and
 //!   pipelines with prefetch stages need more K loops per split than stages.
 //!
 //! Beyond CK: a backward-weight problem that breaks only a vector rule runs as its transpose

@@ -92,7 +92,13 @@ fn doc_text_cannot_break_out_of_its_cpp_comment() {
     // IR can come from JSON, past the lexer: line breaks and a trailing backslash in a doc
     // must still leave every row of the tuple in place and no line outside a comment.
     let mut set = set();
-    let hostile = [" a\r#error x", " b\\", " c\u{2028}#error y", " d??/", " e\n#error z"];
+    let hostile = [
+        " a\r#error x",
+        " b\\",
+        " c\u{2028}#error y",
+        " d??/",
+        " e\n#error z",
+    ];
     let mut instances: Vec<Instance> = set.instances().to_vec();
     for inst in &mut instances {
         inst.doc = hostile.iter().map(|d| d.to_string()).collect();
@@ -104,8 +110,16 @@ fn doc_text_cannot_break_out_of_its_cpp_comment() {
     let clean = emit_ck(&self::set()).unwrap();
     for (f, c) in emit_ck(&set).unwrap().iter().zip(&clean) {
         for line in f.contents.split(['\n', '\r', '\u{2028}']) {
-            assert!(!line.trim_start().starts_with("#error"), "{}: {line}", f.path);
-            assert!(!line.ends_with('\\') && !line.ends_with("??/"), "{}", f.path);
+            assert!(
+                !line.trim_start().starts_with("#error"),
+                "{}: {line}",
+                f.path
+            );
+            assert!(
+                !line.ends_with('\\') && !line.ends_with("??/"),
+                "{}",
+                f.path
+            );
         }
         // The same code, only the comments differ.
         let code = |s: &str| -> Vec<String> {

@@ -4,7 +4,6 @@
 use super::report::{
     InstanceResult, Report, ShapeResult, progress_line, read_cudnn, utc, write_outputs,
 };
-use super::shapes::{self, Shape};
 use crate::cli::{BenchArgs, BenchOp, BenchType, Color};
 use crate::commands::candidates::registry;
 use ck_compiler::emit::hip::{EntryKind, HipKernel, MAX_CLUSTER};
@@ -14,6 +13,7 @@ use ck_runtime::cuda::bench::{BenchProblem, KernelTexts, Trials, plain_convoluti
 use ck_runtime::cuda::{CudaBackend, KernelCache};
 use ck_runtime::gpu::portable_kernel;
 use ck_runtime::reference::fresh_seed;
+use ck_runtime::shapes::{self, Shape};
 use ck_runtime::{ConvProblem, DeviceModel, Registry, supports_on};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
@@ -112,7 +112,7 @@ pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
     let path = args.shapes.display();
     let text = std::fs::read_to_string(&args.shapes).map_err(|e| format!("{path}: {e}"))?;
     let all = shapes::parse(&text).map_err(|e| format!("{path}: {e}"))?;
-    let chosen = shapes::select(all, &args.only)?;
+    let chosen = shapes::select(all, &args.only).map_err(|e| e.to_string())?;
     if let Some(dir) = &args.precompile {
         let device = DeviceModel {
             arch: None,
@@ -129,6 +129,8 @@ pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
         _ => return Err("give one --op and one --dtype to time".into()),
     };
     let (op, dtype) = (op_of(op), dtype_of(dtype));
+    // A corpus layer is timed only in the ops a training step runs on it.
+    let chosen: Vec<Shape> = chosen.into_iter().filter(|s| s.needs(op)).collect();
     let cudnn = match &args.cudnn {
         Some(f) => {
             let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
@@ -140,7 +142,8 @@ pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
     let problems = chosen
         .iter()
         .map(|s| s.problem(op, dtype))
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
     let be = CudaBackend::new(0).map_err(|e| format!("no CUDA device: {e}"))?;
     let card = be
         .device_name()
@@ -305,8 +308,8 @@ fn precompile(
     let mut problems = Vec::new();
     for &op in &ops {
         for &dt in &dtypes {
-            for s in chosen {
-                problems.push(s.problem(op, dt)?);
+            for s in chosen.iter().filter(|s| s.needs(op)) {
+                problems.push(s.problem(op, dt).map_err(|e| e.to_string())?);
             }
         }
     }

@@ -5,8 +5,6 @@
 #[cfg(feature = "cuda")]
 mod gpu;
 mod report;
-#[cfg(any(feature = "cuda", test))]
-mod shapes;
 
 use crate::cli::{BenchArgs, BenchReportArgs, Color};
 use std::process::ExitCode;

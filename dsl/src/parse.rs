@@ -155,7 +155,10 @@ fn lex_diagnostic(file: FileId, text: &str, e: LexError) -> Diagnostic {
         }
         LexErrorKind::ControlChar(c) => Diagnostic::error(
             codes::CONTROL_CHARACTER,
-            format!("control character U+{:04X} in a comment or string", c as u32),
+            format!(
+                "control character U+{:04X} in a comment or string",
+                c as u32
+            ),
         )
         .at(span, "not allowed here")
         .help(

@@ -258,9 +258,15 @@ mod tests {
             kinds("/// a\r#error x\ninstance a {}"),
             [LexErrorKind::ControlChar('\r')]
         );
-        assert_eq!(kinds("/* \u{2028} */"), [LexErrorKind::ControlChar('\u{2028}')]);
+        assert_eq!(
+            kinds("/* \u{2028} */"),
+            [LexErrorKind::ControlChar('\u{2028}')]
+        );
         assert_eq!(kinds("a = \"\u{0}\";"), [LexErrorKind::ControlChar('\0')]);
-        assert_eq!(kinds("/// a \\ \ninstance a {}"), [LexErrorKind::DocBackslash]);
+        assert_eq!(
+            kinds("/// a \\ \ninstance a {}"),
+            [LexErrorKind::DocBackslash]
+        );
         assert!(kinds(&"[".repeat(MAX_DEPTH)).is_empty());
     }
 

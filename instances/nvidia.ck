@@ -295,3 +295,47 @@ family nv_fwd_bwd_data_3d : nv_tile {
         t64x64x64 = ([64, 64, 64], [2, 2, 1], [32, 32, 16]);
     }
 }
+
+/// 1-D forward and backward data (audio and sequence models: wav2vec 2.0's feature encoder,
+/// Whisper's stem): the 2-D tiles over NWGC, whose kernels are the 2-D ones (a 1-D problem is a
+/// 2-D one of unit height, so the kernel text does not change).
+family nv_fwd_bwd_data_1d : nv_tile {
+    dims = 1;
+    layout = nwgc;
+    split_k = auto;
+    over op = [fwd, bwd_data];
+    over dtype = [fp16, bf16];
+    over pipeline.version = [compv4, compv3];
+    rows (tile, warps, warp_tile) {
+        /// 8 warps of 64x32, K per block 64.
+        t128x128x64 = ([128, 128, 64], [2, 4, 1], [64, 32, 16]);
+        /// 8 warps of 64x64; on sm_90a, with TMA copies, two warpgroups of 128x128.
+        t256x128x64 = ([256, 128, 64], [4, 2, 1], [64, 64, 16]);
+        /// 4 warps of 64x32, K per block 64.
+        t128x64x64 = ([128, 64, 64], [2, 2, 1], [64, 32, 16]);
+        /// 4 warps of 32x32, K per block 64: short sequences.
+        t64x64x64 = ([64, 64, 64], [2, 2, 1], [32, 32, 16]);
+        /// 4 warps of 64x16: K or C of 36 to 48 (grouped positional convolutions).
+        t128x48x64 = ([128, 48, 64], [2, 2, 1], [64, 24, 16]);
+    }
+}
+
+/// 1-D backward weight: GEMM-K = N·Wo, long for audio, split over workgroups.
+family nv_bwd_weight_1d : nv_bwd_weight {
+    dims = 1;
+    layout = nwgc;
+    over dtype = [fp16, bf16];
+    over pipeline.version = [compv4, compv3];
+    rows (tile, warps, warp_tile) {
+        /// 8 warps of 64x32.
+        t128x128x32 = ([128, 128, 32], [2, 4, 1], [64, 32, 16]);
+        /// 8 warps of 64x64; on sm_90a, with TMA copies, two warpgroups of 128x128.
+        t256x128x64 = ([256, 128, 64], [4, 2, 1], [64, 64, 16]);
+        /// 4 warps of 32x64, wide: C·X much larger than K.
+        t64x128x32 = ([64, 128, 32], [2, 2, 1], [32, 64, 16]);
+        /// 4 warps of 32x32, K per block 64.
+        t64x64x64 = ([64, 64, 64], [2, 2, 1], [32, 32, 16]);
+        /// 4 warps of 48x32: K of 36 to 48 in one M tile.
+        t48x128x64 = ([48, 128, 64], [1, 4, 1], [48, 32, 16]);
+    }
+}

@@ -374,6 +374,9 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
 /// The shape as a problem of the instance's op, dimensionality, layouts and types.
 pub fn problem(inst: &Instance, s: &Shape) -> Result<ConvProblem, ProblemError> {
     let d = inst.ndim as usize;
+    // A 1-D shape takes as many pixels as the 2-D one (a row of input² samples), so that its
+    // deep shapes have the GEMM-K that split-K tiles need.
+    let input = if d == 1 { s.input * s.input } else { s.input };
     let p = ConvProblem {
         op: inst.op,
         ndim: inst.ndim,
@@ -382,7 +385,7 @@ pub fn problem(inst: &Instance, s: &Shape) -> Result<ConvProblem, ProblemError> 
         k: s.k,
         c: s.c,
         filter: vec![s.filter; d],
-        input: vec![s.input; d],
+        input: vec![input; d],
         stride: vec![s.stride; d],
         dilation: vec![s.dilation; d],
         left_pad: vec![s.lpad; d],

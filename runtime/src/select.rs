@@ -18,10 +18,16 @@
 //!   K-iteration's operands. Measured on the H100, counting it as a few MACs an element made
 //!   StreamK look cheapest where the kernels ran it 1.5–40 times slower than split-K.
 //!
+//! - **Narrow loads.** A K step moves `(MPB + NPB)·KPB` operand elements; an A or B vector
+//!   narrower than 16 bytes moves them in proportionally more loads, so its steps cost that
+//!   many times more (scalar loads of fp16, eight times). Instances that merge groups run
+//!   their own small-channel paths, whose loads the vectors do not describe.
+//!
 //! Batches of merged groups (`ceil(G/merge)`) run one after another at full occupancy.
 
 use crate::decompose::{GemmShape, StreamKPlan, is_two_stage, k_batch};
 use crate::device::DeviceModel;
+use crate::probe::vectors;
 use crate::problem::ConvProblem;
 use ck_compiler::ir::Instance;
 
@@ -41,6 +47,19 @@ fn idle_simds(inst: &Instance, dev: &DeviceModel) -> f64 {
     f64::from(a.simds_per_cu) / f64::from(waves.min(a.simds_per_cu).max(1))
 }
 
+/// How many times longer a K step takes for loading its operands in vectors narrower than 16
+/// bytes (see the module docs).
+fn narrow_loads(inst: &Instance, p: &ConvProblem) -> f64 {
+    if inst.work.merge_groups > 1 {
+        return 1.0;
+    }
+    let full = u64::from(16 / p.dtype.input.bytes().clamp(1, 16));
+    let [va, vb, _] = vectors(inst);
+    let (m, n) = (u64::from(inst.tile.m), u64::from(inst.tile.n));
+    let loads = m * full / va.clamp(1, full) + n * full / vb.clamp(1, full);
+    loads as f64 / (m + n).max(1) as f64
+}
+
 /// Estimated time of `inst` on `p` (see the module docs). Call after the support check.
 pub fn cost(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> f64 {
     let shape = GemmShape::of(inst, p);
@@ -49,7 +68,7 @@ pub fn cost(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> f64 {
     let iters = shape.iters_per_tile(inst);
     let slots = dev.slots();
     let tile_elems = mpb * npb;
-    let iter_macs = tile_elems * kpb * idle_simds(inst, dev);
+    let iter_macs = tile_elems * kpb * idle_simds(inst, dev) * narrow_loads(inst, p);
     let batches = shape.batches as f64;
     if let Some(sk) = inst.work.streamk {
         let plan = StreamKPlan::new(tiles, iters, slots);
@@ -90,6 +109,27 @@ mod tests {
     use super::*;
     use crate::device::DeviceModel;
     use ck_compiler::ir::SplitK;
+
+    #[test]
+    fn scalar_loads_cost_more_than_wide_ones() {
+        let mut wide = crate::testing::instance(crate::testing::Variant::XdlV3);
+        wide.work.split_k = SplitK::Fixed(1);
+        wide.a.src_vector = 8;
+        wide.b.src_vector = 8;
+        let mut scalar = wide.clone();
+        scalar.a.src_vector = 1;
+        scalar.b.src_vector = 1;
+        let dev = DeviceModel::default();
+        let p = ConvProblem::parse("bwd_weight 2d N=4 K=64 C=64 filter=3 input=14").unwrap();
+        // Eight scalar loads where one 16-byte load moved eight fp16 elements.
+        let ratio = cost(&scalar, &p, &dev) / cost(&wide, &p, &dev);
+        assert!((ratio - 8.0).abs() < 1e-9, "{ratio}");
+        // fp32: four elements fill 16 bytes.
+        let f =
+            ConvProblem::parse("bwd_weight 2d N=4 K=64 C=64 filter=3 input=14 dtype=fp32").unwrap();
+        let ratio = cost(&scalar, &f, &dev) / cost(&wide, &f, &dev);
+        assert!((ratio - 4.0).abs() < 1e-9, "{ratio}");
+    }
 
     #[test]
     fn padding_and_split_k_change_the_cost() {

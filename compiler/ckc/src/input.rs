@@ -5,8 +5,9 @@ use ck_compiler::load::Session;
 use std::io::Read;
 use std::path::Path;
 
-/// Loads every path (`-` is standard input) into a new session. Problems with the files themselves
-/// (missing, unreadable, not UTF-8) become the session's diagnostics.
+/// Loads every path (`-` is standard input) into a new session. A path given on the command line
+/// that cannot be opened is an I/O error (exit 2); problems with the files it leads to (imports
+/// that are missing, unreadable or not UTF-8) become the session's diagnostics.
 pub fn load(input: &Input) -> Result<Session, String> {
     let mut session = Session::new();
     for path in &input.paths {
@@ -19,6 +20,7 @@ pub fn load(input: &Input) -> Result<Session, String> {
                 .map_err(|e| format!("standard input is not UTF-8: {e}"))?;
             session.add_source("<stdin>", &text);
         } else {
+            std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
             session.add_path(path);
         }
     }

@@ -7,9 +7,16 @@ use std::fmt::Display;
 use std::io::{ErrorKind, IsTerminal, Write};
 
 /// One line of a listing on standard output. A reader that stops early (`ckc list | head`)
-/// ends the program quietly, as other command-line tools do; any other write error is fatal.
+/// ends the program quietly, as other command-line tools do; any other write error (a full
+/// disk) is fatal with a message, never a panic.
 pub fn line(text: impl Display) {
-    if let Err(e) = writeln!(std::io::stdout().lock(), "{text}") {
+    write(format_args!("{text}\n"));
+}
+
+/// Text on standard output as it is, with [`line`]'s handling of write errors.
+pub fn write(text: impl Display) {
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = write!(out, "{text}").and_then(|()| out.flush()) {
         if e.kind() == ErrorKind::BrokenPipe {
             std::process::exit(0);
         }
@@ -17,6 +24,18 @@ pub fn line(text: impl Display) {
         std::process::exit(2);
     }
 }
+
+/// `println!` through [`line`]: no panic on a closed pipe or a full disk.
+macro_rules! outln {
+    ($($arg:tt)*) => { $crate::output::line(format_args!($($arg)*)) };
+}
+
+/// `print!` through [`write`].
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::output::write(format_args!($($arg)*)) };
+}
+
+pub(crate) use {out, outln};
 
 pub fn print_diagnostics(diags: &Diagnostics, sources: &SourceMap, color: Color) {
     let choice = match color {

@@ -239,8 +239,10 @@ fn exit_codes() {
     ] {
         assert_eq!(ckc(usage, "").code, 2, "{usage:?}");
     }
-    // A missing file is a diagnostic about the input, not a usage error.
-    assert_eq!(ckc(&["emit", "traits", "no/such.ck"], "").code, 1);
+    // A path on the command line that does not exist is an I/O error, naming the path.
+    let missing = ckc(&["emit", "traits", "no/such.ck"], "");
+    assert_eq!(missing.code, 2);
+    assert!(missing.stderr.contains("no/such.ck"), "{}", missing.stderr);
 }
 
 #[test]
@@ -352,3 +354,58 @@ fn emit_hip_writes_each_distinct_kernel_once() {
     assert!(symbols.len() < instances, "{} kernels", symbols.len());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A reader that closes the pipe after the first bytes (`ckc emit traits … | head -1`) ends every
+/// printing command quietly with 0, never a panic.
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    use std::io::Read;
+    let commands: &[&[&str]] = &[
+        &["emit", "traits", "instances"],
+        &["emit", "names", "instances"],
+        &["emit", "manifest", "instances"],
+        &["explain", "instances"],
+        &["check", "--format", "json", "instances"],
+        &["list", "instances"],
+    ];
+    for args in commands {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ckc"))
+            .args(*args)
+            .current_dir(root())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("ckc starts");
+        let mut stdout = child.stdout.take().expect("stdout");
+        let mut first = [0u8; 16];
+        stdout.read_exact(&mut first).expect("some output");
+        drop(stdout);
+        let out = child.wait_with_output().expect("ckc ends");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !stderr.contains("panicked"),
+            "ckc {args:?} panicked:\n{stderr}"
+        );
+        assert_eq!(out.status.code(), Some(0), "ckc {args:?}: {stderr}");
+    }
+}
+
+/// Standard output on a full disk is an I/O error (exit 2) with a message, not a panic.
+#[test]
+fn a_full_disk_is_an_io_error() {
+    let Ok(full) = std::fs::File::create("/dev/full") else {
+        return; // not Linux
+    };
+    let out = Command::new(env!("CARGO_BIN_EXE_ckc"))
+        .args(["emit", "traits", "instances"])
+        .current_dir(root())
+        .stdout(full)
+        .output()
+        .expect("ckc runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("writing to standard output"), "{stderr}");
+}
+

@@ -339,7 +339,7 @@ pub fn write_outputs(r: &Report, json: Option<&Path>, chart: Option<&Path>) -> R
     if let Some(f) = chart {
         write(f, &svg(r))?;
     }
-    print!("{}", table(r));
+    crate::output::out!("{}", table(r));
     Ok(())
 }
 

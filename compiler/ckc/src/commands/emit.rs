@@ -142,7 +142,7 @@ fn deliver(files: &[OutFile], out: Option<&Path>) -> Result<(), String> {
     let Some(root) = out else {
         return match files {
             [file] => {
-                print!("{}", file.contents);
+                crate::output::out!("{}", file.contents);
                 Ok(())
             }
             _ => Err("this target writes several files; give --out DIR".to_string()),

@@ -58,6 +58,6 @@ fn from_list(text: &str) -> Outcome {
 
 fn print(imported: &[ImportedInstance]) -> Outcome {
     let sources: Vec<String> = imported.iter().map(to_ck_source).collect();
-    print!("{}", sources.join("\n"));
+    crate::output::out!("{}", sources.join("\n"));
     Outcome::Ok
 }

@@ -27,7 +27,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
                         "instances": count,
                         "diagnostics": diags.to_json(session.sources()),
                     });
-                    println!(
+                    crate::output::outln!(
                         "{}",
                         serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
                     );
@@ -81,11 +81,11 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             for inst in chosen {
                 let explanation = ck_compiler::analysis::explain(inst);
                 match format {
-                    Format::Json => println!(
+                    Format::Json => crate::output::outln!(
                         "{}",
                         serde_json::to_string_pretty(&explanation).map_err(|e| e.to_string())?
                     ),
-                    Format::Text => println!("{explanation}"),
+                    Format::Text => crate::output::outln!("{explanation}"),
                 }
             }
             Ok(Outcome::Ok)

@@ -53,14 +53,16 @@ fn tuned<'r>(reg: &'r Registry, p: &ConvProblem, seed: u64) -> Result<&'r Instan
     let be = CudaBackend::new(0).map_err(|e| format!("the CUDA back end: {e}"))?;
     let t = tune(&be, reg, p, Trials::default(), seed).map_err(|e| format!("tuning: {e}"))?;
     let verified = t.timed.iter().filter(|x| x.us.is_ok()).count();
-    println!(
+    crate::output::outln!(
         "tuned:           {verified} of {} instances verified and timed",
         t.timed.len()
     );
     for x in t.timed.iter().take(5) {
         match &x.us {
-            Ok(us) => println!("                 {us:8.1} µs  {}", x.instance.name),
-            Err(why) => println!("                 failed       {}: {why}", x.instance.name),
+            Ok(us) => crate::output::outln!("                 {us:8.1} µs  {}", x.instance.name),
+            Err(why) => {
+                crate::output::outln!("                 failed       {}: {why}", x.instance.name)
+            }
         }
     }
     Ok(t.best)
@@ -123,13 +125,13 @@ pub fn run(args: &RunArgs, color: Color) -> Result<ExitCode, String> {
         .run(backend.as_ref(), inst, &p)
         .map_err(|e| format!("{} failed: {e}", inst.name))?;
     let elapsed = start.elapsed();
-    println!("problem:         {p}");
-    println!("instance:        {} ({})", inst.name, inst.source);
-    println!("instance string: {instance_string}");
+    crate::output::outln!("problem:         {p}");
+    crate::output::outln!("instance:        {} ({})", inst.name, inst.source);
+    crate::output::outln!("instance string: {instance_string}");
     if let Ok(Formulation::Transposed(t)) = formulation(inst, &p, &device) {
-        println!("as transpose:    {t}");
+        crate::output::outln!("as transpose:    {t}");
     }
-    println!(
+    crate::output::outln!(
         "run:             {} back end, {:.3} ms, k_batch {}, {} workgroups, seed {seed}",
         backend.name(),
         elapsed.as_secs_f64() * 1e3,
@@ -140,6 +142,6 @@ pub fn run(args: &RunArgs, color: Color) -> Result<ExitCode, String> {
         return Ok(super::exit(true));
     }
     let v = data.verify(&p).map_err(|e| e.to_string())?;
-    println!("verify:          {v}");
+    crate::output::outln!("verify:          {v}");
     Ok(super::exit(v.passed()))
 }

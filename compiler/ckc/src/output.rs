@@ -9,14 +9,14 @@ use std::io::{ErrorKind, IsTerminal, Write};
 /// One line of a listing on standard output. A reader that stops early (`ckc list | head`)
 /// ends the program quietly, as other command-line tools do; any other write error (a full
 /// disk) is fatal with a message, never a panic.
-pub fn line(text: impl Display) {
-    write(format_args!("{text}\n"));
+pub fn line(item: impl Display) {
+    text(format_args!("{item}\n"));
 }
 
-/// Text on standard output as it is, with [`line`]'s handling of write errors.
-pub fn write(text: impl Display) {
+/// Text on standard output as it is, with [`line()`]'s handling of write errors.
+pub fn text(value: impl Display) {
     let mut out = std::io::stdout().lock();
-    if let Err(e) = write!(out, "{text}").and_then(|()| out.flush()) {
+    if let Err(e) = write!(out, "{value}").and_then(|()| out.flush()) {
         if e.kind() == ErrorKind::BrokenPipe {
             std::process::exit(0);
         }
@@ -25,14 +25,14 @@ pub fn write(text: impl Display) {
     }
 }
 
-/// `println!` through [`line`]: no panic on a closed pipe or a full disk.
+/// `println!` through [`line()`]: no panic on a closed pipe or a full disk.
 macro_rules! outln {
     ($($arg:tt)*) => { $crate::output::line(format_args!($($arg)*)) };
 }
 
-/// `print!` through [`write`].
+/// `print!` through [`text()`].
 macro_rules! out {
-    ($($arg:tt)*) => { $crate::output::write(format_args!($($arg)*)) };
+    ($($arg:tt)*) => { $crate::output::text(format_args!($($arg)*)) };
 }
 
 pub(crate) use {out, outln};

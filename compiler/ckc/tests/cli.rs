@@ -408,4 +408,3 @@ fn a_full_disk_is_an_io_error() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("writing to standard output"), "{stderr}");
 }
-

@@ -26,6 +26,7 @@ pub mod codes {
     pub const NAME_OUTSIDE_FAMILY: &str = "CK0121";
     pub const BAD_NAME_PATTERN: &str = "CK0122";
     pub const BAD_INSTANCE_NAME: &str = "CK0123";
+    pub const TOO_MANY_INSTANCES: &str = "CK0124";
 }
 
 impl Session {
@@ -135,6 +136,11 @@ fn duplicate_key(dotted: &str, span: Span, first: Span) -> Diagnostic {
         .with(first, "first set here")
         .help("remove one of the settings; to override a base, set the key once in the item")
 }
+
+/// Most instances one library may expand to: CK's whole grouped-convolution library is a few
+/// thousand, and each instance costs a few kilobytes of IR, so this bounds memory well under a
+/// gigabyte while leaving room to grow.
+pub const MAX_INSTANCES: u64 = 100_000;
 
 impl<'s> Resolver<'s> {
     fn new(session: &'s Session) -> Self {
@@ -428,6 +434,32 @@ impl<'s> Resolver<'s> {
         } else {
             vec![None]
         };
+        // Counted before expanding: four axes of 60 values are 13 million instances.
+        let count = axes
+            .iter()
+            .try_fold(rows.len() as u64, |n, a| n.checked_mul(a.len() as u64));
+        let room = MAX_INSTANCES.saturating_sub(self.out.len() as u64);
+        if count.is_none_or(|n| n > room) {
+            let count = count.map_or("more than 2^64".to_string(), |n| n.to_string());
+            self.diags.push(
+                Diagnostic::error(
+                    codes::TOO_MANY_INSTANCES,
+                    format!(
+                        "family `{}` expands to {count} instances; a library holds at most {MAX_INSTANCES}",
+                        family.name.name
+                    ),
+                )
+                .at(family.name.span, "this family")
+                .note(format!(
+                    "{} rows times the axes' sizes ({}); {} instances are already declared",
+                    rows.len(),
+                    axes.iter().map(|a| a.len().to_string()).collect::<Vec<_>>().join(" × "),
+                    self.out.len()
+                ))
+                .help("split the family, or list fewer values on its axes"),
+            );
+            return;
+        }
         let mut choice = vec![0usize; axes.len()];
         loop {
             for row in &rows {

@@ -58,9 +58,48 @@ impl fmt::Display for Verification {
     }
 }
 
+/// Host bytes a checked run of `inst` on `p` holds at once: the three tensors and the D tensors
+/// in their types, and the fp64 reference of the destination.
+pub fn host_bytes(inst: &Instance, p: &ConvProblem) -> Result<u64, RunError> {
+    let mut bytes: u64 = 0;
+    let mut add = |elements: u64, each: u32| {
+        bytes = bytes.saturating_add(elements.saturating_mul(u64::from(each)));
+    };
+    for role in [Role::Input, Role::Weight, Role::Output] {
+        add(p.desc(role)?.elements(), p.dtype_of(role).bytes());
+    }
+    for (desc, dt) in d_descs(inst, p)? {
+        add(desc.elements(), dt.bytes());
+    }
+    let destination = match p.op {
+        ck_compiler::model::Op::Fwd => Role::Output,
+        ck_compiler::model::Op::BwdData => Role::Input,
+        ck_compiler::model::Op::BwdWeight => Role::Weight,
+    };
+    add(p.desc(destination)?.elements(), 8);
+    Ok(bytes)
+}
+
+/// The host memory available to a new allocation, where the system says (`MemAvailable` in
+/// `/proc/meminfo`); `None` elsewhere.
+fn host_memory_available() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib.saturating_mul(1024))
+}
+
 impl ProblemData {
     /// Random data for running `inst` on `p` (fp16, bf16 or fp32 tensors).
+    /// Refuses, before allocating anything, a problem whose tensors and fp64 reference would not
+    /// fit in the host memory available now (Linux's `MemAvailable`).
     pub fn random(inst: &Instance, p: &ConvProblem, seed: u64) -> Result<ProblemData, RunError> {
+        if let Some(available) = host_memory_available() {
+            let needed = host_bytes(inst, p)?;
+            if needed > available {
+                return Err(RunError::TooLarge { needed, available });
+            }
+        }
         let t = |role: Role, s: u64| random_tensor(p.dtype_of(role), p.desc(role)?, s);
         let ds = d_descs(inst, p)?
             .into_iter()

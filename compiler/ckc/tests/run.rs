@@ -210,3 +210,17 @@ fn tuning_times_on_the_cuda_back_end_only() {
         text(&out)
     );
 }
+
+/// A problem whose tensors cannot fit in host memory is refused before anything is allocated,
+/// naming the bytes it needs: no allocation failure, no abort.
+#[test]
+fn a_problem_too_large_for_host_memory_is_refused_before_allocating() {
+    let out = ckc(&[
+        "run",
+        "--problem",
+        "bwd_weight 2d N=4 K=2147483648 C=64 filter=3 input=14",
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(stderr.contains("bytes of host memory"), "{stderr}");
+}

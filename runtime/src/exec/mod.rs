@@ -86,6 +86,10 @@ pub enum RunError {
     NotSupportedOnCpu(String),
     #[error("the {backend} back end: {message}")]
     Backend { backend: String, message: String },
+    #[error(
+        "the problem's tensors and their fp64 reference need {needed} bytes of host memory, {available} are available"
+    )]
+    TooLarge { needed: u64, available: u64 },
     #[error("internal error: {0}")]
     Internal(String),
 }

@@ -3,8 +3,13 @@
 
 use ck_dsl::ast::{self, Item};
 use ck_dsl::{Diagnostic, Diagnostics, FileId, SourceMap, Span};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::io::Read;
 use std::path::{Path, PathBuf};
+
+/// Largest `.ck` file read: the whole library is a few hundred kilobytes, and a larger file is
+/// more likely a mistake (`import "/dev/zero";`) than a library.
+pub const MAX_SOURCE_BYTES: u64 = 16 << 20;
 
 /// Diagnostic codes of loading (see `docs/diagnostics.md`).
 pub mod codes {
@@ -38,7 +43,7 @@ impl Session {
         match std::fs::metadata(path) {
             Ok(meta) if meta.is_dir() => {
                 let mut found = Vec::new();
-                self.find_ck_files(path, &mut found);
+                self.find_ck_files(path, &mut found, &mut HashSet::new());
                 found.sort();
                 for file in found {
                     self.load_file(&file, None);
@@ -87,7 +92,12 @@ impl Session {
         &self.files
     }
 
-    fn find_ck_files(&mut self, dir: &Path, found: &mut Vec<PathBuf>) {
+    /// Every `.ck` file under `dir`, following symlinks; each folder is walked once (by canonical
+    /// path), so links that loop back are not followed again.
+    fn find_ck_files(&mut self, dir: &Path, found: &mut Vec<PathBuf>, seen: &mut HashSet<PathBuf>) {
+        if !dir.canonicalize().is_ok_and(|c| seen.insert(c)) {
+            return;
+        }
         let entries = match std::fs::read_dir(dir) {
             Ok(entries) => entries,
             Err(err) => return self.diags.push(io_error(dir, &err, None)),
@@ -98,7 +108,7 @@ impl Session {
                     let path = entry.path();
                     // Follows symlinks to decide; a dangling link reports when read below.
                     if path.is_dir() {
-                        self.find_ck_files(&path, found);
+                        self.find_ck_files(&path, found, seen);
                     } else if path.extension().is_some_and(|e| e == "ck") {
                         found.push(path);
                     }
@@ -131,7 +141,7 @@ impl Session {
         if self.loaded.contains_key(&canonical) {
             return;
         }
-        let bytes = match std::fs::read(path) {
+        let bytes = match read_source(path) {
             Ok(b) => b,
             Err(err) => return self.diags.push(io_error(path, &err, import)),
         };
@@ -181,6 +191,25 @@ impl Session {
             self.load_file(&path, Some(span));
         }
     }
+}
+
+/// A regular file's bytes, at most [`MAX_SOURCE_BYTES`]: a FIFO, a device or an endless file is
+/// an error, never a hang or an exhausted memory.
+fn read_source(path: &Path) -> std::io::Result<Vec<u8>> {
+    // Checked before opening: opening a FIFO for reading waits for a writer.
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    let file = std::fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_SOURCE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_SOURCE_BYTES {
+        return Err(std::io::Error::other(format!(
+            "larger than {} MiB",
+            MAX_SOURCE_BYTES >> 20
+        )));
+    }
+    Ok(bytes)
 }
 
 fn io_error(path: &Path, err: &std::io::Error, import: Option<Span>) -> Diagnostic {
@@ -257,6 +286,31 @@ mod tests {
             s.diagnostics().render(s.sources())
         );
         assert_eq!(file_names(&s), ["a.ck", "common.ck", "b.ck", "z.ck"]);
+    }
+
+    #[test]
+    fn devices_fifos_and_symlink_loops_are_errors_not_hangs() {
+        let dir = folder("hostile", &[("a.ck", b"import \"/dev/zero\";\n")]);
+        let mut s = Session::new();
+        s.add_path(&dir.join("a.ck"));
+        assert_eq!(codes(&s), [codes::UNREADABLE]);
+        #[cfg(unix)]
+        {
+            // A FIFO no one writes to, and two folders linked into each other.
+            let fifo = dir.join("pipe.ck");
+            let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+            std::fs::create_dir_all(dir.join("x/y")).unwrap();
+            std::os::unix::fs::symlink(dir.join("x"), dir.join("x/y/back")).unwrap();
+            std::os::unix::fs::symlink(dir.join("x/y"), dir.join("x/down")).unwrap();
+            let mut s = Session::new();
+            s.add_path(&dir);
+            let expected: &[&str] = if made.is_ok_and(|m| m.success()) {
+                &[codes::UNREADABLE, codes::UNREADABLE]
+            } else {
+                &[codes::UNREADABLE]
+            };
+            assert_eq!(codes(&s), expected);
+        }
     }
 
     #[test]

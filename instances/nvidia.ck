@@ -339,3 +339,23 @@ family nv_bwd_weight_1d : nv_bwd_weight {
         t48x128x64 = ([48, 128, 64], [1, 4, 1], [48, 32, 16]);
     }
 }
+
+/// Channel counts that are multiples of 4 or 2 but not of 8 on both sides (ShuffleNet's 58 and
+/// 116, RegNet's 12 and 18, squeeze-excite layers of 6 to 40): 8-byte or 4-byte vectors along
+/// every operand, four or two times fewer loads than the scalar tiles, in all three ops.
+family nv_narrow_2d : nv_tile {
+    dims = 2;
+    layout = nhwgc;
+    split_k = auto;
+    pipeline.version = compv3;
+    over vector = [[4, 4, 4], [2, 2, 2]];
+    over op = [fwd, bwd_data, bwd_weight];
+    over dtype = [fp16, bf16];
+    name = "nv_narrow_2d_{op}_{dtype}_v{vector}_{row}";
+    rows (tile, warps, warp_tile) {
+        /// 4 warps of 64x32, K per block 64.
+        t128x64x64 = ([128, 64, 64], [2, 2, 1], [64, 32, 16]);
+        /// 4 warps of 32x32, K per block 64: few pixels, or backward weight's short M.
+        t64x64x64 = ([64, 64, 64], [2, 2, 1], [32, 32, 16]);
+    }
+}

@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 pub struct Config {
     out_dir: Option<PathBuf>,
     cargo_directives: bool,
+    imports_anywhere: bool,
 }
 
 /// What a successful compile wrote.
@@ -58,12 +59,20 @@ impl Config {
         Config {
             out_dir: None,
             cargo_directives: true,
+            imports_anywhere: false,
         }
     }
 
     /// Writes to `dir` instead of `$OUT_DIR`.
     pub fn out_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.out_dir = Some(dir.into());
+        self
+    }
+
+    /// Lets imports lead outside the paths given (trusted sources only; see
+    /// [`Session::allow_imports_anywhere`]).
+    pub fn allow_imports_anywhere(mut self, on: bool) -> Self {
+        self.imports_anywhere = on;
         self
     }
 
@@ -78,8 +87,11 @@ impl Config {
     /// `pub const INSTANCES_JSON: &str` for the crate to deserialize.
     pub fn compile(&self, paths: &[impl AsRef<Path>]) -> Result<Output, Error> {
         let mut session = Session::new();
+        if self.imports_anywhere {
+            session = session.allow_imports_anywhere();
+        }
+        session.add_paths(paths);
         for p in paths {
-            session.add_path(p.as_ref());
             if self.cargo_directives {
                 // Folders too, so that added files trigger a rebuild.
                 println!("cargo:rerun-if-changed={}", p.as_ref().display());

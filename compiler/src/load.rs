@@ -17,6 +17,7 @@ pub mod codes {
     pub const IMPORT_CYCLE: &str = "CK0102";
     pub const NOT_UTF8: &str = "CK0103";
     pub const UNREADABLE: &str = "CK0104";
+    pub const IMPORT_OUTSIDE_ROOT: &str = "CK0105";
 }
 
 /// One compilation's sources: the source map, the parsed files in load order, and the
@@ -30,11 +31,63 @@ pub struct Session {
     loaded: HashMap<PathBuf, FileId>,
     /// Files whose imports are being followed, outermost first (for cycle reports).
     stack: Vec<(PathBuf, FileId)>,
+    /// The folders imports may lead into (canonical): the current directory, and each folder
+    /// given to [`Session::add_path`] or [`Session::add_roots`] (a file's own folder).
+    roots: Vec<PathBuf>,
+    /// Imports may lead anywhere ([`Session::allow_imports_anywhere`]).
+    anywhere: bool,
 }
 
 impl Session {
+    /// A session whose imports stay inside the current directory and the folders it is given:
+    /// no absolute path, `..` or symlink that leads out of them, so that compiling an untrusted
+    /// `.ck` reads nothing else. The paths given to [`Session::add_path`] are the caller's and
+    /// may lie anywhere.
     pub fn new() -> Self {
-        Self::default()
+        let mut s = Self::default();
+        s.add_root(Path::new(""));
+        s
+    }
+
+    /// Lets imports lead anywhere, for trusted sources.
+    pub fn allow_imports_anywhere(mut self) -> Self {
+        self.anywhere = true;
+        self
+    }
+
+    fn add_root(&mut self, folder: &Path) {
+        if let Ok(c) = dir_or_current(folder).canonicalize()
+            && !self.roots.contains(&c)
+        {
+            self.roots.push(c);
+        }
+    }
+
+    /// Loads each path as [`Session::add_path`] does, after taking every one's folder as a place
+    /// imports may lead into: a file of one may import a file of another (`bwd_weight/x.ck`
+    /// importing `../common.ck` when both `bwd_weight` and `common.ck` are given).
+    pub fn add_paths<P: AsRef<Path>>(&mut self, paths: &[P]) {
+        self.add_roots(paths);
+        for p in paths {
+            self.add_path(p.as_ref());
+        }
+    }
+
+    /// Takes each path's folder (itself, or a file's own folder) as a place imports may lead
+    /// into, before any is loaded.
+    pub fn add_roots<P: AsRef<Path>>(&mut self, paths: &[P]) {
+        for p in paths {
+            self.add_root_of(p.as_ref());
+        }
+    }
+
+    /// The folder a path given stands for: itself, or a file's own folder.
+    fn add_root_of(&mut self, path: &Path) {
+        if path.is_dir() {
+            self.add_root(path);
+        } else {
+            self.add_root(path.parent().unwrap_or(Path::new("")));
+        }
     }
 
     /// Loads a `.ck` file, or every `*.ck` file under a folder (recursively, in sorted order),
@@ -42,6 +95,7 @@ impl Session {
     pub fn add_path(&mut self, path: &Path) {
         match std::fs::metadata(path) {
             Ok(meta) if meta.is_dir() => {
+                self.add_root_of(path);
                 let mut found = Vec::new();
                 self.find_ck_files(path, &mut found, &mut HashSet::new());
                 found.sort();
@@ -49,7 +103,10 @@ impl Session {
                     self.load_file(&file, None);
                 }
             }
-            Ok(_) => self.load_file(path, None),
+            Ok(_) => {
+                self.add_root_of(path);
+                self.load_file(path, None);
+            }
             Err(err) => self.diags.push(io_error(path, &err, None)),
         }
     }
@@ -66,6 +123,7 @@ impl Session {
     /// resolve relative to that file's folder, and an import of `path` itself means this text.
     /// Editors and tests use it to check unsaved text in place.
     pub fn add_source_at(&mut self, path: &Path, text: &str) -> FileId {
+        self.add_root(path.parent().unwrap_or(Path::new("")));
         let id = self.sources.add(path.display().to_string(), text);
         let canonical = path.canonicalize().ok();
         if let Some(c) = &canonical {
@@ -124,6 +182,12 @@ impl Session {
             Ok(c) => c,
             Err(err) => return self.diags.push(io_error(path, &err, import)),
         };
+        // A symlink inside the roots can lead out of them too.
+        if let Some(span) = import
+            && !self.inside_roots(&canonical)
+        {
+            return self.diags.push(self.outside_roots(path, span));
+        }
         if let Some(i) = self.stack.iter().position(|(p, _)| *p == canonical) {
             let chain: Vec<String> = self.stack[i..]
                 .iter()
@@ -187,10 +251,71 @@ impl Session {
             })
             .collect();
         self.files.push(file);
+        // The importing folder, resolved, so that the written path is judged by name before the
+        // file system is touched (`import "/dev/zero";`, `"../../etc/shadow"`).
+        let base = dir_or_current(dir).canonicalize().ok();
         for (path, span) in imports {
+            let named = base
+                .as_ref()
+                .map(|b| fold_dots(&b.join(path.strip_prefix(dir).unwrap_or(&path))));
+            if named.is_none_or(|n| !self.inside_roots(&n)) {
+                self.diags.push(self.outside_roots(&path, span));
+                continue;
+            }
             self.load_file(&path, Some(span));
         }
     }
+
+    fn inside_roots(&self, path: &Path) -> bool {
+        self.anywhere || self.roots.iter().any(|r| path.starts_with(r))
+    }
+
+    fn outside_roots(&self, path: &Path, span: Span) -> Diagnostic {
+        // Relative to the current directory where they lie under it, as the user named them.
+        let here = std::env::current_dir().and_then(|d| d.canonicalize()).ok();
+        let roots: Vec<String> = self
+            .roots
+            .iter()
+            .map(
+                |r| match here.as_ref().and_then(|h| r.strip_prefix(h).ok()) {
+                    Some(rel) if rel.as_os_str().is_empty() => "`.`".to_string(),
+                    Some(rel) => format!("`{}`", rel.display()),
+                    None => format!("`{}`", r.display()),
+                },
+            )
+            .collect();
+        Diagnostic::error(
+            codes::IMPORT_OUTSIDE_ROOT,
+            format!("import `{}` leads outside the library", path.display()),
+        )
+        .at(span, "this import")
+        .note(format!("imports stay inside {}", roots.join(", ")))
+        .help("import the library's own files by relative paths; for trusted sources, `ckc --allow-outside-imports` or `Config::allow_imports_anywhere` lifts this")
+    }
+}
+
+fn dir_or_current(dir: &Path) -> &Path {
+    if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    }
+}
+
+/// `path` with `.` and `..` folded away by name (an absolute `path` stays absolute).
+fn fold_dots(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// A regular file's bytes, at most [`MAX_SOURCE_BYTES`]: a FIFO, a device or an endless file is
@@ -293,6 +418,10 @@ mod tests {
         let dir = folder("hostile", &[("a.ck", b"import \"/dev/zero\";\n")]);
         let mut s = Session::new();
         s.add_path(&dir.join("a.ck"));
+        assert_eq!(codes(&s), [codes::IMPORT_OUTSIDE_ROOT]);
+        // Allowed to leave the library, a device is still not read.
+        let mut s = Session::new().allow_imports_anywhere();
+        s.add_path(&dir.join("a.ck"));
         assert_eq!(codes(&s), [codes::UNREADABLE]);
         #[cfg(unix)]
         {
@@ -305,9 +434,9 @@ mod tests {
             let mut s = Session::new();
             s.add_path(&dir);
             let expected: &[&str] = if made.is_ok_and(|m| m.success()) {
-                &[codes::UNREADABLE, codes::UNREADABLE]
+                &[codes::IMPORT_OUTSIDE_ROOT, codes::UNREADABLE]
             } else {
-                &[codes::UNREADABLE]
+                &[codes::IMPORT_OUTSIDE_ROOT]
             };
             assert_eq!(codes(&s), expected);
         }
@@ -357,11 +486,19 @@ mod tests {
         let span = s.diagnostics().0[0].primary_span().unwrap();
         assert_eq!(span.start, 14);
         let mut s = Session::new();
+        s.add_roots(&[&dir]);
         s.add_source(
             "main.ck",
             &format!("import \"{}\";\n", dir.join("sub").display()),
         );
         assert_eq!(codes(&s), [codes::UNREADABLE]);
+        // Outside every root, the same import is refused before anything is read.
+        let mut s = Session::new();
+        s.add_source(
+            "main.ck",
+            &format!("import \"{}\";\n", dir.join("sub").display()),
+        );
+        assert_eq!(codes(&s), [codes::IMPORT_OUTSIDE_ROOT]);
     }
 
     #[test]

@@ -4,11 +4,16 @@
 use ck_compiler::load::Session;
 use std::path::{Path, PathBuf};
 
-fn library_files() -> Vec<(PathBuf, String)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+/// The instance library's folder.
+fn library_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("workspace root")
-        .join("instances");
+        .join("instances")
+}
+
+fn library_files() -> Vec<(PathBuf, String)> {
+    let root = library_root();
     let mut files = Vec::new();
     collect(&root, &mut files);
     files.sort();
@@ -88,7 +93,9 @@ impl SplitMix {
 #[test]
 fn library_files_compile_on_their_own_terms() {
     for (path, text) in library_files() {
+        // Each file alone, as part of the library folder its imports may reach into.
         let mut session = Session::new();
+        session.add_roots(&[library_root()]);
         session.add_path(&path);
         if let Err(d) = ck_compiler::compile(&session) {
             panic!(

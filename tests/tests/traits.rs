@@ -35,8 +35,10 @@ fn ck_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
+/// Compiles `paths` as part of the instance library, whose folder their imports may reach into.
 fn compile_paths(paths: &[PathBuf]) -> Validated {
     let mut session = Session::new();
+    session.add_roots(&[root().join("instances")]);
     for p in paths {
         session.add_path(p);
     }

@@ -141,8 +141,13 @@ pub enum ImportSource {
 /// Input files: `.ck` files, folders searched for `.ck` files, or `-` for standard input.
 #[derive(Args)]
 pub struct Input {
+    /// `.ck` files, folders searched for `.ck` files, or `-` for standard input.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
+    /// Let imports lead outside the current directory and the folders given (by default they
+    /// must stay inside, so that an untrusted `.ck` reads nothing else).
+    #[arg(long)]
+    pub allow_outside_imports: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -3,15 +3,30 @@
 use crate::cli::Input;
 use ck_compiler::load::Session;
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Loads every path (`-` is standard input) into a new session. A path given on the command line
 /// that cannot be opened is an I/O error (exit 2); problems with the files it leads to (imports
 /// that are missing, unreadable or not UTF-8) become the session's diagnostics.
 pub fn load(input: &Input) -> Result<Session, String> {
     let mut session = Session::new();
+    if input.allow_outside_imports {
+        session = session.allow_imports_anywhere();
+    }
+    let files: Vec<&Path> = input
+        .paths
+        .iter()
+        .map(PathBuf::as_path)
+        .filter(|p| *p != Path::new("-"))
+        .collect();
+    for path in &files {
+        std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    session.add_roots(&files);
     for path in &input.paths {
-        if path == Path::new("-") {
+        if path != Path::new("-") {
+            session.add_path(path);
+        } else {
             let mut bytes = Vec::new();
             std::io::stdin()
                 .read_to_end(&mut bytes)
@@ -19,9 +34,6 @@ pub fn load(input: &Input) -> Result<Session, String> {
             let text = String::from_utf8(bytes)
                 .map_err(|e| format!("standard input is not UTF-8: {e}"))?;
             session.add_source("<stdin>", &text);
-        } else {
-            std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            session.add_path(path);
         }
     }
     Ok(session)

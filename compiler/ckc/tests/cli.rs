@@ -408,3 +408,27 @@ fn a_full_disk_is_an_io_error() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("writing to standard output"), "{stderr}");
 }
+
+/// An import that leads out of the folders given is refused (CK0105) and the file it names is
+/// never read; `--allow-outside-imports` lets a trusted library do it.
+#[test]
+fn imports_stay_inside_the_library_unless_allowed() {
+    let dir = std::env::temp_dir().join(format!("ckc-roots-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("lib")).unwrap();
+    std::fs::write(dir.join("secret.ck"), "defaults secret_first_line {}\n").unwrap();
+    std::fs::write(dir.join("lib/a.ck"), "import \"../secret.ck\";\n").unwrap();
+    let lib = dir.join("lib");
+    let lib = lib.to_str().unwrap();
+    let refused = ckc(&["--color", "never", "check", lib], "");
+    assert_eq!(refused.code, 1, "{}", refused.stderr);
+    assert!(refused.stderr.contains("CK0105"), "{}", refused.stderr);
+    assert!(
+        !refused.stderr.contains("secret_first_line"),
+        "{}",
+        refused.stderr
+    );
+    let allowed = ckc(&["check", "--allow-outside-imports", lib], "");
+    assert_eq!(allowed.code, 0, "{}", allowed.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}

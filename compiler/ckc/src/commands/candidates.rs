@@ -20,6 +20,7 @@ pub fn registry(
     } else {
         let session = input::load(&Input {
             paths: paths.to_vec(),
+            allow_outside_imports: false,
         })?;
         match ck_compiler::compile(&session) {
             Ok(v) => v.into_instances(),

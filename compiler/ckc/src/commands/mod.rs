@@ -50,19 +50,26 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::List {
             paths,
             problem: None,
-        } => with_validated(&crate::cli::Input { paths }, cli.color, |v| {
-            for inst in v.instances() {
-                let targets: Vec<_> = inst.targets.iter().map(|a| a.keyword()).collect();
-                crate::output::line(format_args!(
-                    "{}\t{}\t{}\t{}",
-                    inst.name,
-                    inst.op,
-                    inst.kind,
-                    targets.join(",")
-                ));
-            }
-            Ok(Outcome::Ok)
-        }),
+        } => with_validated(
+            &crate::cli::Input {
+                paths,
+                allow_outside_imports: false,
+            },
+            cli.color,
+            |v| {
+                for inst in v.instances() {
+                    let targets: Vec<_> = inst.targets.iter().map(|a| a.keyword()).collect();
+                    crate::output::line(format_args!(
+                        "{}\t{}\t{}\t{}",
+                        inst.name,
+                        inst.op,
+                        inst.kind,
+                        targets.join(",")
+                    ));
+                }
+                Ok(Outcome::Ok)
+            },
+        ),
         Command::Run(args) => run::run(&args, cli.color),
         Command::Bench(args) => crate::bench::run(&args, cli.color),
         Command::BenchReport(args) => crate::bench::report(&args),

@@ -283,6 +283,7 @@ pub fn from_json(v: &Value) -> Result<Report, String> {
             })
         })
         .collect::<Result<Vec<_>, String>>()?;
+    check_shapes(&shapes)?;
     Ok(Report {
         card: text("card")?,
         date: text("date")?,
@@ -295,6 +296,48 @@ pub fn from_json(v: &Value) -> Result<Report, String> {
         seed: int("seed")?,
         shapes,
     })
+}
+
+/// Longest shape or instance name a report takes (the suite's are under 60 characters).
+const MAX_NAME: usize = 256;
+
+/// What a saved run must hold for its table and chart to mean anything: unique shape names of
+/// printable text, and times that are finite and positive.
+fn check_shapes(shapes: &[ShapeResult]) -> Result<(), String> {
+    let mut seen = std::collections::BTreeSet::new();
+    let name_ok = |n: &str| n.len() <= MAX_NAME && !n.chars().any(char::is_control);
+    let time_ok = |us: f64| us.is_finite() && us > 0.0;
+    for s in shapes {
+        if !name_ok(&s.name) {
+            return Err(format!(
+                "a shape name is longer than {MAX_NAME} bytes or holds control characters"
+            ));
+        }
+        if !seen.insert(s.name.as_str()) {
+            return Err(format!("shape {} appears twice in one run", s.name));
+        }
+        if s.cudnn_us.is_some_and(|us| !time_ok(us)) {
+            return Err(format!(
+                "shape {}: cuDNN's time is not a positive number",
+                s.name
+            ));
+        }
+        for i in &s.instances {
+            if !name_ok(&i.name) || !name_ok(&i.kernel) {
+                return Err(format!(
+                    "shape {}: an instance or kernel name is longer than {MAX_NAME} bytes or holds control characters",
+                    s.name
+                ));
+            }
+            if i.us.is_some_and(|us| !time_ok(us)) {
+                return Err(format!(
+                    "shape {}: instance {} has a time that is not a positive number",
+                    s.name, i.name
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// One report of several runs of one op and data type on one card: the shapes of later runs
@@ -387,10 +430,11 @@ pub fn svg(r: &Report) -> String {
         r#"<text x="{LEFT}" y="24" font-size="14">{}</text>"#,
         escape(&title)
     );
-    // Y axis with a tick every 0.5.
+    // Y axis with a tick every 0.5, or every whole multiple of it that keeps ten or so ticks.
     let right = LEFT + STEP * n;
-    for t in 0..=(y_max * 2.0).round() as u32 {
-        let v = f64::from(t) / 2.0;
+    let step = ((y_max / 10.0) * 2.0).ceil().max(1.0) / 2.0;
+    for t in 0..=(y_max / step).round().min(20.0) as u32 {
+        let v = f64::from(t) * step;
         let _ = writeln!(
             s,
             r##"<line x1="{LEFT}" y1="{yv:.1}" x2="{right:.1}" y2="{yv:.1}" stroke="#e0e0e0"/><text x="{tx:.1}" y="{ty:.1}" font-size="10" text-anchor="end">{v:.1}</text>"##,
@@ -661,6 +705,38 @@ mod tests {
         assert_eq!(j["summary"]["below_0_7"], 1);
         assert_eq!(j["summary"]["failed_runs"], 2);
         assert_eq!(j["date"], "2026-01-01T00:00:00Z");
+    }
+
+    #[test]
+    fn hostile_saved_runs_are_refused_and_the_chart_stays_small() {
+        let good = to_json(&report());
+        assert!(from_json(&good).is_ok());
+        let with = |edit: &dyn Fn(&mut Value)| {
+            let mut v = good.clone();
+            edit(&mut v);
+            from_json(&v)
+        };
+        // Zero, tiny-but-valid and negative times; a 65,536-character name; a repeated shape.
+        assert!(with(&|v| v["shapes"][0]["instances"][0]["us"] = 0.0.into()).is_err());
+        assert!(with(&|v| v["shapes"][0]["instances"][0]["us"] = (-3.0).into()).is_err());
+        assert!(with(&|v| v["shapes"][0]["cudnn_us"] = (-1.0).into()).is_err());
+        assert!(with(&|v| v["shapes"][0]["name"] = "x".repeat(65_536).into()).is_err());
+        let twice = with(&|v| {
+            let first = v["shapes"][0].clone();
+            v["shapes"].as_array_mut().unwrap().push(first);
+        });
+        assert!(twice.unwrap_err().contains("twice"));
+        // A ratio of ten million gives a chart of a few ticks, not ten million.
+        let mut tiny = with(&|v| {
+            for i in v["shapes"][0]["instances"].as_array_mut().unwrap() {
+                i["us"] = 0.001.into();
+            }
+            v["shapes"][0]["cudnn_us"] = 10_000.0.into();
+        })
+        .unwrap();
+        tiny.shapes.truncate(1);
+        let chart = svg(&tiny);
+        assert!(chart.matches("<line").count() <= 25, "{}", chart.len());
     }
 
     #[test]

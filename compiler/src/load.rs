@@ -123,7 +123,7 @@ impl Session {
     /// resolve relative to that file's folder, and an import of `path` itself means this text.
     /// Editors and tests use it to check unsaved text in place.
     pub fn add_source_at(&mut self, path: &Path, text: &str) -> FileId {
-        self.add_root(path.parent().unwrap_or(Path::new("")));
+        self.add_root_of(path);
         let id = self.sources.add(path.display().to_string(), text);
         let canonical = path.canonicalize().ok();
         if let Some(c) = &canonical {

@@ -17,7 +17,6 @@
 //!   or a level at a time: Tree) costs what moving its fp32 tile through L2 costs against one
 //!   K-iteration's operands. Measured on the H100, counting it as a few MACs an element made
 //!   StreamK look cheapest where the kernels ran it 1.5–40 times slower than split-K.
-//!
 //! - **Narrow loads.** A K step moves `(MPB + NPB)·KPB` operand elements; an A or B vector
 //!   narrower than 16 bytes moves them in proportionally more loads, so its steps cost that
 //!   many times more (scalar loads of fp16, eight times). Instances that merge groups run

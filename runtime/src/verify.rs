@@ -71,12 +71,7 @@ pub fn host_bytes(inst: &Instance, p: &ConvProblem) -> Result<u64, RunError> {
     for (desc, dt) in d_descs(inst, p)? {
         add(desc.elements(), dt.bytes());
     }
-    let destination = match p.op {
-        ck_compiler::model::Op::Fwd => Role::Output,
-        ck_compiler::model::Op::BwdData => Role::Input,
-        ck_compiler::model::Op::BwdWeight => Role::Weight,
-    };
-    add(p.desc(destination)?.elements(), 8);
+    add(p.desc(p.destination())?.elements(), 8);
     Ok(bytes)
 }
 

@@ -210,10 +210,11 @@ family nv_fwd_bwd_data_2d : nv_tile {
     }
 }
 
-/// Depthwise and narrow grouped forward and backward data (C = K, 1 to 8 channels per group,
-/// 3x3 filters): merged groups run the kernel's small-channel path, a warp per 8 output
-/// channels and 32 pixels, the block's weights in LDS (8 channels a group: tensor-core MMAs over
-/// 16-pixel runs on sm_80+). Other problems run the scalar-load tile.
+/// Depthwise and narrow grouped forward and backward data (C = K: 1 or 2 channels per group with
+/// any filter whose weights fit the LDS, 4 or 8 with 3x3 filters): merged groups run the
+/// kernel's small-channel path, a warp per 8 output channels and 32 pixels, the block's weights
+/// in LDS (8 channels a group: tensor-core MMAs over 16-pixel runs on sm_80+). Other problems
+/// run the scalar-load tile.
 family nv_fwd_bwd_data_merged_2d : nv_tile {
     dims = 2;
     layout = nhwgc;
@@ -317,6 +318,22 @@ family nv_fwd_bwd_data_1d : nv_tile {
         t64x64x64 = ([64, 64, 64], [2, 2, 1], [32, 32, 16]);
         /// 4 warps of 64x16: K or C of 36 to 48 (grouped positional convolutions).
         t128x48x64 = ([128, 48, 64], [2, 2, 1], [64, 24, 16]);
+    }
+}
+
+/// 1-D depthwise forward and backward data (the Conformer's 31-tap convolution): the 2-D
+/// small-channel kernels over NWGC.
+family nv_fwd_bwd_data_merged_1d : nv_tile {
+    dims = 1;
+    layout = nwgc;
+    over op = [fwd, bwd_data];
+    over dtype = [fp16, bf16];
+    vector = [1, 1, 1];
+    pipeline.version = compv3;
+    merge_groups = 8;
+    rows (tile, warps, warp_tile) {
+        /// Four warps of 16x16 for the problems the small-channel path does not take.
+        t64x16x32 = ([64, 16, 32], [4, 1, 1], [16, 16, 16]);
     }
 }
 

@@ -365,6 +365,46 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
                     rpad: 0,
                     ..base
                 },
+                // Filters other than 3x3, which the forward / backward-data small-channel
+                // entry takes at one or two channels a group: a strided 5x5, a dilated 7x7 and
+                // a filter wider than its loads' chunk of seven columns.
+                Shape {
+                    what: "depthwise 5x5, strided",
+                    g: 2 * m,
+                    k: 1,
+                    c: 1,
+                    filter: 5,
+                    input: 9,
+                    stride: 2,
+                    lpad: 2,
+                    rpad: 2,
+                    ..base
+                },
+                Shape {
+                    what: "two-channel groups 7x7, dilated",
+                    g: 4 * m,
+                    n: 1,
+                    k: 2,
+                    c: 2,
+                    filter: 7,
+                    input: 9,
+                    dilation: 2,
+                    lpad: 6,
+                    rpad: 5,
+                    ..base
+                },
+                Shape {
+                    what: "depthwise, long filter",
+                    g: m,
+                    n: 1,
+                    k: 1,
+                    c: 1,
+                    filter: 15,
+                    input: 17,
+                    lpad: 7,
+                    rpad: 7,
+                    ..base
+                },
             ]);
         }
     }

@@ -1,7 +1,7 @@
 
 // ---- Small-channel forward and backward data, for kernels that merge groups (depthwise and
-// narrow grouped convolutions: C = K channels per group, 1, 2, 4 or 8, a 3x3 filter with one
-// depth tap). A GEMM tile would be almost all padding there, so the host launches this entry
+// narrow grouped convolutions: C = K channels per group, 1, 2, 4 or 8; any filter for 1 or 2,
+// whose weights fit the LDS, a 3x3 filter with one depth tap for more). A GEMM tile would be almost all padding there, so the host launches this entry
 // instead. A thread owns one vector of 8 destination channels (8 / CH groups) of one pixel at a
 // time. A warp's lanes are `direct_vecs` adjacent vectors (a power of two up to 8) by 32 / vecs
 // pixels, so each of its loads and stores covers whole 128-byte lines; the block's warps take
@@ -12,8 +12,6 @@
 //
 // Forward reads the input at o·s − p + t·d; backward data reads the output gradient at
 // (i + p − t·d) / s where the stride divides it, with the weights' K and C roles swapped.
-
-constexpr int DCONV_PAD = 4;
 
 // The source pixel coordinate for destination coordinate `o` through tap offset `t` (tap times
 // dilation), or -1 when there is none. UNIT: the stride is 1 (no division).
@@ -116,6 +114,105 @@ template <int CH, bool UNIT> CK_NOINLINE void ck_dconv(const CkArgs& a, float* w
                 for (int e = 0; e < 4; ++e) {
                     const int i = 4 * q + e, vg = i / (CH * CH);
                     acc[vg * CH + i % CH] += xf[vg * CH + i / CH % CH] * wq.v[e];
+                }
+            }
+        }
+        const ck_idx out = px.v[0] * d_n + px.v[1] * d_d + px.v[2] * d_h + px.v[3] * d_w + d_c0;
+        ck_vec<OT, 8> o;
+#pragma unroll
+        for (int j = 0; j < 8; ++j) o.v[j] = ck_final(a, out + j, acc[j]);
+        *reinterpret_cast<ck_vec<OT, 8>*>(dst + out) = o;
+    }
+}
+
+// Other filters (1 or 2 channels a group; the host checks that the block's weights fit the LDS):
+// the same lanes and weight order, the taps a filter row at a time, each row's loads in chunks
+// of DCONV_SIDE columns issued before any is used, rows outside the source skipped.
+constexpr int DCONV_SIDE = 7;
+
+template <int CH, bool UNIT> CK_NOINLINE void ck_dconv_any(const CkArgs& a, float* wl) {
+    constexpr int VG = 8 / CH, TW = VG * CH * CH;
+    const bool fwd = CK_OP == CK_FWD;
+    const int fz = (int)a.Z, fy = (int)a.Y, fx = (int)a.X, taps = fz * fy * fx;
+    const int wvec = taps * TW + DCONV_PAD;
+    const int vecs = (int)a.direct_vecs, nvec = (int)(a.G * CH / 8);
+    const int vb = (int)blockIdx.y * vecs;
+    const BT* w = reinterpret_cast<const BT*>(a.w);
+    for (int e = threadIdx.x; e < vecs * taps * TW; e += DIRECT_BLOCK) {
+        const int v = e / (taps * TW), tap = e % (taps * TW) / TW, vg = e % TW / (CH * CH);
+        const int s = e % (CH * CH) / CH, d = e % CH;
+        const int g = (vb + v) * VG + vg, k = fwd ? d : s, c = fwd ? s : d;
+        const int tz = tap / (fy * fx), ty = tap / fx % fy, tx = tap % fx;
+        wl[v * wvec + tap * TW + vg * CH * CH + s * CH + d] =
+            vb + v < nvec ? ck_to_float(w[g * a.ws_g + k * a.ws_k + c * a.ws_c + tz * a.ws_z +
+                                          ty * a.ws_y + tx * a.ws_x])
+                          : 0.0f;
+    }
+    __syncthreads();
+    const int v = (int)threadIdx.x % vecs, slot = (int)threadIdx.x / vecs, slots = DIRECT_BLOCK / vecs;
+    if (vb + v >= nvec) return;
+    const float* wv = wl + v * wvec;
+    const AT* src = reinterpret_cast<const AT*>(fwd ? a.x : a.y);
+    OT* dst = ck_out(a);
+    const ck_idx s_n = ck_ix(fwd ? a.xs_n : a.ys_n), s_d = ck_ix(fwd ? a.xs_d : a.ys_d),
+                 s_h = ck_ix(fwd ? a.xs_h : a.ys_h), s_w = ck_ix(fwd ? a.xs_w : a.ys_w);
+    const ck_idx d_n = ck_ix(fwd ? a.ys_n : a.xs_n), d_d = ck_ix(fwd ? a.ys_d : a.xs_d),
+                 d_h = ck_ix(fwd ? a.ys_h : a.xs_h), d_w = ck_ix(fwd ? a.ys_w : a.xs_w);
+    const ck_i64 sD = fwd ? a.Di : a.Do, sH = fwd ? a.Hi : a.Ho, sW = fwd ? a.Wi : a.Wo;
+    const ck_radix pr = fwd ? ck_radix{(ck_u32)a.Do, (ck_u32)a.Ho, (ck_u32)a.Wo}
+                            : ck_radix{(ck_u32)a.Di, (ck_u32)a.Hi, (ck_u32)a.Wi};
+    const ck_idx s_c0 = ck_ix((ck_i64)(vb + v) * VG * (fwd ? a.xs_g : a.ys_g));
+    const ck_idx d_c0 = ck_ix((ck_i64)(vb + v) * VG * (fwd ? a.ys_g : a.xs_g));
+    const int pixels = (int)(a.N * pr.r1 * pr.r2 * pr.r3);
+    const int p0 = (int)blockIdx.x * (int)a.direct_pixels;
+    const int p1 = p0 + (int)a.direct_pixels < pixels ? p0 + (int)a.direct_pixels : pixels;
+    const int str_d = (int)a.sd, str_h = (int)a.sh, str_w = (int)a.sw;
+    const int pad_d = (int)a.pd, pad_h = (int)a.ph, pad_w = (int)a.pw;
+    const int dil_d = (int)a.dd, dil_h = (int)a.dh, dil_w = (int)a.dw;
+    const ck_d4 step = ck_split4(slots, pr);
+    ck_d4 px = ck_split4(p0 + slot, pr);
+    for (int p = p0 + slot; p < p1; p += slots, ck_advance4(px, step, pr)) {
+        float acc[8];
+#pragma unroll
+        for (int j = 0; j < 8; ++j) acc[j] = 0.0f;
+        for (int tz = 0; tz < fz; ++tz) {
+            const int sd = ck_dconv_src<UNIT>(px.v[1], tz * dil_d, str_d, pad_d, sD);
+            if (sd < 0) continue;
+            for (int ty = 0; ty < fy; ++ty) {
+                const int sh = ck_dconv_src<UNIT>(px.v[2], ty * dil_h, str_h, pad_h, sH);
+                if (sh < 0) continue;
+                const ck_idx row = px.v[0] * s_n + sd * s_d + sh * s_h + s_c0;
+                const float* wr = wv + ((tz * fy + ty) * fx) * TW;
+                for (int x0 = 0; x0 < fx; x0 += DCONV_SIDE) {
+                    ck_vec<AT, 8> xr[DCONV_SIDE];
+                    bool in[DCONV_SIDE];
+#pragma unroll
+                    for (int t = 0; t < DCONV_SIDE; ++t) {
+                        const int sw = x0 + t < fx
+                                           ? ck_dconv_src<UNIT>(px.v[3], (x0 + t) * dil_w, str_w, pad_w, sW)
+                                           : -1;
+                        in[t] = sw >= 0;
+                        if (x0 + t < fx)
+                            xr[t] = *reinterpret_cast<const ck_vec<AT, 8>*>(src + (in[t] ? row + sw * s_w : 0));
+                    }
+#pragma unroll
+                    for (int t = 0; t < DCONV_SIDE; ++t) {
+                        if (x0 + t >= fx) break;
+                        float xf[8];
+#pragma unroll
+                        for (int j = 0; j < 8; ++j) xf[j] = in[t] ? ck_to_float(xr[t].v[j]) : 0.0f;
+                        const ck_vec<float, 4>* w4 =
+                            reinterpret_cast<const ck_vec<float, 4>*>(wr + (x0 + t) * TW);
+#pragma unroll
+                        for (int q = 0; q < TW / 4; ++q) {
+                            const ck_vec<float, 4> wq = w4[q];
+#pragma unroll
+                            for (int e = 0; e < 4; ++e) {
+                                const int i = 4 * q + e, vg = i / (CH * CH);
+                                acc[vg * CH + i % CH] += xf[vg * CH + i / CH % CH] * wq.v[e];
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -323,7 +420,7 @@ constexpr int DC_WARP = 0;
 // fast as forward.
 CK_ENTRY_THREADS(direct, DIRECT_BLOCK, 2)(const CK_GRID_CONST CkArgs a) {
     // The scalar path's weights or the tensor-core path's copy rings.
-    constexpr int WL_BYTES = 8 * (9 * 8 * 8 + DCONV_PAD) * 4;
+    constexpr int WL_BYTES = DCONV_LDS_FLOATS * 4;
     constexpr int RING_BYTES = DC_MMA ? DIRECT_BLOCK / 32 * DC_WARP * 2 : 0;
     __shared__ __align__(128) unsigned char lds[WL_BYTES > RING_BYTES ? WL_BYTES : RING_BYTES];
     float* wl = reinterpret_cast<float*>(lds);
@@ -336,6 +433,11 @@ CK_ENTRY_THREADS(direct, DIRECT_BLOCK, 2)(const CK_GRID_CONST CkArgs a) {
 #endif
     // Forward has no division either way.
     const bool unit = CK_OP == CK_FWD || (a.sd == 1 && a.sh == 1 && a.sw == 1);
+    if (a.Z != 1 || a.Y != 3 || a.X != 3) {
+        if (a.direct_ch == 1) unit ? ck_dconv_any<1, true>(a, wl) : ck_dconv_any<1, false>(a, wl);
+        else unit ? ck_dconv_any<2, true>(a, wl) : ck_dconv_any<2, false>(a, wl);
+        return;
+    }
     switch (a.direct_ch) {
     case 1: unit ? ck_dconv<1, true>(a, wl) : ck_dconv<1, false>(a, wl); break;
     case 2: unit ? ck_dconv<2, true>(a, wl) : ck_dconv<2, false>(a, wl); break;

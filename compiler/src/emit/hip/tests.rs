@@ -1069,6 +1069,47 @@ fn merged_forward_and_backward_data_run_narrow_groups_on_the_small_channel_entry
 }
 
 #[test]
+fn small_channel_forward_and_backward_data_take_any_filter_at_one_or_two_channels() {
+    for op in [Op::Fwd, Op::BwdData] {
+        let merged = emit_hip(
+            &SampleBuilder::new("m", op)
+                .merge_groups(8)
+                .vectors(1, 1, false)
+                .build(),
+        )
+        .unwrap();
+        assert!(merged.source.contains("ck_dconv_any<"));
+        let with = |c: u64, filter: [u64; 3]| {
+            let d = ConvDims {
+                k: c,
+                c,
+                filter,
+                output: [1, 14, 14],
+                pad: [0, filter[1] / 2, filter[2] / 2],
+                ..depthwise(op)
+            };
+            merged.plan(&d, &NV).unwrap()
+        };
+        // Depthwise 5x5 and 7x7, and a 1-D filter of 31 taps: eight vectors a block, never on
+        // tensor cores.
+        for filter in [[1, 5, 5], [1, 7, 7], [1, 1, 31]] {
+            let plan = with(1, filter);
+            assert_eq!(launches(&plan), [EntryKind::Direct], "{filter:?}");
+            assert_eq!((plan.args.direct_vecs, plan.args.direct_mma), (8, 0));
+        }
+        // Two channels a group of a 7x7 filter: 788 floats a vector, four vectors a block.
+        assert_eq!(with(2, [1, 7, 7]).args.direct_vecs, 4);
+        // Four or eight channels a group take only 3x3 filters; other filters run the tiles.
+        for c in [4, 8] {
+            assert_eq!(launches(&with(c, [1, 5, 5])), [EntryKind::Main]);
+            assert_eq!(launches(&with(c, [1, 3, 3])), [EntryKind::Direct]);
+        }
+        // A filter whose one vector's weights exceed the LDS: the tiles.
+        assert_eq!(launches(&with(2, [1, 1, 300])), [EntryKind::Main]);
+    }
+}
+
+#[test]
 fn packed_outputs_skip_the_epilogue_decomposition() {
     let k = |op| emit_hip(&SampleBuilder::new("p", op).build()).unwrap();
     for op in [Op::Fwd, Op::BwdData, Op::BwdWeight] {

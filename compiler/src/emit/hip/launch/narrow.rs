@@ -44,6 +44,10 @@ const DIRECT_MMA_MIN_ROWS: u64 = 4;
 /// Threads of a small-channel forward / backward-data workgroup (`direct_conv.hip`): each owns
 /// one 8-channel vector of one destination pixel at a time.
 pub(in crate::emit::hip) const DCONV_BLOCK: u64 = 256;
+/// Floats between one vector's weights and the next in the small-channel LDS (bank spread), and
+/// the floats of that LDS: eight vectors of a 3x3 filter at 8 channels a group.
+pub(in crate::emit::hip) const DCONV_PAD: u64 = 4;
+pub(in crate::emit::hip) const DCONV_LDS_FLOATS: u64 = 8 * (9 * 64 + DCONV_PAD);
 /// Vectors a warp of the small-channel tensor-core path owns (the N of its MMAs, 8 each).
 pub(in crate::emit::hip) const DCONV_WARP_VECTORS: u64 = 4;
 /// 16-pixel runs each warp of a tensor-core small-channel block takes at least: the warps set
@@ -172,6 +176,12 @@ fn slices_plan(
     }
 }
 
+/// LDS floats of one 8-channel vector's weights in the small-channel forward / backward-data
+/// entry: every tap's `8·c` weights, padded.
+fn dconv_vector_floats(dims: &ConvDims, c: u64) -> u64 {
+    dims.filter.iter().product::<u64>() * 8 * c + DCONV_PAD
+}
+
 /// The small-channel forward / backward-data plan: `y` blocks of `direct_vecs` adjacent
 /// 8-channel vectors (a power of two up to 8, a warp's lanes span them and 32 / vecs pixels),
 /// `x` blocks of the destination pixels, about eight workgroups per compute unit with at least
@@ -186,7 +196,11 @@ fn dconv_plan(
     tensor_bytes: [u64; 3],
 ) -> LaunchPlan {
     let nvec = dims.g * c / 8;
-    let vecs = 1u64 << nvec.min(8).ilog2();
+    // The most vectors, up to 8, whose weights fit the LDS.
+    let widest = (DCONV_LDS_FLOATS / dconv_vector_floats(dims, c))
+        .min(nvec)
+        .min(8);
+    let vecs = 1u64 << widest.ilog2();
     let vec_blocks = nvec.div_ceil(vecs);
     let spatial = if dims.op == Op::Fwd {
         dims.output
@@ -232,7 +246,9 @@ impl KernelConfig {
             if let Some(plan) = self.sliced_plan(dims, dev, [xs, ys], args, tensor_bytes) {
                 return Some(plan);
             }
-            let vectors = self.dconv_channels(dims, xs, ys);
+            let vectors = self
+                .dconv_channels(dims, xs, ys)
+                .filter(|_| self.small_channels(dims));
             // Depthwise with unit width steps, and offsets within a row in 32 bits.
             let row_offsets = |s: &[(char, i64)], w: u64| {
                 get(s, 'W').unsigned_abs().saturating_mul(w) <= i32::MAX as u64
@@ -259,22 +275,37 @@ impl KernelConfig {
             if let Some(ch) = self.direct_channels(dims, xs, ys) {
                 return Some(self.direct_plan(dims, dev, ch, args, tensor_bytes));
             }
-        } else if let Some(ch) = self.dconv_channels(dims, xs, ys) {
+        } else if let Some(ch) = self
+            .dconv_channels(dims, xs, ys)
+            .filter(|&c| self.dconv_filter(dims, c))
+        {
             let mma = self.dconv_tensor_cores(dims, dev);
             return Some(dconv_plan(dims, dev, ch, mma, args, tensor_bytes));
         }
         None
     }
 
-    /// What both small-channel entries need: a kernel that has one, a 3x3 filter with one depth
-    /// tap, 1, 2, 4 or 8 input channels per group and plain operand loads.
-    fn small_channels(&self, dims: &ConvDims) -> bool {
+    /// What the small-channel entries need: a kernel that has one, 1, 2, 4 or 8 input channels
+    /// per group and plain operand loads.
+    fn plain_small_channels(&self, dims: &ConvDims) -> bool {
         let pass = ElementOp::PassThrough;
         self.has_direct()
-            && dims.filter == [1, 3, 3]
             && [1, 2, 4, 8].contains(&dims.c)
             && self.a.op == pass
             && self.b.op == pass
+    }
+
+    /// What the backward-weight small-channel entries need besides: a 3x3 filter with one
+    /// depth tap.
+    fn small_channels(&self, dims: &ConvDims) -> bool {
+        self.plain_small_channels(dims) && dims.filter == [1, 3, 3]
+    }
+
+    /// The filters the small-channel forward / backward-data entry takes at `c` channels a
+    /// group: 3x3 with one depth tap, or any filter at 1 or 2 channels whose weights of one
+    /// vector fit its LDS.
+    fn dconv_filter(&self, dims: &ConvDims, c: u64) -> bool {
+        dims.filter == [1, 3, 3] || (c <= 2 && dconv_vector_floats(dims, c) <= DCONV_LDS_FLOATS)
     }
 
     /// Channels per group when the small-channel entry runs `dims`: a kernel that has it, a
@@ -331,6 +362,7 @@ impl KernelConfig {
     fn dconv_tensor_cores(&self, dims: &ConvDims, dev: &DeviceInfo) -> bool {
         self.mma_operands(dev)
             && dims.c == 8
+            && dims.filter == [1, 3, 3]
             && (dims.op == Op::Fwd || dims.stride.iter().all(|&s| s == 1))
     }
 
@@ -410,7 +442,7 @@ impl KernelConfig {
                 && get(s, 'G') == c as i64
                 && s.iter().all(|&(l, st)| l == 'G' || l == ch || st % 8 == 0)
         };
-        let fits = self.small_channels(dims)
+        let fits = self.plain_small_channels(dims)
             && dims.k == c
             && (dims.g * c).is_multiple_of(8)
             && (dims.g * c).div_ceil(64) <= MAX_GRID_Y

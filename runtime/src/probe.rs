@@ -366,8 +366,9 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
                     ..base
                 },
                 // Filters other than 3x3, which the forward / backward-data small-channel
-                // entry takes at one or two channels a group: a strided 5x5, a dilated 7x7 and
-                // a filter wider than its loads' chunk of seven columns.
+                // entry takes at one or two channels a group: a strided 5x5 and a 7x7 (depthwise
+                // strips, rows of 5 and 10 pixels), a dilated 7x7 of two channels and a filter
+                // wider than its loads' chunk of seven columns.
                 Shape {
                     what: "depthwise 5x5, strided",
                     g: 2 * m,
@@ -378,6 +379,17 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
                     stride: 2,
                     lpad: 2,
                     rpad: 2,
+                    ..base
+                },
+                Shape {
+                    what: "depthwise 7x7",
+                    g: 2 * m,
+                    k: 1,
+                    c: 1,
+                    filter: 7,
+                    input: 10,
+                    lpad: 3,
+                    rpad: 3,
                     ..base
                 },
                 Shape {

@@ -95,6 +95,9 @@ ck_args! {
     direct_rows: i64 => "ck_i64",
     /// 1: the forward / backward-data small-channel entry runs on tensor cores (sm_80+).
     direct_mma: i64 => "ck_i64",
+    /// 1: that entry runs depthwise strips (`ck_dconv_strip`): `direct_pixels` counts strips of
+    /// `DCONV_STRIP` pixels of a row.
+    direct_strip: i64 => "ck_i64",
     /// Scale and Bilinear factors.
     alpha: f64 => "double", beta: f64 => "double",
 }

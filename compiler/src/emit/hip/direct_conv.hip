@@ -224,6 +224,110 @@ template <int CH, bool UNIT> CK_NOINLINE void ck_dconv_any(const CkArgs& a, floa
     }
 }
 
+// Depthwise strips (one channel a group, FX taps a row at unit width dilation: forward at width
+// stride S, backward data at unit strides; the host picks it, see `dconv_strip`): a thread takes
+// DCONV_STRIP adjacent destination pixels of a row, so each source column of a filter row is
+// loaded and converted once for every output it meets, and the row's weights sit in registers
+// for all of them. Where the per-pixel body spends two LDS reads and eight conversions on every
+// eight multiply-adds, this spends them on every 8·DCONV_STRIP. Backward data reads the output
+// gradient at i + p − t: the weights are stored reversed along the row (the host's taps then
+// run forward from i + p − (FX − 1)).
+template <int FX, int S> CK_NOINLINE void ck_dconv_strip(const CkArgs& a, float* wl) {
+    constexpr int P = DCONV_STRIP, COLS = (P - 1) * S + FX;
+    const bool fwd = CK_OP == CK_FWD;
+    const int fz = (int)a.Z, fy = (int)a.Y, taps = fz * fy * FX;
+    const int wvec = taps * 8 + DCONV_PAD;
+    const int vecs = (int)a.direct_vecs, nvec = (int)(a.G / 8);
+    const int vb = (int)blockIdx.y * vecs;
+    const BT* w = reinterpret_cast<const BT*>(a.w);
+    for (int e = threadIdx.x; e < vecs * taps * 8; e += DIRECT_BLOCK) {
+        const int v = e / (taps * 8), tap = e % (taps * 8) / 8, g = (vb + v) * 8 + e % 8;
+        const int tz = tap / (fy * FX), ty = tap / FX % fy, tx = tap % FX;
+        wl[v * wvec + tap * 8 + e % 8] =
+            vb + v < nvec ? ck_to_float(w[g * a.ws_g + tz * a.ws_z + ty * a.ws_y + (fwd ? tx : FX - 1 - tx) * a.ws_x])
+                          : 0.0f;
+    }
+    __syncthreads();
+    const int v = (int)threadIdx.x % vecs, slot = (int)threadIdx.x / vecs, slots = DIRECT_BLOCK / vecs;
+    if (vb + v >= nvec) return;
+    const float* wv = wl + v * wvec;
+    const AT* src = reinterpret_cast<const AT*>(fwd ? a.x : a.y);
+    OT* dst = ck_out(a);
+    const ck_idx s_n = ck_ix(fwd ? a.xs_n : a.ys_n), s_d = ck_ix(fwd ? a.xs_d : a.ys_d),
+                 s_h = ck_ix(fwd ? a.xs_h : a.ys_h), s_w = ck_ix(fwd ? a.xs_w : a.ys_w);
+    const ck_idx d_n = ck_ix(fwd ? a.ys_n : a.xs_n), d_d = ck_ix(fwd ? a.ys_d : a.xs_d),
+                 d_h = ck_ix(fwd ? a.ys_h : a.xs_h), d_w = ck_ix(fwd ? a.ys_w : a.xs_w);
+    const ck_i64 sD = fwd ? a.Di : a.Do, sH = fwd ? a.Hi : a.Ho;
+    const int sW = (int)(fwd ? a.Wi : a.Wo), dW = (int)(fwd ? a.Wo : a.Wi);
+    // Strips of P pixels: (image, depth, row, strip).
+    const ck_radix pr = fwd ? ck_radix{(ck_u32)a.Do, (ck_u32)a.Ho, (ck_u32)((a.Wo + P - 1) / P)}
+                            : ck_radix{(ck_u32)a.Di, (ck_u32)a.Hi, (ck_u32)((a.Wi + P - 1) / P)};
+    const ck_idx s_c0 = ck_ix((ck_i64)(vb + v) * 8 * (fwd ? a.xs_g : a.ys_g));
+    const ck_idx d_c0 = ck_ix((ck_i64)(vb + v) * 8 * (fwd ? a.ys_g : a.xs_g));
+    const int strips = (int)(a.N * pr.r1 * pr.r2 * pr.r3);
+    const int p0 = (int)blockIdx.x * (int)a.direct_pixels;
+    const int p1 = p0 + (int)a.direct_pixels < strips ? p0 + (int)a.direct_pixels : strips;
+    const int str_d = (int)a.sd, str_h = (int)a.sh, pad_d = (int)a.pd, pad_h = (int)a.ph, pad_w = (int)a.pw;
+    const int dil_d = (int)a.dd, dil_h = (int)a.dh;
+    const ck_d4 step = ck_split4(slots, pr);
+    ck_d4 px = ck_split4(p0 + slot, pr);
+    for (int p = p0 + slot; p < p1; p += slots, ck_advance4(px, step, pr)) {
+        const int o0 = px.v[3] * P;
+        // The strip's first source column.
+        const int c0 = fwd ? o0 * S - pad_w : o0 + pad_w - (FX - 1);
+        float acc[P][8];
+#pragma unroll
+        for (int q = 0; q < P; ++q)
+#pragma unroll
+            for (int j = 0; j < 8; ++j) acc[q][j] = 0.0f;
+        for (int tz = 0; tz < fz; ++tz) {
+            const int sd = ck_dconv_src<true>(px.v[1], tz * dil_d, str_d, pad_d, sD);
+            if (sd < 0) continue;
+            for (int ty = 0; ty < fy; ++ty) {
+                const int sh = ck_dconv_src<true>(px.v[2], ty * dil_h, str_h, pad_h, sH);
+                if (sh < 0) continue;
+                const ck_idx row = px.v[0] * s_n + sd * s_d + sh * s_h + s_c0;
+                float wr[FX][8];
+                const ck_vec<float, 4>* w4 = reinterpret_cast<const ck_vec<float, 4>*>(wv + (tz * fy + ty) * FX * 8);
+#pragma unroll
+                for (int t = 0; t < FX; ++t)
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) {
+                        const ck_vec<float, 4> q = w4[2 * t + h];
+#pragma unroll
+                        for (int e = 0; e < 4; ++e) wr[t][4 * h + e] = q.v[e];
+                    }
+#pragma unroll
+                for (int j = 0; j < COLS; ++j) {
+                    const int col = c0 + j;
+                    const bool in = col >= 0 && col < sW;
+                    const ck_vec<AT, 8> xv = *reinterpret_cast<const ck_vec<AT, 8>*>(src + (in ? row + col * s_w : row));
+                    float xf[8];
+#pragma unroll
+                    for (int k = 0; k < 8; ++k) xf[k] = in ? ck_to_float(xv.v[k]) : 0.0f;
+#pragma unroll
+                    for (int q = 0; q < P; ++q) {
+                        const int t = j - q * S;
+                        if (t >= 0 && t < FX)
+#pragma unroll
+                            for (int k = 0; k < 8; ++k) acc[q][k] += xf[k] * wr[t][k];
+                    }
+                }
+            }
+        }
+        const ck_idx out = px.v[0] * d_n + px.v[1] * d_d + px.v[2] * d_h + d_c0;
+#pragma unroll
+        for (int q = 0; q < P; ++q)
+            if (o0 + q < dW) {
+                const ck_idx o = out + (o0 + q) * d_w;
+                ck_vec<OT, 8> r;
+#pragma unroll
+                for (int k = 0; k < 8; ++k) r.v[k] = ck_final(a, o + k, acc[q][k]);
+                *reinterpret_cast<ck_vec<OT, 8>*>(dst + o) = r;
+            }
+    }
+}
+
 #if defined(CK_MMA_SYNC)
 // Tensor cores (sm_80+, 16-bit source and weights, no stride division; the host picks it, see
 // `dconv_tensor_cores`): each vector's 8 destination channels are the N of m16n8 MMAs over runs
@@ -433,6 +537,15 @@ CK_ENTRY_THREADS(direct, DIRECT_BLOCK, 2)(const CK_GRID_CONST CkArgs a) {
 #endif
     // Forward has no division either way.
     const bool unit = CK_OP == CK_FWD || (a.sd == 1 && a.sh == 1 && a.sw == 1);
+    if (a.direct_strip) {
+        const bool s2 = CK_OP == CK_FWD && a.sw == 2;
+        switch (a.X) {
+        case 3: s2 ? ck_dconv_strip<3, 2>(a, wl) : ck_dconv_strip<3, 1>(a, wl); break;
+        case 5: s2 ? ck_dconv_strip<5, 2>(a, wl) : ck_dconv_strip<5, 1>(a, wl); break;
+        default: s2 ? ck_dconv_strip<7, 2>(a, wl) : ck_dconv_strip<7, 1>(a, wl); break;
+        }
+        return;
+    }
     if (a.Z != 1 || a.Y != 3 || a.X != 3) {
         if (a.direct_ch == 1) unit ? ck_dconv_any<1, true>(a, wl) : ck_dconv_any<1, false>(a, wl);
         else unit ? ck_dconv_any<2, true>(a, wl) : ck_dconv_any<2, false>(a, wl);

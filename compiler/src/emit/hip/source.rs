@@ -5,9 +5,9 @@
 use super::args;
 use super::config::{Elem, KernelConfig, SLICED_STAGES, Schedule};
 use super::launch::{
-    CLUSTER_PAD, CONVERT_BLOCK, DCONV_BLOCK, DCONV_LDS_FLOATS, DCONV_PAD, DCONV_WARP_VECTORS,
-    DIRECT_DEPTH, DIRECT_LANES, DIRECT_MMA_BLOCKS, DIRECT_RUNS, DIRECT_SETS, DIRECT_SPAN,
-    DIRECT_STEP_ROWS, DROWS_SLOTS, DROWS_VECS, STAGE_PAD,
+    CLUSTER_PAD, CONVERT_BLOCK, DCONV_BLOCK, DCONV_LDS_FLOATS, DCONV_PAD, DCONV_STRIP,
+    DCONV_WARP_VECTORS, DIRECT_DEPTH, DIRECT_LANES, DIRECT_MMA_BLOCKS, DIRECT_RUNS, DIRECT_SETS,
+    DIRECT_SPAN, DIRECT_STEP_ROWS, DROWS_SLOTS, DROWS_VECS, STAGE_PAD,
 };
 use crate::model::{ElementOp, Op, Reduction};
 use std::fmt::Write;
@@ -95,7 +95,8 @@ pub fn kernel_text(cfg: &KernelConfig) -> KernelText {
             let _ = writeln!(
                 text,
                 "\nconstexpr int DIRECT_BLOCK = {DCONV_BLOCK};\nconstexpr int DC_VW = {DCONV_WARP_VECTORS};\n\
-                 constexpr int DCONV_PAD = {DCONV_PAD};\nconstexpr int DCONV_LDS_FLOATS = {DCONV_LDS_FLOATS};"
+                 constexpr int DCONV_PAD = {DCONV_PAD};\nconstexpr int DCONV_LDS_FLOATS = {DCONV_LDS_FLOATS};\n\
+                 constexpr int DCONV_STRIP = {DCONV_STRIP};"
             );
             text.push_str(DIRECT_CONV);
         }

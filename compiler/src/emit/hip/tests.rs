@@ -980,21 +980,23 @@ fn merged_forward_and_backward_data_run_narrow_groups_on_the_small_channel_entry
         .unwrap();
         assert!(merged.entry(EntryKind::Direct).is_some());
         assert!(merged.source.contains("ck_dconv<"));
-        // Depthwise, 512 groups: 64 vectors of 8 channels, eight a block; the pixels over
-        // about eight blocks per compute unit, one pass of the block (32 pixels) at least.
+        // Depthwise, 512 groups: 64 vectors of 8 channels, eight a block; strips of four
+        // pixels of a row over about eight blocks per compute unit, one pass of the block (32
+        // strips) at least.
         let dw = depthwise(op);
         let plan = merged.plan(&dw, &DEV).unwrap();
         assert_eq!(launches(&plan), [EntryKind::Direct], "{op:?}");
         assert_eq!(plan.workspace_bytes, 0);
         let a = &plan.args;
-        assert_eq!((a.direct_ch, a.direct_vecs), (1, 8));
-        let pixels: u64 = 32 * 14 * 14;
+        assert_eq!((a.direct_ch, a.direct_vecs, a.direct_strip), (1, 8, 1));
+        let strips: u64 = 32 * 14 * 4;
         let per = a.direct_pixels as u64;
-        assert_eq!(per, pixels.div_ceil((8 * 132u64).div_ceil(8)).max(32));
+        assert_eq!(per, strips.div_ceil((8 * 132u64).div_ceil(8)).max(32));
         assert!(matches!(
             plan.steps[0],
-            Step::Launch { grid: [x, 8, 1], block: [256, 1, 1], .. } if u64::from(x) == pixels.div_ceil(per)
+            Step::Launch { grid: [x, 8, 1], block: [256, 1, 1], .. } if u64::from(x) == strips.div_ceil(per)
         ));
+        let pixels: u64 = 32 * 14 * 14;
         // On NVIDIA sm_80+ 8-channel groups of fp16 run on tensor cores: four 16-pixel runs a
         // block for each of the four warps of a vector set (two sets of four vectors), strided
         // forward included (backward data splits strides into phases of other filters).
@@ -1096,9 +1098,22 @@ fn small_channel_forward_and_backward_data_take_any_filter_at_one_or_two_channel
             let plan = with(1, filter);
             assert_eq!(launches(&plan), [EntryKind::Direct], "{filter:?}");
             assert_eq!((plan.args.direct_vecs, plan.args.direct_mma), (8, 0));
+            // Rows of 3, 5 or 7 taps run as strips of four pixels: 32 images of 14 rows of
+            // four strips.
+            let strips: u64 = 32 * 14 * 4;
+            assert_eq!(plan.args.direct_strip, i64::from(filter[2] <= 7));
+            if filter[2] <= 7 {
+                let per = plan.args.direct_pixels as u64;
+                assert!(matches!(
+                    plan.steps[0],
+                    Step::Launch { grid: [x, 8, 1], .. } if u64::from(x) == strips.div_ceil(per)
+                ));
+            }
         }
-        // Two channels a group of a 7x7 filter: 788 floats a vector, four vectors a block.
-        assert_eq!(with(2, [1, 7, 7]).args.direct_vecs, 4);
+        // Two channels a group of a 7x7 filter: 788 floats a vector, four vectors a block, one
+        // pixel a thread.
+        let two = with(2, [1, 7, 7]).args;
+        assert_eq!((two.direct_vecs, two.direct_strip), (4, 0));
         // Four or eight channels a group take only 3x3 filters; other filters run the tiles.
         for c in [4, 8] {
             assert_eq!(launches(&with(c, [1, 5, 5])), [EntryKind::Main]);

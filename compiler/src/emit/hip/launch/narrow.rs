@@ -48,6 +48,8 @@ pub(in crate::emit::hip) const DCONV_BLOCK: u64 = 256;
 /// the floats of that LDS: eight vectors of a 3x3 filter at 8 channels a group.
 pub(in crate::emit::hip) const DCONV_PAD: u64 = 4;
 pub(in crate::emit::hip) const DCONV_LDS_FLOATS: u64 = 8 * (9 * 64 + DCONV_PAD);
+/// Destination pixels of a row a thread of the depthwise strip bodies takes (`ck_dconv_strip`).
+pub(in crate::emit::hip) const DCONV_STRIP: u64 = 4;
 /// Vectors a warp of the small-channel tensor-core path owns (the N of its MMAs, 8 each).
 pub(in crate::emit::hip) const DCONV_WARP_VECTORS: u64 = 4;
 /// 16-pixel runs each warp of a tensor-core small-channel block takes at least: the warps set
@@ -176,6 +178,18 @@ fn slices_plan(
     }
 }
 
+/// Whether the small-channel forward / backward-data entry runs `dims` as depthwise strips
+/// (`ck_dconv_strip`): one channel a group, rows of 3, 5 or 7 taps at unit width dilation,
+/// forward at width stride 1 or 2, backward data at unit strides.
+fn dconv_strip(dims: &ConvDims, c: u64) -> bool {
+    let strides = if dims.op == Op::Fwd {
+        [1, 2].contains(&dims.stride[2])
+    } else {
+        dims.stride.iter().all(|&s| s == 1)
+    };
+    c == 1 && [3, 5, 7].contains(&dims.filter[2]) && dims.dilation[2] == 1 && strides
+}
+
 /// LDS floats of one 8-channel vector's weights in the small-channel forward / backward-data
 /// entry: every tap's `8·c` weights, padded.
 fn dconv_vector_floats(dims: &ConvDims, c: u64) -> u64 {
@@ -192,6 +206,7 @@ fn dconv_plan(
     dev: &DeviceInfo,
     c: u64,
     mma: bool,
+    strip: bool,
     mut args: CkArgs,
     tensor_bytes: [u64; 3],
 ) -> LaunchPlan {
@@ -202,12 +217,14 @@ fn dconv_plan(
         .min(8);
     let vecs = 1u64 << widest.ilog2();
     let vec_blocks = nvec.div_ceil(vecs);
-    let spatial = if dims.op == Op::Fwd {
+    let [d, h, w] = if dims.op == Op::Fwd {
         dims.output
     } else {
         dims.input
     };
-    let pixels = dims.n * spatial.iter().product::<u64>();
+    // Work items: pixels, or strips of them along rows.
+    let w = if strip { w.div_ceil(DCONV_STRIP) } else { w };
+    let pixels = dims.n * d * h * w;
     let pass = if mma {
         // Warps per vector set of the block.
         let warps = DCONV_BLOCK / 32 / (vecs / vecs.min(DCONV_WARP_VECTORS));
@@ -220,6 +237,7 @@ fn dconv_plan(
     args.direct_ch = c as i64;
     args.direct_vecs = vecs as i64;
     args.direct_mma = i64::from(mma);
+    args.direct_strip = i64::from(strip);
     args.direct_pixels = per_block as i64;
     let launch = plain_launch(
         EntryKind::Direct,
@@ -280,7 +298,8 @@ impl KernelConfig {
             .filter(|&c| self.dconv_filter(dims, c))
         {
             let mma = self.dconv_tensor_cores(dims, dev);
-            return Some(dconv_plan(dims, dev, ch, mma, args, tensor_bytes));
+            let strip = !mma && dconv_strip(dims, ch);
+            return Some(dconv_plan(dims, dev, ch, mma, strip, args, tensor_bytes));
         }
         None
     }

@@ -7,6 +7,17 @@ use crate::problem::ConvProblem;
 use ck_compiler::ir::Instance;
 use ck_compiler::model::Arch;
 
+/// What a device's measured times depend on besides the problem and the instance.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeviceId {
+    /// The card's name, e.g. "NVIDIA H100 80GB HBM3".
+    pub card: String,
+    /// The driver's version.
+    pub driver: String,
+    /// The kernel compiler, its version and target, e.g. "NVRTC 13.0 sm_90a".
+    pub compiler: String,
+}
+
 pub trait Backend {
     /// A short name (`cpu`, `cuda`, `hip`).
     fn name(&self) -> &str;
@@ -18,6 +29,12 @@ pub trait Backend {
     /// ahead of those tuned for other devices ([`crate::Registry::candidates_for`]), which stay
     /// supported: a GPU back end runs every instance's portable kernel.
     fn target(&self) -> Option<Arch> {
+        None
+    }
+
+    /// The device's identity, which measured times depend on (the tuning database keys its
+    /// results by it); None where the back end keeps no tuning results.
+    fn device_id(&self) -> Option<DeviceId> {
         None
     }
 

@@ -20,12 +20,13 @@ pub mod support;
 pub mod tensor;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
+pub mod tuning;
 pub mod verify;
 
 // The expansion names `::ck_runtime::Declared`, which must resolve inside this crate too.
 extern crate self as ck_runtime;
 
-pub use backend::{Backend, CpuBackend};
+pub use backend::{Backend, CpuBackend, DeviceId};
 pub use ck_macros::conv_instance;
 pub use declared::Declared;
 pub use device::DeviceModel;

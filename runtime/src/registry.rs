@@ -120,6 +120,23 @@ impl Registry {
         self.entries.iter().map(|e| &e.instance)
     }
 
+    /// A fingerprint of the registered instances (every parameter and priority, in name
+    /// order): 16 hex digits of a 64-bit FNV-1a hash, stable across builds and platforms, which
+    /// keys measurements and tuning results to the library they were taken with.
+    pub fn fingerprint(&self) -> String {
+        let mut entries: Vec<&Entry> = self.entries.iter().collect();
+        entries.sort_by(|a, b| a.instance.name.cmp(&b.instance.name));
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for e in entries {
+            // Serialising a validated instance cannot fail; an empty text would still hash.
+            let text = serde_json::to_string(&(&e.instance, e.priority)).unwrap_or_default();
+            for b in text.bytes().chain([0]) {
+                hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        format!("{hash:016x}")
+    }
+
     /// Every instance's verdict, best first: supported ones ranked (priority, cost, name), then
     /// unsupported ones by name.
     pub fn candidates(&self, p: &ConvProblem) -> Vec<Candidate<'_>> {

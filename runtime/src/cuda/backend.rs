@@ -34,6 +34,10 @@ impl HostDevice for CudaBackend {
         Arch::from_keyword(self.arch().trim_end_matches('a'))
     }
 
+    fn device_id(&self) -> Option<crate::backend::DeviceId> {
+        CudaBackend::device_id(self).ok()
+    }
+
     fn device_model(&self) -> DeviceModel {
         CudaBackend::device_model(self)
     }

@@ -144,6 +144,20 @@ impl CudaBackend {
         Ok(self.ctx.name()?)
     }
 
+    /// What measured times on this device depend on: the card, the driver's and NVRTC's
+    /// versions and the target.
+    pub fn device_id(&self) -> Result<crate::backend::DeviceId, CudaError> {
+        let mut driver = 0;
+        // SAFETY: writes one int; the driver library was loaded by `with_cache`.
+        unsafe { sys::cuDriverGetVersion(&mut driver) }.result()?;
+        let (major, minor) = nvrtc::version()?;
+        Ok(crate::backend::DeviceId {
+            card: self.device_name()?,
+            driver: format!("{}.{}", driver / 1000, driver % 1000 / 10),
+            compiler: format!("NVRTC {major}.{minor} {}", self.arch),
+        })
+    }
+
     pub fn device_info(&self) -> DeviceInfo {
         self.device
     }

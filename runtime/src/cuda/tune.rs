@@ -50,15 +50,17 @@ fn failures(list: &[(String, String)]) -> String {
         .collect()
 }
 
-/// Times every instance of `reg` that supports `p` on this device and runs a plain convolution
+/// Times the instances of `reg` that support `p` on this device and run a plain convolution
 /// (the timing's reference has no element-wise ops or D tensors) on random data from `seed`,
-/// each distinct kernel compiled once; the fastest that verifies wins.
+/// each distinct kernel compiled once; the fastest that verifies wins. `limit`: only that many,
+/// the selection's first (its default choice first); None: all.
 pub fn tune<'r>(
     be: &CudaBackend,
     reg: &'r Registry,
     p: &ConvProblem,
     trials: Trials,
     seed: u64,
+    limit: Option<usize>,
 ) -> Result<Tuned<'r>, TuneError> {
     // The registry's error names every rejected instance when none supports the problem.
     reg.select_for(p, be)?;
@@ -66,10 +68,11 @@ pub fn tune<'r>(
     // (instance, its own kernel: its launch plan, index of its kernel text)
     let mut runs: Vec<(&Instance, HipKernel, usize)> = Vec::new();
     let mut texts = KernelTexts::default();
-    for c in reg.candidates_for(p, be) {
-        if c.verdict.is_err() {
-            continue;
-        }
+    let supported = reg
+        .candidates_for(p, be)
+        .into_iter()
+        .filter(|c| c.verdict.is_ok());
+    for c in supported.take(limit.unwrap_or(usize::MAX)) {
         let kernel = plain_convolution(c.instance)
             .and_then(|()| portable_kernel(c.instance, "cuda").map_err(|e| e.to_string()));
         match kernel {
@@ -146,7 +149,7 @@ impl Tunings {
         if let Some(inst) = self.best.get(&key).and_then(|name| reg.get(name)) {
             return Ok(inst);
         }
-        let tuned = tune(be, reg, p, trials, seed)?;
+        let tuned = tune(be, reg, p, trials, seed, None)?;
         self.best.insert(key, tuned.best.name.clone());
         Ok(tuned.best)
     }

@@ -341,6 +341,10 @@ pub(crate) trait HostDevice {
     fn backend(&self) -> &'static str;
     /// The device's architecture where the library names it ([`crate::Backend::target`]).
     fn target(&self) -> Option<ck_compiler::model::Arch>;
+    /// See [`Backend::device_id`](crate::Backend::device_id).
+    fn device_id(&self) -> Option<crate::backend::DeviceId> {
+        None
+    }
     fn device_model(&self) -> DeviceModel;
     fn device_info(&self) -> DeviceInfo;
     /// The loaded kernel, compiled (or read from the cache) on first use.
@@ -379,6 +383,10 @@ macro_rules! device_backend {
 
             fn target(&self) -> Option<ck_compiler::model::Arch> {
                 $crate::gpu::HostDevice::target(self)
+            }
+
+            fn device_id(&self) -> Option<$crate::backend::DeviceId> {
+                $crate::gpu::HostDevice::device_id(self)
             }
 
             /// The device workspace is the back end's own; host runs need none.

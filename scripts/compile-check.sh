@@ -3,10 +3,18 @@
 # library and tests/fixtures/kernels) for AMD (clang-19 HIP: gfx90a, gfx942, gfx1100, gfx1201)
 # and NVIDIA (NVRTC 13.0 to sm_90a cubins: sm_90 with the warpgroup MMAs the H100 and H200 run). Any compile error fails.
 #
-#   scripts/compile-check.sh [PATH...]
+#   scripts/compile-check.sh [--update-ledger | --all] [PATH...]
+#
+# The ledger (scripts/compile-ledger.txt) lists the SHA-256 of every library kernel text that
+# compiled for all five targets, under a stamp of the toolchains and of the scripts that drive
+# them. By default a kernel in the ledger is compiled again only if it falls in the day's
+# sample (CK_LEDGER_SAMPLE percent, default 10, chosen by hashing the kernel with the date or
+# CK_LEDGER_SEED); every other kernel is compiled. With another stamp nothing is skipped.
+# --update-ledger compiles every kernel and, when all compile, rewrites the ledger; --all
+# compiles every kernel and leaves the ledger alone.
 #
 # CK_SRC=DIR compiles the `.hip` files of DIR instead (no cargo: tests run it while cargo holds
-# its build lock).
+# its build lock; no ledger).
 # scripts/setup.sh installs the toolchains. CK_SKIP_AMD=1 / CK_SKIP_NVRTC=1 skip one side;
 # CK_JOBS sets the parallelism (default: the core count); CK_BATCH the kernels per AMD
 # translation unit. Instances that derive the same constants share one kernel, so each distinct
@@ -21,7 +29,16 @@ JOBS=${CK_JOBS:-$(nproc)}
 BATCH=${CK_BATCH:-12}
 AMD_ARCHS=(gfx90a gfx942 gfx1100 gfx1201)
 
+MODE=ledger
+case ${1:-} in
+    --update-ledger) MODE=update; shift ;;
+    --all) MODE=all; shift ;;
+esac
+LEDGER=${CK_LEDGER:-$ROOT/scripts/compile-ledger.txt}
 inputs=("$@")
+# The ledger speaks for the library alone.
+((${#inputs[@]} == 0)) || [[ $MODE != update ]] || { echo "--update-ledger takes no paths" >&2; exit 2; }
+((${#inputs[@]} == 0)) || MODE=all
 if ((${#inputs[@]} == 0)); then
     inputs=(instances)
     [[ -d tests/fixtures/kernels ]] && inputs+=(tests/fixtures/kernels)
@@ -31,11 +48,52 @@ rm -rf "$WORK/batch" "$WORK/amd"
 mkdir -p "$WORK/batch" "$WORK/amd"
 if [[ -n ${CK_SRC:-} ]]; then
     srcs=("$CK_SRC"/*.hip)
+    MODE=all
 else
     rm -rf "$WORK/src"
     cargo run -q -p ckc -- emit hip "${inputs[@]}" --out "$WORK/src"
     srcs=("$WORK"/src/*.hip)
     echo "$(wc -l <"$WORK/src/kernels.txt") instances, ${#srcs[@]} distinct kernels"
+fi
+
+# What a ledger entry vouches for: the toolchains, and the files that set their flags.
+stamp() {
+    local nvrtc
+    nvrtc=$(cd "$NVRTC_SITE" 2>/dev/null && ls -d nvidia_cuda_nvrtc-*.dist-info 2>/dev/null | head -n 1)
+    echo "# $(clang++-19 --version | head -n 1)" \
+        "| $(dpkg-query -W -f='${Package} ${Version} ' libamdhip64-dev rocm-device-libs 2>/dev/null)" \
+        "| ${nvrtc:-no NVRTC}" \
+        "| $(cat "$ROOT/scripts/compile-check.sh" "$ROOT/runtime/examples/nvrtc_check.rs" \
+            "$ROOT/runtime/src/cuda/nvrtc.rs" | sha256sum | cut -c1-16)"
+}
+declare -A hash_of
+for src in "${srcs[@]}"; do
+    hash_of[$src]=$(sha256sum "$src" | cut -c1-64)
+done
+if [[ $MODE == ledger && -f $LEDGER && $(head -n 1 "$LEDGER") == "$(stamp)" ]]; then
+    declare -A known
+    while read -r h; do known[$h]=1; done < <(tail -n +2 "$LEDGER")
+    seed=${CK_LEDGER_SEED:-$(date -u +%F)}
+    sample=${CK_LEDGER_SAMPLE:-10}
+    chosen=()
+    skipped=0
+    for src in "${srcs[@]}"; do
+        h=${hash_of[$src]}
+        pick=$((16#$(printf '%s %s' "$h" "$seed" | sha256sum | cut -c1-6) % 100))
+        if [[ -n ${known[$h]:-} ]] && ((pick >= sample)); then
+            skipped=$((skipped + 1))
+        else
+            chosen+=("$src")
+        fi
+    done
+    echo "ledger: ${#srcs[@]} kernels, $skipped compiled before ($LEDGER) and skipped, ${#chosen[@]} to compile (new, changed, or in the ${sample}% sample of '$seed')"
+    srcs=("${chosen[@]}")
+elif [[ $MODE == ledger ]]; then
+    echo "ledger: none for these toolchains ($LEDGER); compiling every kernel"
+fi
+if ((${#srcs[@]} == 0)); then
+    echo "nothing to compile"
+    exit 0
 fi
 
 amd() {
@@ -84,4 +142,8 @@ pids=()
 [[ ${CK_SKIP_NVRTC:-0} == 1 ]] || { nvrtc & pids+=($!); }
 status=0
 for p in "${pids[@]}"; do wait "$p" || status=1; done
+if [[ $MODE == update && $status == 0 && ${CK_SKIP_AMD:-0} != 1 && ${CK_SKIP_NVRTC:-0} != 1 ]]; then
+    { stamp; for src in "${srcs[@]}"; do echo "${hash_of[$src]}"; done | sort -u; } >"$LEDGER"
+    echo "ledger: $(($(wc -l <"$LEDGER") - 1)) kernels recorded in $LEDGER"
+fi
 exit $status

@@ -23,6 +23,11 @@ pub mod testing;
 pub mod tuning;
 pub mod verify;
 
+/// The README's Rust example, compiled as a doctest so that it stays true.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeExamples;
+
 // The expansion names `::ck_runtime::Declared`, which must resolve inside this crate too.
 extern crate self as ck_runtime;
 

@@ -54,7 +54,7 @@ impl DeviceKey {
 /// A tuned problem: the fastest verified instance, its median time and how many candidates
 /// were timed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Tuned {
+pub struct Record {
     pub instance: String,
     pub us: f64,
     pub timed: usize,
@@ -66,7 +66,7 @@ pub struct Tuned {
 struct DbFile {
     format: String,
     /// Device key ([`DeviceKey::id`]) → problem string → result.
-    devices: BTreeMap<String, BTreeMap<String, Tuned>>,
+    devices: BTreeMap<String, BTreeMap<String, Record>>,
 }
 
 /// A selected instance and the ranking that chose it.
@@ -80,7 +80,7 @@ pub struct Selected<'r> {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Ranking {
     /// Timed fastest on this device before (the tuning database).
-    Tuned(Tuned),
+    Tuned(Record),
     /// The registry's own ranking ([`crate::select::cost`]).
     CostModel,
 }
@@ -106,7 +106,7 @@ pub struct SaveError {
 #[derive(Debug)]
 pub struct TuningDb {
     path: PathBuf,
-    devices: BTreeMap<String, BTreeMap<String, Tuned>>,
+    devices: BTreeMap<String, BTreeMap<String, Record>>,
 }
 
 impl TuningDb {
@@ -155,16 +155,16 @@ impl TuningDb {
     }
 
     /// The result tuned for `p` on `key`, if any.
-    pub fn get(&self, key: &DeviceKey, p: &ConvProblem) -> Option<&Tuned> {
+    pub fn get(&self, key: &DeviceKey, p: &ConvProblem) -> Option<&Record> {
         self.devices.get(&key.id())?.get(&p.to_string())
     }
 
     /// Records (or replaces) the result for `p` on `key`; [`TuningDb::save`] writes it.
-    pub fn insert(&mut self, key: &DeviceKey, p: &ConvProblem, tuned: Tuned) {
+    pub fn insert(&mut self, key: &DeviceKey, p: &ConvProblem, record: Record) {
         self.devices
             .entry(key.id())
             .or_default()
-            .insert(p.to_string(), tuned);
+            .insert(p.to_string(), record);
     }
 
     /// The tuned instance for `p` on `backend`'s device ([`DeviceKey::of`]), where it is
@@ -174,7 +174,7 @@ impl TuningDb {
         reg: &'r Registry,
         p: &ConvProblem,
         backend: &dyn Backend,
-    ) -> Option<(&'r Instance, &Tuned)> {
+    ) -> Option<(&'r Instance, &Record)> {
         let tuned = self.get(&DeviceKey::of(backend, reg)?, p)?;
         let inst = reg.get(&tuned.instance)?;
         reg.candidates_for(p, backend)
@@ -260,7 +260,7 @@ fn sibling(path: &Path, suffix: &str) -> PathBuf {
 }
 
 /// The tables of the file at `path` (none when it does not exist), or why it cannot be used.
-fn read_devices(path: &Path) -> Result<BTreeMap<String, BTreeMap<String, Tuned>>, String> {
+fn read_devices(path: &Path) -> Result<BTreeMap<String, BTreeMap<String, Record>>, String> {
     let file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
@@ -316,8 +316,8 @@ mod tests {
         }
     }
 
-    fn tuned(name: &str, us: f64) -> Tuned {
-        Tuned {
+    fn tuned(name: &str, us: f64) -> Record {
+        Record {
             instance: name.into(),
             us,
             timed: 3,

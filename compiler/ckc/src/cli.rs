@@ -45,6 +45,10 @@ pub enum Command {
     /// feature `cuda`), verified against the fp64 reference, with the best per shape and its
     /// ratio to cuDNN; exit 1 when a run fails to verify or a shape has no verified instance.
     Bench(BenchArgs),
+    /// Times candidates for problems on the CUDA device (cargo feature `cuda`) and stores the
+    /// fastest verified one of each in the tuning database, which `ckc run --backend cuda`
+    /// consults before the cost model. Problems the database holds are not timed again.
+    Tune(TuneArgs),
     /// Prints the table of runs `ckc bench --json` saved (and writes their chart or one JSON
     /// file where asked): later runs replace earlier runs' shapes of the same name, each ratio
     /// that of its own run; one op, data type and card throughout. Exit 1 when a run failed.
@@ -181,6 +185,11 @@ pub struct RunArgs {
     /// `--backend cuda`.
     #[arg(long)]
     pub tune: bool,
+    /// The tuning database the CUDA back end selects from first and `--tune` adds to
+    /// (default: $CKDSL_TUNING_DB, else tuning.json under $XDG_CACHE_HOME/ckdsl or
+    /// ~/.cache/ckdsl).
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
     /// Compare the result with the fp64 reference.
     #[arg(long)]
     pub verify: bool,
@@ -250,6 +259,50 @@ pub struct BenchArgs {
 }
 
 #[derive(Args)]
+pub struct TuneArgs {
+    /// One problem, e.g. "fwd 2d N=32 K=64 C=64 filter=3 input=56 pad=1 dtype=fp16".
+    #[arg(long, required_unless_present = "shapes", conflicts_with = "shapes")]
+    pub problem: Option<String>,
+    /// A shapes file (as `ckc bench` takes), with --op and --dtype.
+    #[arg(long, value_name = "FILE", requires_all = ["op", "dtype"])]
+    pub shapes: Option<PathBuf>,
+    /// The convolution of the shapes file's problems.
+    #[arg(long, value_enum)]
+    pub op: Option<BenchOp>,
+    /// The data type of the shapes file's problems.
+    #[arg(long, value_enum)]
+    pub dtype: Option<BenchType>,
+    /// Only these shapes (comma-separated names).
+    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
+    pub only: Vec<String>,
+    /// `.ck` files or folders to choose from (default: the instance library).
+    #[arg(long, num_args = 1..)]
+    pub instances: Vec<PathBuf>,
+    /// The tuning database (default: $CKDSL_TUNING_DB, else tuning.json under
+    /// $XDG_CACHE_HOME/ckdsl or ~/.cache/ckdsl).
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+    /// Time only the N supported instances the selection ranks first (default: all).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub top: Option<u32>,
+    /// Time problems the database already holds again.
+    #[arg(long)]
+    pub retune: bool,
+    /// Back-to-back launches per timed trial.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
+    pub reps: u32,
+    /// Timed trials per instance (the median counts).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    pub trials: u32,
+    /// Untimed launches before the trials.
+    #[arg(long, default_value_t = 2)]
+    pub warmup: u32,
+    /// Seed of the random data (default: a fresh one per run).
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+#[derive(Args)]
 pub struct BenchReportArgs {
     /// JSON files of `ckc bench --json`, in order.
     #[arg(required = true, value_name = "RUN")]
@@ -275,4 +328,28 @@ pub enum BenchOp {
 pub enum BenchType {
     Fp16,
     Bf16,
+}
+
+// The measuring commands' (cargo feature `cuda`).
+#[cfg(feature = "cuda")]
+impl BenchOp {
+    pub fn op(self) -> ck_compiler::model::Op {
+        use ck_compiler::model::Op;
+        match self {
+            BenchOp::Fwd => Op::Fwd,
+            BenchOp::BwdData => Op::BwdData,
+            BenchOp::BwdWeight => Op::BwdWeight,
+        }
+    }
+}
+
+#[cfg(feature = "cuda")]
+impl BenchType {
+    pub fn dtype(self) -> ck_compiler::model::DataType {
+        use ck_compiler::model::DataType;
+        match self {
+            BenchType::Fp16 => DataType::Fp16,
+            BenchType::Bf16 => DataType::Bf16,
+        }
+    }
 }

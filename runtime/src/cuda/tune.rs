@@ -1,8 +1,8 @@
 //! Autotuning on the CUDA back end: the fastest instance of a registry for a problem on this
 //! device, each supported plain-convolution instance verified and timed as `ckc bench` times it
-//! ([`BenchProblem::measure`]), and a table of the winners by problem so that each problem is
-//! tuned once. The cost model of [`Registry::select`] ranks by tile arithmetic alone; tuning
-//! ranks by the device's own clock.
+//! ([`BenchProblem::measure`]); [`crate::tuning::TuningDb`] keeps the winners. The cost model
+//! of [`Registry::select`] ranks by tile arithmetic alone; tuning ranks by the device's own
+//! clock.
 
 use super::bench::{BenchProblem, KernelTexts, Trials, plain_convolution};
 use super::{CudaBackend, CudaError};
@@ -10,10 +10,9 @@ use crate::exec::RunError;
 use crate::gpu::portable_kernel;
 use crate::problem::ConvProblem;
 use crate::registry::{NoInstance, Registry};
+use crate::tuning::Record;
 use ck_compiler::emit::hip::HipKernel;
 use ck_compiler::ir::Instance;
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// One candidate's result: median microseconds a run, or why it has none (it failed to build,
 /// to run or to verify).
@@ -30,6 +29,23 @@ pub struct Tuned<'r> {
     pub best: &'r Instance,
     pub us: f64,
     pub timed: Vec<Timed<'r>>,
+}
+
+impl Tuned<'_> {
+    /// Candidates that verified and were timed.
+    pub fn verified(&self) -> usize {
+        self.timed.iter().filter(|t| t.us.is_ok()).count()
+    }
+
+    /// The tuning database's record of this result, measured on `date`.
+    pub fn record(&self, date: String) -> Record {
+        Record {
+            instance: self.best.name.clone(),
+            us: self.us,
+            timed: self.verified(),
+            date,
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -124,33 +140,5 @@ pub fn tune<'r>(
                 .filter_map(|t| Some((t.instance.name.clone(), t.us.err()?)))
                 .collect(),
         )),
-    }
-}
-
-/// The tuned instance by problem (its problem string), for one device and one registry; it
-/// serialises, so that a program can keep its tunings between runs.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Tunings {
-    pub best: BTreeMap<String, String>,
-}
-
-impl Tunings {
-    /// The instance tuned for `p` before, if it is still registered; otherwise [`tune`]s `p`
-    /// (random data from `seed`) and remembers the winner.
-    pub fn select<'r>(
-        &mut self,
-        be: &CudaBackend,
-        reg: &'r Registry,
-        p: &ConvProblem,
-        trials: Trials,
-        seed: u64,
-    ) -> Result<&'r Instance, TuneError> {
-        let key = p.to_string();
-        if let Some(inst) = self.best.get(&key).and_then(|name| reg.get(name)) {
-            return Ok(inst);
-        }
-        let tuned = tune(be, reg, p, trials, seed, None)?;
-        self.best.insert(key, tuned.best.name.clone());
-        Ok(tuned.best)
     }
 }

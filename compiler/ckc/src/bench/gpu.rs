@@ -4,7 +4,7 @@
 use super::report::{
     InstanceResult, Report, ShapeResult, progress_line, read_cudnn, utc, write_outputs,
 };
-use crate::cli::{BenchArgs, BenchOp, BenchType, Color};
+use crate::cli::{BenchArgs, Color};
 use crate::commands::candidates::registry;
 use ck_compiler::emit::hip::{EntryKind, HipKernel, MAX_CLUSTER};
 use ck_compiler::ir::Instance;
@@ -24,21 +24,6 @@ use std::process::ExitCode;
 /// SMs of an H100 SXM or H200, the cards `--precompile` stages for (support checks of split-K
 /// instances depend on the device size).
 const PRECOMPILE_SMS: u32 = 132;
-
-fn op_of(op: BenchOp) -> Op {
-    match op {
-        BenchOp::Fwd => Op::Fwd,
-        BenchOp::BwdData => Op::BwdData,
-        BenchOp::BwdWeight => Op::BwdWeight,
-    }
-}
-
-fn dtype_of(dt: BenchType) -> DataType {
-    match dt {
-        BenchType::Fp16 => DataType::Fp16,
-        BenchType::Bf16 => DataType::Bf16,
-    }
-}
 
 /// One instance's run on a shape: its index, its own kernel (its launch plan) and the index of
 /// its kernel text among the distinct ones.
@@ -128,7 +113,7 @@ pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
         ([op], [dt]) => (*op, *dt),
         _ => return Err("give one --op and one --dtype to time".into()),
     };
-    let (op, dtype) = (op_of(op), dtype_of(dtype));
+    let (op, dtype) = (op.op(), dtype.dtype());
     // A corpus layer is timed only in the ops a training step runs on it.
     let chosen: Vec<Shape> = chosen.into_iter().filter(|s| s.needs(op)).collect();
     let cudnn = match &args.cudnn {
@@ -297,11 +282,11 @@ fn precompile(
 ) -> Result<ExitCode, String> {
     let ops: Vec<Op> = match args.op.as_slice() {
         [] => vec![Op::Fwd, Op::BwdData, Op::BwdWeight],
-        ops => ops.iter().map(|&o| op_of(o)).collect(),
+        ops => ops.iter().map(|&o| o.op()).collect(),
     };
     let dtypes: Vec<DataType> = match args.dtype.as_slice() {
         [] => vec![DataType::Fp16, DataType::Bf16],
-        dts => dts.iter().map(|&d| dtype_of(d)).collect(),
+        dts => dts.iter().map(|&d| d.dtype()).collect(),
     };
     let instances: Vec<&Instance> = reg.instances().collect();
     let kernels = kernels_of(&instances);

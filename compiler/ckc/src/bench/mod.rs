@@ -6,6 +6,9 @@
 mod gpu;
 mod report;
 
+#[cfg(feature = "cuda")]
+pub(crate) use report::utc;
+
 use crate::cli::{BenchArgs, BenchReportArgs, Color};
 use std::process::ExitCode;
 

@@ -4,6 +4,7 @@ pub(crate) mod candidates;
 mod emit;
 mod import;
 mod run;
+mod tune;
 
 use crate::cli::{Cli, Command, Format};
 use crate::input;
@@ -72,6 +73,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         ),
         Command::Run(args) => run::run(&args, cli.color),
         Command::Bench(args) => crate::bench::run(&args, cli.color),
+        Command::Tune(args) => tune::run(&args, cli.color),
         Command::BenchReport(args) => crate::bench::report(&args),
         Command::Explain {
             input,

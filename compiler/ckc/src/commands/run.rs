@@ -46,13 +46,22 @@ fn backend(kind: BackendKind) -> Result<(Box<dyn Backend>, DeviceModel), String>
     }
 }
 
-/// `--tune`: the fastest instance that supports `p` on CUDA device 0, its timings printed.
+/// `--tune`: the fastest instance that supports `p` on CUDA device 0, its timings printed and
+/// kept in the tuning database `db`.
 #[cfg(feature = "cuda")]
-fn tuned<'r>(reg: &'r Registry, p: &ConvProblem, seed: u64) -> Result<&'r Instance, String> {
+fn tuned<'r>(
+    reg: &'r Registry,
+    p: &ConvProblem,
+    seed: u64,
+    db: Option<&std::path::PathBuf>,
+) -> Result<&'r Instance, String> {
     use ck_runtime::cuda::{CudaBackend, bench::Trials, tune::tune};
+    use ck_runtime::tuning::DeviceKey;
     let be = CudaBackend::new(0).map_err(|e| format!("the CUDA back end: {e}"))?;
-    let t = tune(&be, reg, p, Trials::default(), seed).map_err(|e| format!("tuning: {e}"))?;
-    let verified = t.timed.iter().filter(|x| x.us.is_ok()).count();
+    let t = tune(&be, reg, p, Trials::default(), seed, None).map_err(|e| format!("tuning: {e}"))?;
+    let (mut store, path) = super::tune::open_db(db)?;
+    let key = DeviceKey::of(&be, reg).ok_or("the CUDA device has no identity to key tunings by")?;
+    let verified = t.verified();
     crate::output::outln!(
         "tuned:           {verified} of {} instances verified and timed",
         t.timed.len()
@@ -65,12 +74,49 @@ fn tuned<'r>(reg: &'r Registry, p: &ConvProblem, seed: u64) -> Result<&'r Instan
             }
         }
     }
+    store.insert(&key, p, t.record(super::tune::today()));
+    store.save().map_err(|e| e.to_string())?;
+    crate::output::outln!("tuning database: {}", path.display());
     Ok(t.best)
 }
 
 #[cfg(not(feature = "cuda"))]
-fn tuned<'r>(_: &'r Registry, _: &ConvProblem, _: u64) -> Result<&'r Instance, String> {
+fn tuned<'r>(
+    _: &'r Registry,
+    _: &ConvProblem,
+    _: u64,
+    _: Option<&std::path::PathBuf>,
+) -> Result<&'r Instance, String> {
     Err("--tune times instances on the CUDA back end: this ckc was built without it (cargo feature `cuda`)".into())
+}
+
+/// The selection: on a back end that keeps tuning results, the tuning database first; the
+/// ranking used is printed.
+fn select<'r>(
+    reg: &'r Registry,
+    p: &ConvProblem,
+    backend: &dyn Backend,
+    db: Option<&std::path::PathBuf>,
+) -> Result<Result<&'r Instance, ck_runtime::NoInstance>, String> {
+    #[cfg(feature = "cuda")]
+    if backend.device_id().is_some() {
+        use ck_runtime::tuning::Ranking;
+        let (store, path) = super::tune::open_db(db)?;
+        return Ok(store.select_for(reg, p, backend).map(|s| {
+            match &s.by {
+                Ranking::Tuned(t) => crate::output::outln!(
+                    "selected by:     tuning database {} ({:.1} µs, {})",
+                    path.display(),
+                    t.us,
+                    t.date
+                ),
+                Ranking::CostModel => crate::output::outln!("selected by:     cost model"),
+            }
+            s.instance
+        }));
+    }
+    let _ = db;
+    Ok(reg.select_for(p, backend))
 }
 
 pub fn run(args: &RunArgs, color: Color) -> Result<ExitCode, String> {
@@ -84,7 +130,7 @@ pub fn run(args: &RunArgs, color: Color) -> Result<ExitCode, String> {
     };
     let seed = args.seed.unwrap_or_else(fresh_seed);
     let inst = match &args.instance {
-        None if args.tune => tuned(&registry, &p, seed)?,
+        None if args.tune => tuned(&registry, &p, seed, args.db.as_ref())?,
         Some(name) => {
             let inst = registry.get(name).ok_or_else(|| {
                 format!(
@@ -102,7 +148,7 @@ pub fn run(args: &RunArgs, color: Color) -> Result<ExitCode, String> {
             }
             inst
         }
-        None => match registry.select_for(&p, backend.as_ref()) {
+        None => match select(&registry, &p, backend.as_ref(), args.db.as_ref())? {
             Ok(inst) => inst,
             Err(none) => {
                 match &none.problem {

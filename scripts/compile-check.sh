@@ -10,8 +10,10 @@
 # them. By default a kernel in the ledger is compiled again only if it falls in the day's
 # sample (CK_LEDGER_SAMPLE percent, default 10, chosen by hashing the kernel with the date or
 # CK_LEDGER_SEED); every other kernel is compiled. With another stamp nothing is skipped.
+# Kernels this machine compiled under the same stamp are remembered outside the clone
+# ($CK_COMPILE_CACHE, default ~/.cache/ckdsl/compile-check) and skipped like the ledger's.
 # --update-ledger compiles every kernel and, when all compile, rewrites the ledger; --all
-# compiles every kernel and leaves the ledger alone.
+# compiles every kernel and uses neither.
 #
 # CK_SRC=DIR compiles the `.hip` files of DIR instead (no cargo: tests run it while cargo holds
 # its build lock; no ledger).
@@ -70,9 +72,20 @@ declare -A hash_of
 for src in "${srcs[@]}"; do
     hash_of[$src]=$(sha256sum "$src" | cut -c1-64)
 done
-if [[ $MODE == ledger && -f $LEDGER && $(head -n 1 "$LEDGER") == "$(stamp)" ]]; then
-    declare -A known
+# Kernels this machine compiled before under the same stamp, kept outside the clone.
+CACHE=${CK_COMPILE_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/ckdsl/compile-check}
+STAMP=$(stamp)
+SEEN=$CACHE/$(echo "$STAMP" | sha256sum | cut -c1-16).txt
+declare -A known
+ledger_ok=0
+if [[ -f $LEDGER && $(head -n 1 "$LEDGER") == "$STAMP" ]]; then
+    ledger_ok=1
     while read -r h; do known[$h]=1; done < <(tail -n +2 "$LEDGER")
+fi
+if [[ -f $SEEN ]]; then
+    while read -r h; do known[$h]=1; done <"$SEEN"
+fi
+if [[ $MODE == ledger && ${#known[@]} -gt 0 ]]; then
     seed=${CK_LEDGER_SEED:-$(date -u +%F)}
     sample=${CK_LEDGER_SAMPLE:-10}
     chosen=()
@@ -86,7 +99,7 @@ if [[ $MODE == ledger && -f $LEDGER && $(head -n 1 "$LEDGER") == "$(stamp)" ]]; 
             chosen+=("$src")
         fi
     done
-    echo "ledger: ${#srcs[@]} kernels, $skipped compiled before ($LEDGER) and skipped, ${#chosen[@]} to compile (new, changed, or in the ${sample}% sample of '$seed')"
+    echo "ledger: ${#srcs[@]} kernels, $skipped compiled before (ledger $LEDGER: $( ((ledger_ok)) && echo "this stamp" || echo "another stamp"); $SEEN) and skipped, ${#chosen[@]} to compile (new, changed, or in the ${sample}% sample of '$seed')"
     srcs=("${chosen[@]}")
 elif [[ $MODE == ledger ]]; then
     echo "ledger: none for these toolchains ($LEDGER); compiling every kernel"
@@ -142,8 +155,15 @@ pids=()
 [[ ${CK_SKIP_NVRTC:-0} == 1 ]] || { nvrtc & pids+=($!); }
 status=0
 for p in "${pids[@]}"; do wait "$p" || status=1; done
-if [[ $MODE == update && $status == 0 && ${CK_SKIP_AMD:-0} != 1 && ${CK_SKIP_NVRTC:-0} != 1 ]]; then
-    { stamp; for src in "${srcs[@]}"; do echo "${hash_of[$src]}"; done | sort -u; } >"$LEDGER"
-    echo "ledger: $(($(wc -l <"$LEDGER") - 1)) kernels recorded in $LEDGER"
+if [[ $MODE != all && $status == 0 && ${CK_SKIP_AMD:-0} != 1 && ${CK_SKIP_NVRTC:-0} != 1 ]]; then
+    # Remembered on this machine, for the next run's skip list.
+    if mkdir -p "$CACHE" 2>/dev/null; then
+        { [[ -f $SEEN ]] && cat "$SEEN"; for src in "${srcs[@]}"; do echo "${hash_of[$src]}"; done; } \
+            | sort -u >"$SEEN.$$" && mv "$SEEN.$$" "$SEEN"
+    fi
+    if [[ $MODE == update ]]; then
+        { echo "$STAMP"; for src in "${srcs[@]}"; do echo "${hash_of[$src]}"; done | sort -u; } >"$LEDGER"
+        echo "ledger: $(($(wc -l <"$LEDGER") - 1)) kernels recorded in $LEDGER"
+    fi
 fi
 exit $status

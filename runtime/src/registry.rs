@@ -52,6 +52,57 @@ pub struct NoInstance {
     pub reasons: Vec<(String, Unsupported)>,
 }
 
+impl NoInstance {
+    /// Where the instances fall short as a whole: the first of the problem's coarse
+    /// properties (op, spatial rank, layout, data types) that no instance has; None when some
+    /// instances have all four and reject the problem for finer reasons.
+    pub fn missing(&self) -> Option<&'static str> {
+        let coarse = [
+            (Rule::Op, "no instance computes its op"),
+            (
+                Rule::SpatialRank,
+                "no instance of its op has its spatial rank",
+            ),
+            (
+                Rule::Layout,
+                "no instance of its op and rank takes its layout",
+            ),
+            (
+                Rule::DataType,
+                "no instance of its op, rank and layout takes its data types",
+            ),
+        ];
+        let mut stopped = Vec::new();
+        for (rule, missing) in coarse {
+            stopped.push(rule);
+            if self
+                .reasons
+                .iter()
+                .all(|(_, why)| stopped.contains(&why.rule))
+            {
+                return Some(missing);
+            }
+        }
+        None
+    }
+
+    /// The rejections grouped by rule, the commonest first: each rule's count and its first
+    /// instance's name and reason.
+    pub fn by_rule(&self) -> Vec<(Rule, usize, &str, &Unsupported)> {
+        let mut groups: Vec<(Rule, usize, &str, &Unsupported)> = Vec::new();
+        for (name, why) in &self.reasons {
+            match groups.iter_mut().find(|g| g.0 == why.rule) {
+                Some(g) => g.1 += 1,
+                None => groups.push((why.rule, 1, name, why)),
+            }
+        }
+        groups.sort_by(|a, b| b.1.cmp(&a.1));
+        groups
+    }
+}
+
+/// A few lines: what no instance has, then the rejections grouped by rule with an example
+/// each; [`NoInstance::reasons`] has every instance's.
 impl fmt::Display for NoInstance {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(e) = &self.problem {
@@ -60,9 +111,26 @@ impl fmt::Display for NoInstance {
         if self.reasons.is_empty() {
             return f.write_str("no instance is registered");
         }
-        f.write_str("no registered instance supports the problem:")?;
-        for (name, why) in &self.reasons {
-            write!(f, "\n  {name}: {why}")?;
+        write!(
+            f,
+            "none of the {} registered instances supports the problem",
+            self.reasons.len()
+        )?;
+        if let Some(missing) = self.missing() {
+            write!(f, ": {missing}")?;
+        }
+        for (rule, count, name, why) in self.by_rule() {
+            let others = if count > 1 {
+                format!(" and {} more", count - 1)
+            } else {
+                String::new()
+            };
+            write!(
+                f,
+                "\n  {count} by {}: e.g. {name}{others}: {}",
+                rule.name(),
+                why.reason
+            )?;
         }
         Ok(())
     }
@@ -237,6 +305,39 @@ mod tests {
     use crate::backend::CpuBackend;
     use crate::testing::{Variant, instance};
     use ck_compiler::model::ElementOp;
+
+    #[test]
+    fn a_refusal_groups_reasons_by_rule_and_names_what_no_instance_has() {
+        let mut reg = Registry::default();
+        reg.register(instance(Variant::XdlV3), 0).unwrap();
+        reg.register(instance(Variant::XdlV1), 0).unwrap();
+        // Both compute backward weight in 2-D: a forward problem has no instance of its op.
+        let fwd = ConvProblem::parse("fwd 2d N=2 K=16 C=16 filter=3 input=8 pad=1").unwrap();
+        let none = reg.select(&fwd).unwrap_err();
+        assert_eq!(none.missing(), Some("no instance computes its op"));
+        let groups = none.by_rule();
+        assert_eq!(groups.len(), 1);
+        assert_eq!((groups[0].0, groups[0].1), (Rule::Op, 2));
+        let text = none.to_string();
+        assert!(text.starts_with("none of the 2 registered instances supports the problem: no instance computes its op\n  2 by op: e.g. "), "{text}");
+        assert!(
+            text.contains(" and 1 more: instance computes bwd_weight"),
+            "{text}"
+        );
+        // 3-D: the op matches, the rank does not.
+        let three =
+            ConvProblem::parse("bwd_weight 3d N=2 K=16 C=16 filter=3 input=8 pad=1").unwrap();
+        let none = reg.select(&three).unwrap_err();
+        assert_eq!(
+            none.missing(),
+            Some("no instance of its op has its spatial rank")
+        );
+        // Finer reasons (K = 63 against vector widths): no coarse property is missing.
+        let odd = ConvProblem::parse("bwd_weight 2d N=2 K=63 C=63 filter=3 input=8 pad=1").unwrap();
+        if let Err(none) = reg.select(&odd) {
+            assert_eq!(none.missing(), None, "{none}");
+        }
+    }
 
     #[test]
     fn selection_for_a_back_end_skips_what_it_cannot_run() {

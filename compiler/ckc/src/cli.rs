@@ -193,6 +193,10 @@ pub struct RunArgs {
     /// Compare the result with the fp64 reference.
     #[arg(long)]
     pub verify: bool,
+    /// When no instance supports the problem, every instance's reason (by default a summary
+    /// grouped by rule).
+    #[arg(long)]
+    pub verbose: bool,
     /// Seed of the random data (default: a fresh one per run).
     #[arg(long)]
     pub seed: Option<u64>,

@@ -43,7 +43,15 @@ fn no_supporting_instance_lists_every_reason() {
     let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/pass/");
     let wide = format!("{fixtures}bwd_weight_xdl_v3.ck");
     let fwd = format!("{fixtures}fwd_tile.ck");
-    let out = ckc(&["run", "--problem", odd, "--instances", &wide, &fwd]);
+    let out = ckc(&[
+        "run",
+        "--problem",
+        odd,
+        "--instances",
+        &wide,
+        &fwd,
+        "--verbose",
+    ]);
     let (_, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("no instance supports"), "{stderr}");
@@ -52,6 +60,26 @@ fn no_supporting_instance_lists_every_reason() {
         "{stderr}"
     );
     assert!(stderr.contains("op: instance computes fwd"), "{stderr}");
+}
+
+#[test]
+fn a_refusal_summarises_by_rule_and_names_what_no_instance_has() {
+    // No 1-D forward instance among these: every reason is the op or the rank.
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/pass/");
+    let wide = format!("{fixtures}bwd_weight_xdl_v3.ck");
+    let fwd = format!("{fixtures}fwd_tile.ck");
+    let one_d = "fwd 1d N=2 K=64 C=64 filter=3 input=32 pad=1 dtype=fp16";
+    let out = ckc(&["run", "--problem", one_d, "--instances", &wide, &fwd]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("no instance of its op has its spatial rank"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("1 by op: e.g. "), "{stderr}");
+    assert!(stderr.contains("--verbose"), "{stderr}");
+    // A summary, not a line per instance.
+    assert!(stderr.lines().count() <= 5, "{stderr}");
 }
 
 #[test]

@@ -153,11 +153,15 @@ pub fn run(args: &RunArgs, color: Color) -> Result<ExitCode, String> {
             Err(none) => {
                 match &none.problem {
                     Some(e) => eprintln!("invalid problem `{p}`: {e}"),
-                    None => {
+                    None if args.verbose => {
                         eprintln!("no instance supports `{p}`; the candidates:");
                         for line in lines(&registry.candidates_for(&p, backend.as_ref())) {
                             eprintln!("  {line}");
                         }
+                    }
+                    None => {
+                        eprintln!("no instance supports `{p}`: {none}");
+                        eprintln!("(every instance's reason: --verbose)");
                     }
                 }
                 return Ok(super::exit(false));

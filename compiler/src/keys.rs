@@ -232,10 +232,26 @@ fn unknown_word(v: &Value, w: &str, words: &[&'static str]) -> Diagnostic {
     let d = Diagnostic::error(codes::UNKNOWN_WORD, format!("unknown value `{w}`"))
         .at(v.span, "not a known value here")
         .note(format!("expected one of: {}", words.join(", ")));
-    match closest(w, words.iter().copied()).first() {
+    match own_spelling(w, words).or_else(|| closest(w, words.iter().copied()).first().copied()) {
         Some(best) => d.help(format!("did you mean `{best}`?")),
         None => d,
     }
+}
+
+/// The keyword `w` names in another spelling: another case (`NHWGC`, `Intrawave`), or CK's own
+/// type names (`F16`, `BF16`, `F32`, `F8`, `BF8`, `I8`, `I32`, `F64`), where `words` has it.
+fn own_spelling(w: &str, words: &[&'static str]) -> Option<&'static str> {
+    let lower = w.to_ascii_lowercase();
+    let ck_type = match lower.as_str() {
+        "f16" | "half" => "fp16",
+        "f32" | "float" => "fp32",
+        "f64" | "double" => "fp64",
+        "f8" => "fp8",
+        "i8" => "int8",
+        "i32" => "int32",
+        other => other,
+    };
+    words.iter().copied().find(|&k| k == lower || k == ck_type)
 }
 
 /// Up to three candidates close to `word` by edit distance, closest first.
@@ -1087,6 +1103,18 @@ mod tests {
         assert_eq!(d.code, codes::UNKNOWN_WORD);
         assert_eq!(d.help.as_deref(), Some("did you mean `fp16`?"));
         assert!(d.notes[0].starts_with("expected one of: fp32, tf32, fp16"));
+        // CK's own spellings and other cases name the keyword, not the nearest by edits.
+        for (ck, ours) in [
+            ("f16", "fp16"),
+            ("F16", "fp16"),
+            ("BF16", "bf16"),
+            ("I8", "int8"),
+        ] {
+            let d = set("dtype", v(ValueKind::Ident(ck.into()))).unwrap_err();
+            assert_eq!(d.help, Some(format!("did you mean `{ours}`?")), "{ck}");
+        }
+        let d = set("layout", v(ValueKind::Ident("NHWGC".into()))).unwrap_err();
+        assert_eq!(d.help.as_deref(), Some("did you mean `nhwgc`?"));
         let d = set(
             "targets",
             v(ValueKind::List(vec![v(ValueKind::Ident("gfx94".into()))])),

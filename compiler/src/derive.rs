@@ -307,16 +307,32 @@ fn gemm_core(r: &mut Report, b: &Basics) -> Option<Core> {
                 .then(|| derive_repeat([tile.m, tile.n], instr, waves))
                 .flatten();
             let Some(rp) = derived else {
-                r.error(
-                    c::WAVES,
-                    s.block.sp(),
-                    format!(
-                        "cannot derive `repeat`: {math} threads are not whole wave{native}s that split the {}x{} tile into {}x{} instructions",
-                        tile.m, tile.n, instr[0], instr[1]
-                    ),
-                    "no wave layout fits",
-                    "set `repeat`, or a block size that is a multiple of the wave size",
-                );
+                // Either the block is not whole waves, or its waves split the tile no way.
+                if math % native != 0 || waves == 0 {
+                    r.error(
+                        c::WAVES,
+                        s.block.sp(),
+                        format!(
+                            "cannot derive `repeat`: {math} threads are not whole wave{native}s"
+                        ),
+                        "not a multiple of the wave size",
+                        &format!("a block size that is a multiple of {native}, or set `repeat`"),
+                    );
+                } else {
+                    r.error(
+                        c::WAVES,
+                        r.spec.tile.sp(),
+                        format!(
+                            "cannot derive `repeat`: {waves} wave{native}s cannot split the {}x{} tile into whole {}x{} instructions",
+                            tile.m, tile.n, instr[0], instr[1]
+                        ),
+                        "no wave layout fits this tile",
+                        &format!(
+                            "a tile whose M and N are multiples of the instruction ({}x{}) times a split of {waves} waves, or set `repeat`",
+                            instr[0], instr[1]
+                        ),
+                    );
+                }
                 return None;
             };
             rp

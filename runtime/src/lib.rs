@@ -7,6 +7,7 @@ pub mod decompose;
 pub mod device;
 pub mod elementwise;
 pub mod exec;
+pub mod features;
 pub mod layout;
 pub mod probe;
 pub mod problem;
@@ -20,6 +21,7 @@ pub mod support;
 pub mod tensor;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
+pub mod timings;
 pub mod tuning;
 pub mod verify;
 

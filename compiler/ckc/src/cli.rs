@@ -49,6 +49,10 @@ pub enum Command {
     /// fastest verified one of each in the tuning database, which `ckc run --backend cuda`
     /// consults before the cost model. Problems the database holds are not timed again.
     Tune(TuneArgs),
+    /// The training table of a run-time model: for each verified record of `ckc bench
+    /// --records`, its problem, instance, card, µs and features (CSV; instances not in the
+    /// library, or that no longer support the problem, are left out and counted).
+    Features(FeaturesArgs),
     /// Prints the table of runs `ckc bench --json` saved (and writes their chart or one JSON
     /// file where asked): later runs replace earlier runs' shapes of the same name, each ratio
     /// that of its own run; one op, data type and card throughout. Exit 1 when a run failed.
@@ -240,6 +244,10 @@ pub struct BenchArgs {
     /// Write a bar chart of the per-shape ratios cuDNN time / ours.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+    /// Append one JSON line per instance timed (problem, instance, µs, verified, card, device,
+    /// date, library fingerprint): measurements as data, for `ckc features`.
+    #[arg(long, value_name = "FILE")]
+    pub records: Option<PathBuf>,
     /// Back-to-back launches per timed trial.
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
     pub reps: u32,
@@ -304,6 +312,19 @@ pub struct TuneArgs {
     /// Seed of the random data (default: a fresh one per run).
     #[arg(long)]
     pub seed: Option<u64>,
+}
+
+#[derive(Args)]
+pub struct FeaturesArgs {
+    /// JSON-lines files of `ckc bench --records`.
+    #[arg(required = true, value_name = "RECORDS")]
+    pub records: Vec<PathBuf>,
+    /// `.ck` files or folders the records' instances come from (default: the instance library).
+    #[arg(long, num_args = 1..)]
+    pub instances: Vec<PathBuf>,
+    /// Write the CSV here (default: standard output).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
 }
 
 #[derive(Args)]

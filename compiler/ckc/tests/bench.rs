@@ -72,3 +72,51 @@ fn bad_arguments_are_usage_errors() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("bwd_weight"));
 }
+
+/// `ckc features` turns records of `ckc bench --records` into the training table: a header of
+/// the feature names, a row per verified record of a library instance; other records are
+/// counted, a malformed line is an error naming it.
+#[test]
+fn features_tabulate_the_verified_records_of_library_instances() {
+    let dir = std::env::temp_dir().join(format!("ckc-features-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary folder");
+    let records = dir.join("records.jsonl");
+    let line = |instance: &str, verified: bool| {
+        format!(
+            r#"{{"card": "NVIDIA H100 80GB HBM3", "target": "sm_90", "arch": null, "compute_units": 132, "occupancy": 2, "date": "2026-11-28", "library": "0", "shape": "s", "problem": "fwd 2d N=32 K=64 C=64 filter=1 input=56 dtype=fp16", "instance": "{instance}", "us": 11.2, "verified": {verified}}}"#
+        )
+    };
+    let text = [
+        line("nv_fwd_bwd_data_2d_fwd_fp16_compv3_t128x64x64", true),
+        line("nv_fwd_bwd_data_2d_fwd_fp16_compv3_t128x64x32", false),
+        line("no_such_instance", true),
+    ]
+    .join("\n");
+    std::fs::write(&records, text).expect("records");
+    let out = ckc(&["features", records.to_str().expect("UTF-8 path")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let rows: Vec<&str> = stdout.lines().collect();
+    assert_eq!(rows.len(), 2, "{stdout}");
+    assert!(
+        rows[0].starts_with("shape,problem,instance,card,us,op=fwd,"),
+        "{}",
+        rows[0]
+    );
+    assert_eq!(rows[0].split(',').count(), rows[1].split(',').count());
+    assert!(
+        rows[1].contains("t128x64x64,NVIDIA H100 80GB HBM3,11.2,1,"),
+        "{}",
+        rows[1]
+    );
+    assert!(
+        stderr.contains("1 rows") && stderr.contains("2 left out"),
+        "{stderr}"
+    );
+    std::fs::write(&records, "{ not json\n").expect("records");
+    let out = ckc(&["features", records.to_str().expect("UTF-8 path")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 1"));
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}

@@ -14,6 +14,7 @@ use ck_runtime::cuda::{CudaBackend, KernelCache};
 use ck_runtime::gpu::portable_kernel;
 use ck_runtime::reference::fresh_seed;
 use ck_runtime::shapes::{self, Shape};
+use ck_runtime::timings::Timing;
 use ck_runtime::{ConvProblem, DeviceModel, Registry, supports_on};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
@@ -164,6 +165,10 @@ pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
         ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed_precise} {msg}")
             .map_err(|e| e.to_string())?,
     );
+    let mut records = match &args.records {
+        Some(path) => Some(Records::open(path, &be, &reg, &card)?),
+        None => None,
+    };
     let mut results = Vec::new();
     for ((shape, (p, runs)), n) in chosen.iter().zip(&work.shapes).zip(0u64..) {
         let cudnn_us = cudnn.get(&shape.name);
@@ -192,6 +197,9 @@ pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
             })
             .collect();
         let result = shape_result(shape, p, instances_run, cudnn_us);
+        if let Some(r) = &mut records {
+            r.write(&result)?;
+        }
         // Without a terminal the bar is hidden: one line per shape shows progress in logs.
         if bar.is_hidden() {
             eprintln!("{}", progress_line(&result));
@@ -215,6 +223,65 @@ pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
     };
     write_outputs(&report, args.json.as_deref(), args.svg.as_deref())?;
     Ok(crate::commands::exit(report.failures() == 0))
+}
+
+/// `--records`: one [`Timing`] line per instance result, appended to a file.
+struct Records {
+    file: std::fs::File,
+    path: std::path::PathBuf,
+    /// Every field but the shape's and the instance's.
+    base: Timing,
+}
+
+impl Records {
+    fn open(path: &Path, be: &CudaBackend, reg: &Registry, card: &str) -> Result<Records, String> {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let dev = be.device_model();
+        let secs = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        Ok(Records {
+            file,
+            path: path.to_path_buf(),
+            base: Timing {
+                card: card.to_string(),
+                target: ck_runtime::Backend::target(be).map(|a| a.keyword().to_string()),
+                arch: dev.arch.map(|a| a.keyword().to_string()),
+                compute_units: dev.compute_units,
+                occupancy: dev.occupancy,
+                date: utc(secs).chars().take(10).collect(),
+                library: reg.fingerprint(),
+                shape: String::new(),
+                problem: String::new(),
+                instance: String::new(),
+                us: None,
+                verified: false,
+            },
+        })
+    }
+
+    fn write(&mut self, shape: &ShapeResult) -> Result<(), String> {
+        let mut text = String::new();
+        for i in &shape.instances {
+            let t = Timing {
+                shape: shape.name.clone(),
+                problem: shape.problem.clone(),
+                instance: i.name.clone(),
+                us: i.us,
+                verified: i.verified,
+                ..self.base.clone()
+            };
+            text.push_str(&serde_json::to_string(&t).map_err(|e| e.to_string())?);
+            text.push('\n');
+        }
+        self.file
+            .write_all(text.as_bytes())
+            .map_err(|e| format!("{}: {e}", self.path.display()))
+    }
 }
 
 /// The progress bar of compiling `n` kernels (hidden without a terminal).

@@ -1,0 +1,271 @@
+//! Named numeric features of an instance running a problem on a device: what a learned model of
+//! run time reads, so that instances added later get predictions from their parameters rather
+//! than their names. Three groups, computed from the problem as the instance's GEMM computes it
+//! (its transpose where the instance runs that, [`formulation`]):
+//!
+//! - **problem**: op, rank, group and channel counts, filter, strides, dilations, pads, pixel
+//!   counts, the per-group GEMM sizes, FLOPs, bytes moved, arithmetic intensity, element size,
+//!   channel alignment, depthwise;
+//! - **instance**: kind, pipeline, scheduler, block, tile, waves, instruction, repeats, vector
+//!   widths, merged groups, split-K / StreamK settings, two-stage, CK-Tile, whether it targets
+//!   the device;
+//! - **launch**: tiles, K iterations, k_batch, workgroups, waves on the device and the last
+//!   wave's fill, M/N/K padding efficiency, and the analytic cost ([`crate::select::cost`]).
+//!
+//! Names are stable strings (categoricals one-hot by keyword, e.g. `kind=xdl_v3`), so that a
+//! model file records the features it was trained on and is evaluated by name.
+
+use crate::decompose::{GemmShape, is_two_stage, k_batch};
+use crate::device::DeviceModel;
+use crate::probe::vectors;
+use crate::problem::ConvProblem;
+use crate::select::cost;
+use crate::support::{Formulation, Unsupported, formulation};
+use ck_compiler::ir::{Instance, SplitK};
+use ck_compiler::model::{Arch, Kind, Op, PipelineVersion, Reduction, Scheduler};
+
+/// The features of `inst` running `p` on `dev` for a back end whose target is `target`
+/// ([`crate::Backend::target`]), in a fixed order; Err where the instance does not support the
+/// problem.
+pub fn features(
+    inst: &Instance,
+    p: &ConvProblem,
+    dev: &DeviceModel,
+    target: Option<Arch>,
+) -> Result<Vec<(String, f64)>, Unsupported> {
+    let form = formulation(inst, p, dev)?;
+    let q = form.problem(p);
+    let mut f = Features::default();
+    problem(&mut f, q);
+    f.push("transposed", matches!(form, Formulation::Transposed(_)));
+    instance(&mut f, inst, target);
+    launch(&mut f, inst, q, dev);
+    Ok(f.0)
+}
+
+/// The feature names, in the order [`features`] gives them.
+pub fn names() -> Vec<String> {
+    let mut inst = Instance::blank(Op::Fwd, Kind::XdlV3);
+    inst.tile.m = 1;
+    inst.tile.n = 1;
+    inst.tile.k = 1;
+    let p = ConvProblem::parse("fwd 2d N=1 K=8 C=8 filter=1 input=1").expect("a valid problem");
+    let dev = DeviceModel::default();
+    let mut f = Features::default();
+    problem(&mut f, &p);
+    f.push("transposed", false);
+    instance(&mut f, &inst, None);
+    launch(&mut f, &inst, &p, &dev);
+    f.0.into_iter().map(|(n, _)| n).collect()
+}
+
+#[derive(Default)]
+struct Features(Vec<(String, f64)>);
+
+impl Features {
+    fn push(&mut self, name: &str, v: impl Into<Value>) {
+        self.0.push((name.to_string(), v.into().0));
+    }
+
+    /// One feature per keyword of `all`, 1 for `value`'s.
+    fn one_hot<'a>(&mut self, key: &str, all: impl Iterator<Item = &'a str>, value: &str) {
+        for kw in all {
+            self.0
+                .push((format!("{key}={kw}"), f64::from(u8::from(kw == value))));
+        }
+    }
+}
+
+/// A feature value from the integer, float and boolean types the groups use.
+struct Value(f64);
+
+impl From<u64> for Value {
+    fn from(v: u64) -> Self {
+        Value(v as f64)
+    }
+}
+impl From<u32> for Value {
+    fn from(v: u32) -> Self {
+        Value(f64::from(v))
+    }
+}
+impl From<f64> for Value {
+    fn from(v: f64) -> Self {
+        Value(v)
+    }
+}
+impl From<bool> for Value {
+    fn from(v: bool) -> Self {
+        Value(f64::from(u8::from(v)))
+    }
+}
+
+/// The largest power of two dividing `x`, up to 64 (0 for 0).
+fn alignment(x: u64) -> u64 {
+    if x == 0 {
+        0
+    } else {
+        1 << x.trailing_zeros().min(6)
+    }
+}
+
+fn problem(f: &mut Features, p: &ConvProblem) {
+    f.one_hot("op", Op::keywords(), p.op.keyword());
+    f.push("ndim", p.ndim);
+    f.push("G", p.g);
+    f.push("N", p.n);
+    f.push("K", p.k);
+    f.push("C", p.c);
+    let prod = |v: &[u64]| v.iter().product::<u64>();
+    let max = |v: &[u64]| v.iter().copied().max().unwrap_or(1);
+    f.push("taps", prod(&p.filter));
+    f.push("filter_max", max(&p.filter));
+    f.push("stride_max", max(&p.stride));
+    f.push("dilation_max", max(&p.dilation));
+    f.push(
+        "pad_sum",
+        p.left_pad.iter().chain(&p.right_pad).sum::<u64>(),
+    );
+    f.push("in_pixels", prod(&p.input));
+    f.push("out_pixels", prod(&p.output()));
+    let (m, n, k) = p.gemm();
+    f.push("gemm_m", m);
+    f.push("gemm_n", n);
+    f.push("gemm_k", k);
+    let flops = p.flops() as f64;
+    let elem = u64::from(p.dtype.input.bytes());
+    let bytes = (p.n * prod(&p.input) * p.g * p.c
+        + p.g * p.k * p.c * prod(&p.filter)
+        + p.n * prod(&p.output()) * p.g * p.k) as f64
+        * elem as f64;
+    f.push("flops", flops);
+    f.push("bytes", bytes);
+    f.push("intensity", flops / bytes.max(1.0));
+    f.push("elem_bytes", elem);
+    f.push("c_align", alignment(p.c));
+    f.push("k_align", alignment(p.k));
+    f.push("depthwise", p.c == 1 && p.k == 1 && p.g > 1);
+}
+
+fn instance(f: &mut Features, inst: &Instance, target: Option<Arch>) {
+    f.one_hot("kind", Kind::keywords(), inst.kind.keyword());
+    f.one_hot(
+        "pipeline",
+        PipelineVersion::keywords(),
+        inst.pipeline.version.keyword(),
+    );
+    f.one_hot(
+        "scheduler",
+        Scheduler::keywords(),
+        inst.pipeline.scheduler.keyword(),
+    );
+    f.push("block", inst.block);
+    f.push("tile_m", inst.tile.m);
+    f.push("tile_n", inst.tile.n);
+    f.push("tile_k", inst.tile.k);
+    f.push("waves", inst.waves.iter().product::<u32>());
+    f.push("mma_m", inst.mma[0]);
+    f.push("mma_n", inst.mma[1]);
+    f.push("repeat_m", inst.repeat[0]);
+    f.push("repeat_n", inst.repeat[1]);
+    let [va, vb, vc] = vectors(inst);
+    f.push("vec_a", va);
+    f.push("vec_b", vb);
+    f.push("vec_c", vc);
+    f.push("merge_groups", inst.work.merge_groups);
+    let (fixed, auto) = match inst.work.split_k {
+        SplitK::Fixed(k) => (k, false),
+        SplitK::Auto => (0, true),
+    };
+    f.push("split_k_fixed", fixed);
+    f.push("split_k_auto", auto);
+    let reduction = inst.work.streamk.map(|s| s.reduction);
+    for (name, r) in [
+        ("streamk=atomic", Reduction::Atomic),
+        ("streamk=linear", Reduction::Linear),
+        ("streamk=tree", Reduction::Tree),
+    ] {
+        f.push(name, reduction == Some(r));
+    }
+    f.push(
+        "streamk_persistent",
+        inst.work.streamk.is_some_and(|s| s.persistent),
+    );
+    f.push("two_stage", is_two_stage(inst));
+    f.push("large_tensor", inst.work.large_tensor);
+    f.push("tile_kernel", inst.tile_kernel.is_some());
+    f.push("native", target.is_some_and(|a| inst.targets.contains(&a)));
+}
+
+fn launch(f: &mut Features, inst: &Instance, p: &ConvProblem, dev: &DeviceModel) {
+    let shape = GemmShape::of(inst, p);
+    let tiles = shape.tiles(inst);
+    let iters = shape.iters_per_tile(inst);
+    let kb = u64::from(k_batch(inst, p, dev).max(1));
+    let workgroups = tiles * kb * shape.batches;
+    let slots = dev.slots();
+    let waves = workgroups.div_ceil(slots);
+    f.push("tiles", tiles);
+    f.push("k_iters", iters);
+    f.push("k_batch", kb);
+    f.push("workgroups", workgroups);
+    f.push("device_waves", waves);
+    f.push(
+        "last_wave_fill",
+        workgroups as f64 / (waves.max(1) * slots) as f64,
+    );
+    let (mpb, npb, kpb) = (
+        u64::from(inst.tile.m.max(1)),
+        u64::from(inst.tile.n.max(1)),
+        u64::from(inst.tile.k.max(1)),
+    );
+    f.push(
+        "mn_efficiency",
+        (shape.m * shape.n) as f64 / (tiles * mpb * npb).max(1) as f64,
+    );
+    f.push("k_efficiency", shape.k as f64 / (iters * kpb).max(1) as f64);
+    f.push("log2_cost", cost(inst, p, dev).max(1.0).log2());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{Variant, instance};
+
+    #[test]
+    fn features_follow_the_names_and_describe_the_launch() {
+        let inst = instance(Variant::XdlV3);
+        let p = ConvProblem::parse("bwd_weight 2d N=4 K=64 C=64 filter=3 input=14 pad=1").unwrap();
+        let dev = DeviceModel::default();
+        let f = features(&inst, &p, &dev, Some(Arch::Gfx90a)).unwrap();
+        let names: Vec<String> = f.iter().map(|(n, _)| n.clone()).collect();
+        assert_eq!(names, super::names());
+        let get = |name: &str| f.iter().find(|(n, _)| n == name).unwrap().1;
+        assert_eq!(get("op=bwd_weight"), 1.0);
+        assert_eq!(get("op=fwd"), 0.0);
+        assert_eq!(get("kind=xdl_v3"), 1.0);
+        assert_eq!(get("native"), 1.0);
+        assert_eq!((get("K"), get("C"), get("taps")), (64.0, 64.0, 9.0));
+        let (m, n, k) = p.gemm();
+        assert_eq!(
+            (get("gemm_m"), get("gemm_n"), get("gemm_k")),
+            (m as f64, n as f64, k as f64)
+        );
+        assert_eq!(get("c_align"), 64.0);
+        assert_eq!(get("tile_m"), f64::from(inst.tile.m));
+        assert!(get("last_wave_fill") > 0.0 && get("last_wave_fill") <= 1.0);
+        assert!(get("mn_efficiency") > 0.0 && get("mn_efficiency") <= 1.0);
+        assert!(f.iter().all(|(_, v)| v.is_finite()));
+        // An unsupported problem has no features.
+        let fwd = ConvProblem::parse("fwd 2d N=4 K=64 C=64 filter=3 input=14 pad=1").unwrap();
+        assert!(features(&inst, &fwd, &dev, None).is_err());
+    }
+
+    #[test]
+    fn alignment_is_the_largest_power_of_two_up_to_64() {
+        assert_eq!(
+            [0, 1, 3, 4, 36, 96, 128].map(alignment),
+            [0, 1, 1, 4, 4, 32, 64]
+        );
+    }
+}

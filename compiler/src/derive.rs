@@ -316,7 +316,7 @@ fn gemm_core(r: &mut Report, b: &Basics) -> Option<Core> {
                             "cannot derive `repeat`: {math} threads are not whole wave{native}s"
                         ),
                         "not a multiple of the wave size",
-                        &format!("a block size that is a multiple of {native}, or set `repeat`"),
+                        format!("a block size that is a multiple of {native}, or set `repeat`"),
                     );
                 } else {
                     r.error(
@@ -327,7 +327,7 @@ fn gemm_core(r: &mut Report, b: &Basics) -> Option<Core> {
                             tile.m, tile.n, instr[0], instr[1]
                         ),
                         "no wave layout fits this tile",
-                        &format!(
+                        format!(
                             "a tile whose M and N are multiples of the instruction ({}x{}) times a split of {waves} waves, or set `repeat`",
                             instr[0], instr[1]
                         ),

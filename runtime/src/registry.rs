@@ -96,7 +96,7 @@ impl NoInstance {
                 None => groups.push((why.rule, 1, name, why)),
             }
         }
-        groups.sort_by(|a, b| b.1.cmp(&a.1));
+        groups.sort_by_key(|g| std::cmp::Reverse(g.1));
         groups
     }
 }

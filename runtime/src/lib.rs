@@ -8,6 +8,7 @@ pub mod device;
 pub mod elementwise;
 pub mod exec;
 pub mod features;
+pub mod gbdt;
 pub mod layout;
 pub mod probe;
 pub mod problem;

@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Trains the run-time models selection uses, from the training table `ckc features` writes.
+
+A development tool (LightGBM and NumPy from PyPI); neither the build nor the tests need it.
+
+    venv/bin/python bench/train_selection.py TABLE.csv [TABLE.csv ...] \
+        --corpus bench/networks/corpus.json --out MODEL_DIR [--holdout 0.2] [--seed 1]
+
+One LightGBM regressor per op predicts log2 of an instance's microseconds from its features
+(the table's columns after `us`). The validation split holds out whole networks: a shape
+whose models are all held out is validation, one with any trained model is training, so no
+layer of a validation network is ever trained on. For each validation (shape, op) the
+instance the model ranks first is looked up in the measured times and compared with the
+fastest: mean / median / P10 / worst of best ÷ chosen, next to the analytic cost model's
+choice (the `log2_cost` feature) on the same rows. Each model is written as
+MODEL_DIR/<op>.json in the format `runtime/src/gbdt.rs` evaluates, with the validation rows'
+features and LightGBM's predictions in MODEL_DIR/<op>_validation.json.
+
+    venv/bin/python bench/train_selection.py --fixture runtime/tests/fixtures/gbdt_small.json
+
+writes the small model and LightGBM predictions the evaluator's test compares against.
+"""
+
+import argparse
+import csv
+import json
+import math
+import random
+import sys
+
+META = ["shape", "problem", "instance", "card", "us"]
+
+
+def export(booster, base=0.0):
+    """The booster as `ckdsl-gbdt 1`: per tree LightGBM's node arrays."""
+    dump = booster.dump_model()
+    trees = []
+    for info in dump["tree_info"]:
+        root = info["tree_structure"]
+        if "leaf_value" in root:
+            trees.append({"split": [], "threshold": [], "left": [], "right": [],
+                          "nan_left": [], "leaf": [root["leaf_value"]]})
+            continue
+        nodes, leaves = [], {}
+
+        def walk(n):
+            if "leaf_value" in n:
+                leaves[n["leaf_index"]] = n["leaf_value"]
+                return -(n["leaf_index"] + 1)
+            if n["decision_type"] != "<=":
+                sys.exit(f"unsupported split {n['decision_type']}")
+            i = n["split_index"]
+            while len(nodes) <= i:
+                nodes.append(None)
+            # NaN: LightGBM sends it by default_left where missing values are NaN; with
+            # missing_type None it compares as 0.
+            if n["missing_type"] == "Zero":
+                sys.exit("zero-as-missing splits are not supported")
+            if n["missing_type"] == "NaN":
+                nan_left = n["default_left"]
+            else:
+                nan_left = 0.0 <= n["threshold"]
+            node = {"split": n["split_feature"], "threshold": n["threshold"],
+                    "nan_left": nan_left}
+            nodes[i] = node
+            node["left"] = walk(n["left_child"])
+            node["right"] = walk(n["right_child"])
+            return i
+
+        walk(root)
+        trees.append({
+            "split": [n["split"] for n in nodes],
+            "threshold": [n["threshold"] for n in nodes],
+            "left": [n["left"] for n in nodes],
+            "right": [n["right"] for n in nodes],
+            "nan_left": [n["nan_left"] for n in nodes],
+            "leaf": [leaves[i] for i in range(len(leaves))],
+        })
+    return {"format": "ckdsl-gbdt 1", "features": dump["feature_names"], "base": base,
+            "trees": trees}
+
+
+def fixture(path):
+    import lightgbm as lgb
+    import numpy as np
+    rng = np.random.default_rng(7)
+    x = rng.uniform(-4, 4, size=(400, 5))
+    y = np.sin(x[:, 0]) * x[:, 1] + np.where(x[:, 2] > 0.5, 2.0, -1.0) + 0.1 * x[:, 3] ** 2
+    names = [f"f{i}" for i in range(5)]
+    ds = lgb.Dataset(x, y, feature_name=names)
+    booster = lgb.train({"objective": "regression", "num_leaves": 15, "learning_rate": 0.1,
+                         "verbose": -1, "seed": 7}, ds, num_boost_round=40)
+    rows = x[:25].tolist()
+    out = {"model": export(booster), "rows": rows,
+           "predictions": booster.predict(np.array(rows)).tolist()}
+    with open(path, "w") as f:
+        json.dump(out, f)
+        f.write("\n")
+
+
+def quantiles(fr):
+    fr = sorted(fr)
+    n = len(fr)
+    med = fr[n // 2] if n % 2 else (fr[n // 2 - 1] + fr[n // 2]) / 2
+    p10 = fr[max(1, math.ceil(0.1 * n)) - 1]
+    return {"n": n, "mean": sum(fr) / n, "median": med, "p10": p10, "worst": fr[0]}
+
+
+def train(args):
+    import lightgbm as lgb
+    import numpy as np
+    rows, header = [], None
+    for path in args.tables:
+        with open(path) as f:
+            r = csv.reader(f)
+            h = next(r)
+            if header is None:
+                header = h
+            elif h != header:
+                sys.exit(f"{path}: another feature set")
+            rows.extend(r)
+    feats = header[len(META):]
+    corpus = json.load(open(args.corpus))
+    models_of = {s["name"]: s.get("models", []) for s in corpus["shapes"]}
+    nets = sorted({m for ms in models_of.values() for m in ms})
+    rng = random.Random(args.seed)
+    held = set(rng.sample(nets, max(1, round(args.holdout * len(nets)))))
+    ops = [c for c in feats if c.startswith("op=")]
+    report = {}
+    for op in ops:
+        col = feats.index(op)
+        sel = [r for r in rows if float(r[len(META) + col]) == 1.0]
+        if not sel:
+            continue
+        valid = lambda r: all(m in held for m in models_of.get(r[0], ["?"]))
+        tr = [r for r in sel if not valid(r)]
+        va = [r for r in sel if valid(r)]
+        x = lambda rs: np.array([[float(v) for v in r[len(META):]] for r in rs])
+        y = lambda rs: np.log2(np.array([float(r[4]) for r in rs]))
+        ds = lgb.Dataset(x(tr), y(tr), feature_name=feats)
+        booster = lgb.train({"objective": "regression", "num_leaves": 63, "learning_rate": 0.05,
+                             "min_data_in_leaf": 10, "feature_fraction": 0.8,
+                             "bagging_fraction": 0.8, "bagging_freq": 1, "verbose": -1,
+                             "seed": args.seed}, ds, num_boost_round=args.rounds)
+        name = op.split("=", 1)[1]
+        with open(f"{args.out}/{name}.json", "w") as f:
+            json.dump(export(booster), f)
+        result = {"train_rows": len(tr), "validation_rows": len(va)}
+        if va:
+            pred = booster.predict(x(va))
+            cost = x(va)[:, feats.index("log2_cost")]
+            by_shape = {}
+            for r, p, c in zip(va, pred, cost):
+                by_shape.setdefault(r[0], []).append((float(r[4]), p, c))
+            model_fr, cost_fr = [], []
+            for runs in by_shape.values():
+                best = min(u for u, _, _ in runs)
+                model_fr.append(best / min(runs, key=lambda t: t[1])[0])
+                cost_fr.append(best / min(runs, key=lambda t: t[2])[0])
+            result["model"] = quantiles(model_fr)
+            result["cost_model"] = quantiles(cost_fr)
+            with open(f"{args.out}/{name}_validation.json", "w") as f:
+                json.dump({"features": feats, "rows": x(va)[:200].tolist(),
+                           "predictions": pred[:200].tolist()}, f)
+        report[name] = result
+    report["held_out_networks"] = sorted(held)
+    json.dump(report, sys.stdout, indent=1)
+    print()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("tables", nargs="*")
+    ap.add_argument("--corpus", default="bench/networks/corpus.json")
+    ap.add_argument("--out", default=".")
+    ap.add_argument("--holdout", type=float, default=0.2)
+    ap.add_argument("--rounds", type=int, default=400)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--fixture")
+    args = ap.parse_args()
+    if args.fixture:
+        fixture(args.fixture)
+    elif args.tables:
+        train(args)
+    else:
+        ap.error("give training tables or --fixture")
+
+
+if __name__ == "__main__":
+    main()

@@ -138,7 +138,7 @@ def train(args):
         x = lambda rs: np.array([[float(v) for v in r[len(META):]] for r in rs])
         y = lambda rs: np.log2(np.array([float(r[4]) for r in rs]))
         ds = lgb.Dataset(x(tr), y(tr), feature_name=feats)
-        booster = lgb.train({"objective": "regression", "num_leaves": 63, "learning_rate": 0.05,
+        booster = lgb.train({"objective": "regression", "num_leaves": 31, "learning_rate": 0.1,
                              "min_data_in_leaf": 10, "feature_fraction": 0.8,
                              "bagging_fraction": 0.8, "bagging_freq": 1, "verbose": -1,
                              "seed": args.seed}, ds, num_boost_round=args.rounds)
@@ -149,9 +149,10 @@ def train(args):
         if va:
             pred = booster.predict(x(va))
             cost = x(va)[:, feats.index("log2_cost")]
+            # One choice per problem (a shape in one data type).
             by_shape = {}
             for r, p, c in zip(va, pred, cost):
-                by_shape.setdefault(r[0], []).append((float(r[4]), p, c))
+                by_shape.setdefault(r[1], []).append((float(r[4]), p, c))
             model_fr, cost_fr = [], []
             for runs in by_shape.values():
                 best = min(u for u, _, _ in runs)
@@ -174,7 +175,7 @@ def main():
     ap.add_argument("--corpus", default="bench/networks/corpus.json")
     ap.add_argument("--out", default=".")
     ap.add_argument("--holdout", type=float, default=0.2)
-    ap.add_argument("--rounds", type=int, default=400)
+    ap.add_argument("--rounds", type=int, default=150)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--fixture")
     args = ap.parse_args()

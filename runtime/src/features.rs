@@ -4,8 +4,8 @@
 //! (its transpose where the instance runs that, [`formulation`]):
 //!
 //! - **problem**: op, rank, group and channel counts, filter, strides, dilations, pads, pixel
-//!   counts, the per-group GEMM sizes, FLOPs, bytes moved, arithmetic intensity, element size,
-//!   channel alignment, depthwise;
+//!   counts, the per-group GEMM sizes, FLOPs, bytes moved, arithmetic intensity, element size
+//!   and type, channel alignment, depthwise;
 //! - **instance**: kind, pipeline, scheduler, block, tile, waves, instruction, repeats, vector
 //!   widths, merged groups, split-K / StreamK settings, two-stage, CK-Tile, whether it targets
 //!   the device;
@@ -22,56 +22,96 @@ use crate::problem::ConvProblem;
 use crate::select::cost;
 use crate::support::{Formulation, Unsupported, formulation};
 use ck_compiler::ir::{Instance, SplitK};
-use ck_compiler::model::{Arch, Kind, Op, PipelineVersion, Reduction, Scheduler};
+use ck_compiler::model::{Arch, DataType, Kind, Op, PipelineVersion, Reduction, Scheduler};
 
 /// The features of `inst` running `p` on `dev` for a back end whose target is `target`
-/// ([`crate::Backend::target`]), in a fixed order; Err where the instance does not support the
-/// problem.
+/// ([`crate::Backend::target`]), named, in the order of [`names`]; Err where the instance does
+/// not support the problem.
 pub fn features(
     inst: &Instance,
     p: &ConvProblem,
     dev: &DeviceModel,
     target: Option<Arch>,
 ) -> Result<Vec<(String, f64)>, Unsupported> {
-    let form = formulation(inst, p, dev)?;
-    let q = form.problem(p);
-    let mut f = Features::default();
-    problem(&mut f, q);
-    f.push("transposed", matches!(form, Formulation::Transposed(_)));
-    instance(&mut f, inst, target);
-    launch(&mut f, inst, q, dev);
-    Ok(f.0)
+    Ok(names()
+        .into_iter()
+        .zip(values(inst, p, dev, target)?)
+        .collect())
 }
 
-/// The feature names, in the order [`features`] gives them.
+/// The features' values alone, in the order of [`names`] (what a model evaluates at selection
+/// time, without a string per feature).
+pub fn values(
+    inst: &Instance,
+    p: &ConvProblem,
+    dev: &DeviceModel,
+    target: Option<Arch>,
+) -> Result<Vec<f64>, Unsupported> {
+    let form = formulation(inst, p, dev)?;
+    let mut f = Features::default();
+    collect(&mut f, inst, &form, p, dev, target);
+    Ok(f.values)
+}
+
+/// The feature names, in the order [`features`] and [`values`] give them.
 pub fn names() -> Vec<String> {
     let mut inst = Instance::blank(Op::Fwd, Kind::XdlV3);
     inst.tile.m = 1;
     inst.tile.n = 1;
     inst.tile.k = 1;
     let p = ConvProblem::parse("fwd 2d N=1 K=8 C=8 filter=1 input=1").expect("a valid problem");
-    let dev = DeviceModel::default();
-    let mut f = Features::default();
-    problem(&mut f, &p);
-    f.push("transposed", false);
-    instance(&mut f, &inst, None);
-    launch(&mut f, &inst, &p, &dev);
-    f.0.into_iter().map(|(n, _)| n).collect()
+    let mut f = Features {
+        names: Some(Vec::new()),
+        ..Features::default()
+    };
+    collect(
+        &mut f,
+        &inst,
+        &Formulation::Direct,
+        &p,
+        &DeviceModel::default(),
+        None,
+    );
+    f.names.unwrap_or_default()
 }
 
+fn collect(
+    f: &mut Features,
+    inst: &Instance,
+    form: &Formulation,
+    p: &ConvProblem,
+    dev: &DeviceModel,
+    target: Option<Arch>,
+) {
+    let q = form.problem(p);
+    problem(f, q);
+    f.push("transposed", matches!(form, Formulation::Transposed(_)));
+    instance(f, inst, target);
+    launch(f, inst, q, dev);
+}
+
+/// Values, and their names where asked for.
 #[derive(Default)]
-struct Features(Vec<(String, f64)>);
+struct Features {
+    values: Vec<f64>,
+    names: Option<Vec<String>>,
+}
 
 impl Features {
     fn push(&mut self, name: &str, v: impl Into<Value>) {
-        self.0.push((name.to_string(), v.into().0));
+        self.values.push(v.into().0);
+        if let Some(n) = &mut self.names {
+            n.push(name.to_string());
+        }
     }
 
     /// One feature per keyword of `all`, 1 for `value`'s.
     fn one_hot<'a>(&mut self, key: &str, all: impl Iterator<Item = &'a str>, value: &str) {
         for kw in all {
-            self.0
-                .push((format!("{key}={kw}"), f64::from(u8::from(kw == value))));
+            self.values.push(f64::from(u8::from(kw == value)));
+            if let Some(n) = &mut self.names {
+                n.push(format!("{key}={kw}"));
+            }
         }
     }
 }
@@ -142,6 +182,7 @@ fn problem(f: &mut Features, p: &ConvProblem) {
     f.push("bytes", bytes);
     f.push("intensity", flops / bytes.max(1.0));
     f.push("elem_bytes", elem);
+    f.one_hot("dtype", DataType::keywords(), p.dtype.input.keyword());
     f.push("c_align", alignment(p.c));
     f.push("k_align", alignment(p.k));
     f.push("depthwise", p.c == 1 && p.k == 1 && p.g > 1);

@@ -22,6 +22,7 @@ pub mod support;
 pub mod tensor;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
+pub mod time_model;
 pub mod timings;
 pub mod tuning;
 pub mod verify;

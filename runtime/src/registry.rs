@@ -10,7 +10,9 @@ use crate::device::DeviceModel;
 use crate::problem::{ConvProblem, ProblemError};
 use crate::select::cost;
 use crate::support::{Formulation, Rule, Unsupported, formulation};
+use crate::time_model;
 use ck_compiler::ir::Instance;
+use ck_compiler::model::Arch;
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -37,8 +39,13 @@ pub enum RegistryError {
 pub struct Candidate<'a> {
     pub instance: &'a Instance,
     pub priority: i32,
-    /// Estimated cost (lower is better), or why the instance cannot run the problem.
+    /// Estimated cost (lower is better): predicted microseconds where a learned model ranks
+    /// ([`Candidate::predicted`]), else the analytic cost; or why the instance cannot run the
+    /// problem.
     pub verdict: Result<f64, Unsupported>,
+    /// The verdict's estimate is a learned model's prediction in microseconds
+    /// ([`crate::time_model`]).
+    pub predicted: bool,
     /// The instance runs the problem as its transpose ([`crate::Formulation::Transposed`]).
     pub transposed: bool,
 }
@@ -208,17 +215,28 @@ impl Registry {
     /// Every instance's verdict, best first: supported ones ranked (priority, cost, name), then
     /// unsupported ones by name.
     pub fn candidates(&self, p: &ConvProblem) -> Vec<Candidate<'_>> {
-        self.rank(p, None)
+        self.rank(p, None, None)
     }
 
     /// Like [`Registry::candidates`], also ruling out instances `backend` cannot run
     /// ([`Rule::Backend`]); among equal priorities, instances that target the back end's device
     /// ([`Backend::target`]) rank first.
     pub fn candidates_for(&self, p: &ConvProblem, backend: &dyn Backend) -> Vec<Candidate<'_>> {
-        self.rank(p, Some(backend))
+        self.rank(p, Some(backend), backend.target())
     }
 
-    fn rank(&self, p: &ConvProblem, backend: Option<&dyn Backend>) -> Vec<Candidate<'_>> {
+    /// Like [`Registry::candidates`], ranked as a back end whose device is `target` would
+    /// rank them (its learned model, or its own instances first), without that back end.
+    pub fn candidates_on(&self, p: &ConvProblem, target: Arch) -> Vec<Candidate<'_>> {
+        self.rank(p, None, Some(target))
+    }
+
+    fn rank(
+        &self,
+        p: &ConvProblem,
+        backend: Option<&dyn Backend>,
+        target: Option<Arch>,
+    ) -> Vec<Candidate<'_>> {
         let runs = |inst: &Instance| match backend.map(|b| (b.name(), b.accepts(inst))) {
             Some((name, Err(e))) => Err(Unsupported {
                 rule: Rule::Backend,
@@ -226,6 +244,11 @@ impl Registry {
             }),
             _ => Ok(()),
         };
+        // A learned model of the device's run times ranks where one fits; the analytic cost
+        // model elsewhere.
+        let model = target
+            .and_then(|t| time_model::model_for(t, p.op))
+            .is_some();
         let mut out: Vec<Candidate<'_>> = self
             .entries
             .iter()
@@ -235,16 +258,23 @@ impl Registry {
                     instance: &e.instance,
                     priority: e.priority,
                     transposed: matches!(form, Ok(Formulation::Transposed(_))),
+                    predicted: model,
                     verdict: form.and_then(|f| {
                         runs(&e.instance)?;
-                        Ok(cost(&e.instance, f.problem(p), &self.device))
+                        Ok(if model {
+                            time_model::predict_us(&e.instance, p, &self.device, target)
+                                .unwrap_or(f64::INFINITY)
+                        } else {
+                            cost(&e.instance, f.problem(p), &self.device)
+                        })
                     }),
                 }
             })
             .collect();
-        // Instances tuned for the back end's device first among equal priorities.
-        let target = backend.and_then(|b| b.target());
-        let native = |c: &Candidate<'_>| target.is_some_and(|t| c.instance.targets.contains(&t));
+        // Without a model, instances tuned for the back end's device first among equal
+        // priorities (a model knows which instances target the device).
+        let native =
+            |c: &Candidate<'_>| !model && target.is_some_and(|t| c.instance.targets.contains(&t));
         out.sort_by(|a, b| match (&a.verdict, &b.verdict) {
             (Ok(ca), Ok(cb)) => b
                 .priority
@@ -284,7 +314,7 @@ impl Registry {
                 reasons: Vec::new(),
             });
         }
-        let candidates = self.rank(p, backend);
+        let candidates = self.rank(p, backend, backend.and_then(|b| b.target()));
         if let Some(best) = candidates.iter().find(|c| c.verdict.is_ok()) {
             return Ok(best.instance);
         }
@@ -359,17 +389,18 @@ mod tests {
             why.reason.contains("cpu back end") && why.reason.contains("add on a source"),
             "{why}"
         );
-        // A back end on an sm_90 device ranks an instance tuned for it first, though dearer.
-        struct Hopper(CpuBackend);
-        impl Backend for Hopper {
+        // A back end on a device without a learned model (gfx1100) ranks an instance tuned
+        // for it first, though dearer.
+        struct Device(CpuBackend, ck_compiler::model::Arch);
+        impl Backend for Device {
             fn name(&self) -> &str {
-                "hopper"
+                "device"
             }
             fn accepts(&self, inst: &Instance) -> Result<(), crate::RunError> {
                 self.0.accepts(inst)
             }
             fn target(&self) -> Option<ck_compiler::model::Arch> {
-                Some(ck_compiler::model::Arch::Sm90)
+                Some(self.1)
             }
             fn workspace_size(&self, inst: &Instance, p: &ConvProblem) -> u64 {
                 self.0.workspace_size(inst, p)
@@ -383,15 +414,27 @@ mod tests {
                 self.0.run(inst, p, bufs)
             }
         }
+        use ck_compiler::model::Arch;
         let mut tuned = instance(Variant::XdlV1);
         tuned.name = "tuned".into();
-        tuned.targets = vec![ck_compiler::model::Arch::Sm90];
+        tuned.targets = vec![Arch::Gfx942, Arch::Gfx1100];
         (tuned.tile.m, tuned.tile.n) = (32, 32);
         reg.register(tuned, 0).unwrap();
-        let hopper = Hopper(cpu.clone());
-        let ranked = reg.candidates_for(&p, &hopper);
+        let rdna = Device(cpu.clone(), Arch::Gfx1100);
+        let ranked = reg.candidates_for(&p, &rdna);
+        assert!(!ranked[0].predicted);
         assert!(ranked[0].verdict.as_ref().unwrap() > ranked[1].verdict.as_ref().unwrap());
-        assert_eq!(reg.select_for(&p, &hopper).unwrap().name, "tuned");
+        assert_eq!(reg.select_for(&p, &rdna).unwrap().name, "tuned");
         assert_eq!(reg.select_for(&p, &cpu).unwrap().name, "test_xdl_v1");
+        // On sm_90 the learned model ranks: predicted microseconds, ascending.
+        let hopper = Device(cpu.clone(), Arch::Sm90);
+        let ranked = reg.candidates_for(&p, &hopper);
+        let us: Vec<f64> = ranked
+            .iter()
+            .filter_map(|c| c.verdict.as_ref().ok().copied())
+            .collect();
+        assert!(ranked.iter().all(|c| c.predicted));
+        assert!(us.len() >= 2 && us.iter().all(|u| u.is_finite() && *u > 0.0));
+        assert!(us.windows(2).all(|w| w[0] <= w[1]), "{us:?}");
     }
 }

@@ -36,6 +36,9 @@ pub enum Command {
         /// A problem string, e.g. "bwd_weight 2d N=4 K=64 C=64 filter=3 input=14 pad=1".
         #[arg(long)]
         problem: Option<String>,
+        /// With --problem: rank as the CUDA back end on this card would (no GPU needed).
+        #[arg(long, value_enum, requires = "problem")]
+        device: Option<Card>,
     },
     /// Selects an instance for a problem (or takes the named one), runs it on fresh random data
     /// and prints the instance, its instance string and the time; exit 1 when no instance
@@ -204,6 +207,13 @@ pub struct RunArgs {
     /// Seed of the random data (default: a fresh one per run).
     #[arg(long)]
     pub seed: Option<u64>,
+}
+
+/// Cards `ckc list --device` ranks for.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Card {
+    H100,
+    H200,
 }
 
 /// Where instances run.

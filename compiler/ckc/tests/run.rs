@@ -252,3 +252,31 @@ fn a_problem_too_large_for_host_memory_is_refused_before_allocating() {
     assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
     assert!(stderr.contains("bytes of host memory"), "{stderr}");
 }
+
+#[test]
+fn list_for_a_card_ranks_by_its_learned_model_without_the_card() {
+    let p = "fwd 2d N=32 K=64 C=64 filter=1 input=56 dtype=fp16";
+    let out = ckc(&["list", "--problem", p, "--device", "h100"]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("learned run-time model of sm_90"),
+        "{stderr}"
+    );
+    let first = stdout.lines().next().unwrap_or_default();
+    assert!(
+        first.contains("\tok\tpredicted=") && first.ends_with("µs"),
+        "{first}"
+    );
+    // Without a card: the analytic model, as before.
+    let out = ckc(&["list", "--problem", p]);
+    let (stdout, stderr) = text(&out);
+    assert!(stderr.contains("analytic cost model"), "{stderr}");
+    assert!(
+        stdout
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .contains("\tok\tcost=")
+    );
+}

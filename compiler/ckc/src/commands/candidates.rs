@@ -1,6 +1,6 @@
 //! The instances a problem is chosen from (the library or `.ck` paths) and their verdicts.
 
-use crate::cli::{Color, Input};
+use crate::cli::{Card, Color, Input};
 use crate::input;
 use crate::output::print_diagnostics;
 use ck_runtime::{Candidate, ConvProblem, DeviceModel, Registry};
@@ -44,22 +44,58 @@ pub fn lines(candidates: &[Candidate<'_>]) -> Vec<String> {
     candidates
         .iter()
         .map(|c| match &c.verdict {
-            Ok(cost) if c.transposed => {
-                format!("{}\tok\tcost={cost:.3e}\tas its transpose", c.instance.name)
+            Ok(v) => {
+                let estimate = if c.predicted {
+                    format!("predicted={v:.1}µs")
+                } else {
+                    format!("cost={v:.3e}")
+                };
+                let transposed = if c.transposed {
+                    "\tas its transpose"
+                } else {
+                    ""
+                };
+                format!("{}\tok\t{estimate}{transposed}", c.instance.name)
             }
-            Ok(cost) => format!("{}\tok\tcost={cost:.3e}", c.instance.name),
             Err(why) => format!("{}\trejected\t{why}", c.instance.name),
         })
         .collect()
 }
 
 /// `ckc list --problem`: every instance's verdict; exit 1 when none supports the problem.
-pub fn list(problem: &str, paths: &[PathBuf], color: Color) -> Result<ExitCode, String> {
+/// With a device, ranked as the back end on that card ranks (its learned model where there is
+/// one); the ranking used is said on standard error.
+pub fn list(
+    problem: &str,
+    paths: &[PathBuf],
+    device: Option<Card>,
+    color: Color,
+) -> Result<ExitCode, String> {
     let p = parse_problem(problem)?;
-    let Some(registry) = registry(paths, color, DeviceModel::default())? else {
+    let model = match device {
+        // The CUDA back end's view of an H100 SXM or H200: 132 SMs, two workgroups each.
+        Some(Card::H100 | Card::H200) => DeviceModel {
+            arch: None,
+            compute_units: 132,
+            occupancy: 2,
+        },
+        None => DeviceModel::default(),
+    };
+    let Some(registry) = registry(paths, color, model)? else {
         return Ok(super::exit(false));
     };
-    let candidates = registry.candidates(&p);
+    let candidates = match device {
+        Some(_) => registry.candidates_on(&p, ck_compiler::model::Arch::Sm90),
+        None => registry.candidates(&p),
+    };
+    eprintln!(
+        "ranked by {}",
+        if candidates.first().is_some_and(|c| c.predicted) {
+            "the learned run-time model of sm_90 (predicted µs)"
+        } else {
+            "the analytic cost model"
+        }
+    );
     for line in lines(&candidates) {
         crate::output::line(line);
     }

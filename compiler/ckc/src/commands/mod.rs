@@ -77,10 +77,12 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::List {
             paths,
             problem: Some(problem),
-        } => candidates::list(&problem, &paths, cli.color),
+            device,
+        } => candidates::list(&problem, &paths, device, cli.color),
         Command::List {
             paths,
             problem: None,
+            ..
         } => with_validated(
             &crate::cli::Input {
                 paths,

@@ -1,0 +1,136 @@
+//! The learned run-time models selection ranks by where one fits the device: gradient-boosted
+//! trees ([`Gbdt`]) that predict log2 of an instance's microseconds on a problem from its
+//! [`features`], one per op and target, trained on measurements (`bench/selection/`,
+//! `bench/train_selection.py`) and embedded in the library. Where none fits (AMD targets, ops
+//! without enough measurements), the analytic cost model ([`crate::select::cost`]) ranks.
+
+use crate::device::DeviceModel;
+use crate::features::{names, values};
+use crate::gbdt::Gbdt;
+use crate::problem::ConvProblem;
+use ck_compiler::ir::Instance;
+use ck_compiler::model::{Arch, Op};
+use std::sync::OnceLock;
+
+/// The embedded models: target, op, the model's text.
+const MODELS: &[(Arch, Op, &str)] = &[
+    (
+        Arch::Sm90,
+        Op::Fwd,
+        include_str!("../models/sm_90/fwd.json"),
+    ),
+    (
+        Arch::Sm90,
+        Op::BwdWeight,
+        include_str!("../models/sm_90/bwd_weight.json"),
+    ),
+];
+
+/// A loaded model and, for each feature it reads, its position among [`names`].
+pub struct Loaded {
+    pub model: Gbdt,
+    index: Vec<usize>,
+}
+
+impl Loaded {
+    /// The model of `text`, where it loads and reads only features the runtime computes.
+    fn new(text: &str) -> Option<Loaded> {
+        let model = Gbdt::from_json(text).ok()?;
+        let names = names();
+        let index = model
+            .features()
+            .iter()
+            .map(|f| names.iter().position(|n| n == f))
+            .collect::<Option<Vec<usize>>>()?;
+        Some(Loaded { model, index })
+    }
+
+    /// Predicted microseconds for feature values in the order of [`names`].
+    pub fn predict_us(&self, values: &[f64]) -> f64 {
+        let x: Vec<f64> = self.index.iter().map(|&i| values[i]).collect();
+        self.model.predict(&x).exp2()
+    }
+}
+
+/// The model for `op` on `target`, loaded on first use; None where there is none (or, which
+/// the tests rule out, it does not load).
+pub fn model_for(target: Arch, op: Op) -> Option<&'static Loaded> {
+    static LOADED: OnceLock<Vec<Option<Loaded>>> = OnceLock::new();
+    let loaded = LOADED.get_or_init(|| {
+        MODELS
+            .iter()
+            .map(|(_, _, text)| Loaded::new(text))
+            .collect()
+    });
+    MODELS
+        .iter()
+        .zip(loaded)
+        .find(|((t, o, _), _)| *t == target && *o == op)
+        .and_then(|(_, m)| m.as_ref())
+}
+
+/// Predicted microseconds of `inst` on `p` on `dev` for a back end targeting `target`, where
+/// a model fits and the instance supports the problem.
+pub fn predict_us(
+    inst: &Instance,
+    p: &ConvProblem,
+    dev: &DeviceModel,
+    target: Option<Arch>,
+) -> Option<f64> {
+    let model = model_for(target?, p.op)?;
+    let v = values(inst, p, dev, target).ok()?;
+    Some(model.predict_us(&v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Deserialize)]
+    struct Validation {
+        features: Vec<String>,
+        rows: Vec<Vec<f64>>,
+        predictions: Vec<f64>,
+    }
+
+    /// Each shipped model loads, reads features the runtime computes, and predicts what
+    /// LightGBM predicted for its validation rows (networks it was not trained on).
+    #[test]
+    fn shipped_models_load_and_match_the_training_library() {
+        let names = names();
+        for (op, text) in [
+            (
+                Op::Fwd,
+                include_str!("../tests/fixtures/models/fwd_validation.json"),
+            ),
+            (
+                Op::BwdWeight,
+                include_str!("../tests/fixtures/models/bwd_weight_validation.json"),
+            ),
+        ] {
+            let model = &model_for(Arch::Sm90, op).expect("a shipped model").model;
+            assert!(
+                model.features().iter().all(|f| names.contains(f)),
+                "{op}: the model reads features the runtime does not compute"
+            );
+            let v: Validation = serde_json::from_str(text).unwrap();
+            assert!(v.rows.len() >= 50);
+            for (row, want) in v.rows.iter().zip(&v.predictions) {
+                let named: Vec<(String, f64)> = v
+                    .features
+                    .iter()
+                    .cloned()
+                    .zip(row.iter().copied())
+                    .collect();
+                let got = model.predict_named(&named).unwrap();
+                assert!(
+                    (got - want).abs() <= 1e-9 * want.abs().max(1.0),
+                    "{op}: {got} against {want}"
+                );
+            }
+        }
+        assert!(model_for(Arch::Gfx942, Op::Fwd).is_none());
+        assert!(model_for(Arch::Sm90, Op::BwdData).is_none());
+    }
+}

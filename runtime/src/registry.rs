@@ -333,7 +333,7 @@ impl Registry {
 mod tests {
     use super::*;
     use crate::backend::CpuBackend;
-    use crate::testing::{Variant, instance};
+    use crate::testing::{FakeDevice, Variant, instance};
     use ck_compiler::model::ElementOp;
 
     #[test]
@@ -391,43 +391,25 @@ mod tests {
         );
         // A back end on a device without a learned model (gfx1100) ranks an instance tuned
         // for it first, though dearer.
-        struct Device(CpuBackend, ck_compiler::model::Arch);
-        impl Backend for Device {
-            fn name(&self) -> &str {
-                "device"
-            }
-            fn accepts(&self, inst: &Instance) -> Result<(), crate::RunError> {
-                self.0.accepts(inst)
-            }
-            fn target(&self) -> Option<ck_compiler::model::Arch> {
-                Some(self.1)
-            }
-            fn workspace_size(&self, inst: &Instance, p: &ConvProblem) -> u64 {
-                self.0.workspace_size(inst, p)
-            }
-            fn run(
-                &self,
-                inst: &Instance,
-                p: &ConvProblem,
-                bufs: &mut crate::Buffers<'_>,
-            ) -> Result<crate::RunStats, crate::RunError> {
-                self.0.run(inst, p, bufs)
-            }
-        }
+        let device = |target| FakeDevice {
+            cpu: cpu.clone(),
+            target: Some(target),
+            id: None,
+        };
         use ck_compiler::model::Arch;
         let mut tuned = instance(Variant::XdlV1);
         tuned.name = "tuned".into();
         tuned.targets = vec![Arch::Gfx942, Arch::Gfx1100];
         (tuned.tile.m, tuned.tile.n) = (32, 32);
         reg.register(tuned, 0).unwrap();
-        let rdna = Device(cpu.clone(), Arch::Gfx1100);
+        let rdna = device(Arch::Gfx1100);
         let ranked = reg.candidates_for(&p, &rdna);
         assert!(!ranked[0].predicted);
         assert!(ranked[0].verdict.as_ref().unwrap() > ranked[1].verdict.as_ref().unwrap());
         assert_eq!(reg.select_for(&p, &rdna).unwrap().name, "tuned");
         assert_eq!(reg.select_for(&p, &cpu).unwrap().name, "test_xdl_v1");
         // On sm_90 the learned model ranks: predicted microseconds, ascending.
-        let hopper = Device(cpu.clone(), Arch::Sm90);
+        let hopper = device(Arch::Sm90);
         let ranked = reg.candidates_for(&p, &hopper);
         let us: Vec<f64> = ranked
             .iter()

@@ -184,3 +184,37 @@ pub fn for_problem(mut inst: Instance, p: &ConvProblem) -> Instance {
     inst.types.cshuffle = p.dtype.output;
     inst
 }
+
+/// The CPU back end reporting a device: the target architecture and identity a GPU back end
+/// would, for tests of what depends on them (ranking for a target, tuning results).
+pub struct FakeDevice {
+    pub cpu: crate::CpuBackend,
+    pub target: Option<Arch>,
+    pub id: Option<crate::DeviceId>,
+}
+
+impl crate::Backend for FakeDevice {
+    fn name(&self) -> &str {
+        "fake"
+    }
+    fn accepts(&self, inst: &Instance) -> Result<(), crate::RunError> {
+        self.cpu.accepts(inst)
+    }
+    fn target(&self) -> Option<Arch> {
+        self.target
+    }
+    fn device_id(&self) -> Option<crate::DeviceId> {
+        self.id.clone()
+    }
+    fn workspace_size(&self, inst: &Instance, p: &ConvProblem) -> u64 {
+        self.cpu.workspace_size(inst, p)
+    }
+    fn run(
+        &self,
+        inst: &Instance,
+        p: &ConvProblem,
+        bufs: &mut crate::Buffers<'_>,
+    ) -> Result<crate::RunStats, crate::RunError> {
+        self.cpu.run(inst, p, bufs)
+    }
+}

@@ -299,7 +299,7 @@ fn read_devices(path: &Path) -> Result<BTreeMap<String, BTreeMap<String, Record>
 mod tests {
     use super::*;
     use crate::backend::CpuBackend;
-    use crate::testing::{Variant, instance};
+    use crate::testing::{FakeDevice, Variant, instance};
 
     fn device() -> DeviceId {
         DeviceId {
@@ -417,31 +417,12 @@ mod tests {
         let mut reg = Registry::default();
         reg.register(instance(Variant::XdlV1), 0).unwrap();
         reg.register(instance(Variant::XdlV3), 0).unwrap();
-        // A CPU "device" that keeps tuning results under a fixed key.
-        struct Keyed(CpuBackend);
-        impl Backend for Keyed {
-            fn name(&self) -> &str {
-                "keyed"
-            }
-            fn accepts(&self, inst: &Instance) -> Result<(), crate::RunError> {
-                self.0.accepts(inst)
-            }
-            fn device_id(&self) -> Option<DeviceId> {
-                Some(device())
-            }
-            fn workspace_size(&self, inst: &Instance, p: &ConvProblem) -> u64 {
-                self.0.workspace_size(inst, p)
-            }
-            fn run(
-                &self,
-                inst: &Instance,
-                p: &ConvProblem,
-                bufs: &mut crate::Buffers<'_>,
-            ) -> Result<crate::RunStats, crate::RunError> {
-                self.0.run(inst, p, bufs)
-            }
-        }
-        let be = Keyed(CpuBackend::default());
+        // A CPU "device" that keeps tuning results under a fixed identity.
+        let be = FakeDevice {
+            cpu: CpuBackend::default(),
+            target: None,
+            id: Some(device()),
+        };
         let (mut db, _) = TuningDb::open(Path::new("/nonexistent/ck-tuning.json"));
         let p = problem(16);
         let k = key(&reg.fingerprint());

@@ -692,6 +692,17 @@ fn depthwise(op: Op) -> ConvDims {
     }
 }
 
+/// A forward or backward-data kernel that merges 8 groups, with scalar loads.
+fn merged_forward_or_backward_data(op: Op) -> HipKernel {
+    emit_hip(
+        &SampleBuilder::new("m", op)
+            .merge_groups(8)
+            .vectors(1, 1, false)
+            .build(),
+    )
+    .unwrap()
+}
+
 /// A backward-weight kernel that merges 8 groups, with scalar loads.
 fn merged_backward_weight() -> HipKernel {
     emit_hip(
@@ -971,13 +982,7 @@ fn tiles_with_warps_along_k_run_few_output_channels_on_the_sliced_entry() {
 #[test]
 fn merged_forward_and_backward_data_run_narrow_groups_on_the_small_channel_entry() {
     for op in [Op::Fwd, Op::BwdData] {
-        let merged = emit_hip(
-            &SampleBuilder::new("m", op)
-                .merge_groups(8)
-                .vectors(1, 1, false)
-                .build(),
-        )
-        .unwrap();
+        let merged = merged_forward_or_backward_data(op);
         assert!(merged.entry(EntryKind::Direct).is_some());
         assert!(merged.source.contains("ck_dconv<"));
         // Depthwise, 512 groups: 64 vectors of 8 channels, eight a block; strips of four
@@ -1073,13 +1078,7 @@ fn merged_forward_and_backward_data_run_narrow_groups_on_the_small_channel_entry
 #[test]
 fn small_channel_forward_and_backward_data_take_any_filter_at_one_or_two_channels() {
     for op in [Op::Fwd, Op::BwdData] {
-        let merged = emit_hip(
-            &SampleBuilder::new("m", op)
-                .merge_groups(8)
-                .vectors(1, 1, false)
-                .build(),
-        )
-        .unwrap();
+        let merged = merged_forward_or_backward_data(op);
         assert!(merged.source.contains("ck_dconv_any<"));
         let with = |c: u64, filter: [u64; 3]| {
             let d = ConvDims {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what building and testing ckdsl needs on a fresh Debian 12 machine: the Rust
-# components, clang-19 HIP (AMD compile checks) and the NVRTC 13.0 pip wheel (NVIDIA compile
+# components, clang-19 HIP (AMD compile checks) and the NVRTC 13.0.88 pip wheel (NVIDIA compile
 # checks, unpacked under target/nvrtc/site). Idempotent: a second run installs nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +22,7 @@ fi
 NVRTC_SITE=target/nvrtc/site
 if ! compgen -G "$NVRTC_SITE/nvidia/cu13/lib/libnvrtc.so.13*" >/dev/null; then
     export PIP_ROOT_USER_ACTION=ignore PIP_DISABLE_PIP_VERSION_CHECK=1
-    python3 -m pip download -q --no-deps -d target/nvrtc/wheels "nvidia-cuda-nvrtc==13.0.*"
-    python3 -m pip install -q --no-deps --upgrade --target "$NVRTC_SITE" target/nvrtc/wheels/nvidia_cuda_nvrtc-13.0.*.whl
+    # Pinned: scripts/compile-ledger.txt vouches for kernels compiled by this exact NVRTC.
+    python3 -m pip download -q --no-deps -d target/nvrtc/wheels "nvidia-cuda-nvrtc==13.0.88"
+    python3 -m pip install -q --no-deps --upgrade --target "$NVRTC_SITE" target/nvrtc/wheels/nvidia_cuda_nvrtc-13.0.88*.whl
 fi

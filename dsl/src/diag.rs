@@ -98,6 +98,10 @@ impl Diagnostic {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Diagnostics(pub Vec<Diagnostic>);
 
+/// Diagnostics rendered at most, so that a file of thousands of errors reports in bounded time
+/// and length; the rest are counted.
+pub const MAX_RENDERED: usize = 200;
+
 impl Diagnostics {
     pub fn new() -> Self {
         Self::default()
@@ -150,12 +154,22 @@ impl Diagnostics {
         String::from_utf8_lossy(&out.into_inner()).into_owned()
     }
 
-    /// Renders to a terminal writer (the CLI passes a colour-capable stream).
+    /// Renders to a terminal writer (the CLI passes a colour-capable stream): the first
+    /// [`MAX_RENDERED`], then how many more there are.
     pub fn emit(&self, sources: &SourceMap, out: &mut dyn term::termcolor::WriteColor) {
         let config = term::Config::default();
-        for d in &self.0 {
+        for d in self.0.iter().take(MAX_RENDERED) {
             // A failed write to stderr leaves nothing useful to report.
             let _ = term::emit(out, &config, &Files_(sources), &to_codespan(d));
+        }
+        if self.0.len() > MAX_RENDERED {
+            let rest = &self.0[MAX_RENDERED..];
+            let errors = rest.iter().filter(|d| d.is_error()).count();
+            let _ = writeln!(
+                out,
+                "note: {} more diagnostics not shown ({errors} of them errors); the first {MAX_RENDERED} are above",
+                rest.len()
+            );
         }
     }
 
@@ -227,25 +241,17 @@ impl<'a> Files<'a> for Files_<'a> {
     }
 
     fn line_index(&'a self, id: FileId, byte_index: usize) -> Result<usize, files::Error> {
-        let text = self.source(id)?;
-        let byte_index = byte_index.min(text.len());
-        Ok(text.as_bytes()[..byte_index]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count())
+        self.check(id)?;
+        Ok(self.0.get(id).line_of(byte_index))
     }
 
     fn line_range(&'a self, id: FileId, line_index: usize) -> Result<Range<usize>, files::Error> {
-        let text = self.source(id)?;
-        let starts: Vec<usize> = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
-        let start = *starts.get(line_index).ok_or(files::Error::LineTooLarge {
+        self.check(id)?;
+        let f = self.0.get(id);
+        f.line_range(line_index).ok_or(files::Error::LineTooLarge {
             given: line_index,
-            max: starts.len() - 1,
-        })?;
-        let end = starts.get(line_index + 1).copied().unwrap_or(text.len());
-        Ok(start..end)
+            max: f.line_count() - 1,
+        })
     }
 }
 
@@ -341,5 +347,37 @@ mod tests {
             .map(|x| (x.code, x.primary_span().unwrap().start))
             .collect();
         assert_eq!(kept, [("CK0001", 4), ("CK0002", 1), ("CK0001", 5)]);
+    }
+
+    #[test]
+    fn thousands_of_diagnostics_render_the_first_ones_and_a_count_quickly() {
+        // 50,000 lines, one error on each: line lookups by binary search, 200 rendered.
+        let mut sources = SourceMap::new();
+        let text = "x = 1;\n".repeat(50_000);
+        let file = sources.add("big.ck", text);
+        let d = Diagnostics(
+            (0..50_000u32)
+                .map(|i| {
+                    let span = Span {
+                        file,
+                        start: i * 7,
+                        end: i * 7 + 1,
+                    };
+                    Diagnostic::error("CK0110", "unknown key").at(span, "here")
+                })
+                .collect(),
+        );
+        let start = std::time::Instant::now();
+        let out = d.render(&sources);
+        assert!(start.elapsed().as_secs() < 10);
+        assert_eq!(out.matches("error[CK0110]").count(), MAX_RENDERED);
+        assert!(out.contains("big.ck:200:1"), "{}", &out[out.len() - 400..]);
+        assert!(out.trim_end().ends_with(&format!(
+            "note: {} more diagnostics not shown ({} of them errors); the first {MAX_RENDERED} are above",
+            50_000 - MAX_RENDERED,
+            50_000 - MAX_RENDERED
+        )));
+        assert_eq!(sources.line_col(file, 7 * 49_999 + 3), (50_000, 4));
+        assert_eq!(sources.line_col(file, u32::MAX), (50_001, 1));
     }
 }

@@ -42,6 +42,32 @@ impl Span {
 pub struct SourceFile {
     pub name: String,
     pub text: String,
+    /// Byte offset of each line's start, for line lookups in logarithmic time.
+    line_starts: Vec<usize>,
+}
+
+impl SourceFile {
+    /// The 0-based line of a byte offset (clamped to the text).
+    pub fn line_of(&self, offset: usize) -> usize {
+        let offset = offset.min(self.text.len());
+        self.line_starts.partition_point(|&s| s <= offset) - 1
+    }
+
+    /// The byte range of 0-based line `line` (with its line break), if there is one.
+    pub fn line_range(&self, line: usize) -> Option<std::ops::Range<usize>> {
+        let start = *self.line_starts.get(line)?;
+        let end = self
+            .line_starts
+            .get(line + 1)
+            .copied()
+            .unwrap_or(self.text.len());
+        Some(start..end)
+    }
+
+    /// Lines of the file (one more than its line breaks).
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
 }
 
 /// Every file a compilation has read, addressed by [`FileId`].
@@ -56,9 +82,14 @@ impl SourceMap {
     }
 
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
+        let text = text.into();
+        let line_starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
         self.files.push(SourceFile {
             name: name.into(),
-            text: text.into(),
+            text,
+            line_starts,
         });
         FileId((self.files.len() - 1) as u32)
     }
@@ -82,12 +113,12 @@ impl SourceMap {
 
     /// 1-based line and column of a byte offset.
     pub fn line_col(&self, file: FileId, offset: u32) -> (usize, usize) {
-        let text = self.text(file);
-        let offset = (offset as usize).min(text.len());
-        let before = &text[..offset];
-        let line = before.matches('\n').count() + 1;
-        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-        (line, col)
+        let f = self.get(file);
+        let offset = (offset as usize).min(f.text.len());
+        let line = f.line_of(offset);
+        let start = f.line_range(line).map_or(0, |r| r.start);
+        let col = f.text.get(start..offset).map_or(0, |l| l.chars().count()) + 1;
+        (line + 1, col)
     }
 
     pub fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {

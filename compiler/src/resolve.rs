@@ -49,9 +49,51 @@ impl Session {
                 Item::Import(_) => {}
             }
         }
+        // Names become file and symbol names of the emitted code; a family's names its
+        // instances' group.
+        let long_families: Vec<(&str, Span)> = r
+            .items
+            .iter()
+            .filter_map(|(_, item)| match item {
+                Item::Family(f) => Some((f.name.name.as_str(), f.name.span)),
+                _ => None,
+            })
+            .filter(|(name, _)| name.len() > MAX_NAME_LEN)
+            .collect();
+        // An instance named after a long family is reported with its family.
+        let instances = r
+            .out
+            .iter()
+            .map(|s| (s.name.value.as_str(), s.name.span))
+            .filter(|(name, _)| !long_families.iter().any(|(f, _)| name.starts_with(f)));
+        let long: Vec<(String, Span)> = long_families
+            .iter()
+            .copied()
+            .chain(instances)
+            .filter(|(name, _)| name.len() > MAX_NAME_LEN)
+            .map(|(name, span)| (name.to_string(), span))
+            .collect();
+        for (name, span) in long {
+            r.diags.push(
+                Diagnostic::error(
+                    codes::BAD_INSTANCE_NAME,
+                    format!(
+                        "the name `{}…` is {} characters long, more than {MAX_NAME_LEN}",
+                        name.chars().take(24).collect::<String>(),
+                        name.len()
+                    ),
+                )
+                .at(span, "this name")
+                .help("emitted files and symbols are named after instances and families: use a shorter name"),
+            );
+        }
         (r.out, r.diags)
     }
 }
+
+/// The longest instance or family name: emitted CK file names add about 100 characters to it,
+/// and a file name may have 255.
+pub const MAX_NAME_LEN: usize = 128;
 
 /// The keys one block sets, typed into a scratch spec.
 struct Layer {

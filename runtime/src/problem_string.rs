@@ -40,9 +40,13 @@ const KEYS: &[&str] = &[
     "dtype", "in", "wei", "out",
 ];
 
+/// A decimal integer of ASCII digits only (no sign, no other digits).
 fn int(key: &str, text: &str) -> Result<u64, ProblemError> {
-    text.parse()
-        .map_err(|_| syntax(format!("`{key}={text}`: expected a non-negative integer")))
+    let bad = || syntax(format!("`{key}={text}`: expected a non-negative integer"));
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    text.parse().map_err(|_| bad())
 }
 
 fn sizes(key: &str, text: &str) -> Result<Vec<u64>, ProblemError> {
@@ -66,7 +70,18 @@ fn join(v: &[u64]) -> String {
 impl ConvProblem {
     /// Parses and validates a problem string (grammar in [`crate::problem_string`]).
     pub fn parse(text: &str) -> Result<ConvProblem, ProblemError> {
-        let mut words = text.split_whitespace();
+        // Words are separated by ASCII blanks only: other white space (a no-break space pasted
+        // from a document) would otherwise make two settings look like one.
+        if let Some(c) = text
+            .chars()
+            .find(|c| !c.is_ascii() || (c.is_ascii_control() && !matches!(c, '\t' | '\n' | '\r')))
+        {
+            return Err(syntax(format!(
+                "character {:?} (U+{:04X}): problem strings are ASCII",
+                c, c as u32
+            )));
+        }
+        let mut words = text.split_ascii_whitespace();
         let op_word = words
             .next()
             .ok_or_else(|| syntax("empty problem string; expected an op"))?;
@@ -255,5 +270,16 @@ mod tests {
         assert!(err("fwd 2d N=1 K=1 C=1 filter=3 input=3 layout=gkyxc").contains("layout family"));
         assert!(err("fwd 2d N=-1 K=1 C=1 filter=3 input=3").contains("non-negative integer"));
         assert!(err("fwd 2d N=1 K=1 C=1 filter=3 input=3 stride").contains("key=value"));
+        // Only ASCII digits make a number, only ASCII blanks separate words.
+        for text in [
+            "fwd 2d N=+4 K=1 C=1 filter=3 input=3",
+            "fwd 2d N=4 K=1 C=1 filter=3x input=3",
+        ] {
+            assert!(err(text).contains("non-negative integer"), "{text}");
+        }
+        assert!(err("fwd 2d N=4\u{a0}K=1 C=1 filter=3 input=3").contains("U+00A0"));
+        assert!(err("fwd 2d N=4 K=1 C=1 filter=3 input=3\0").contains("ASCII"));
+        assert!(err("fwd 2d N=4 K=1 C=1 filter=3 input=\u{663}").contains("ASCII"));
+        assert!(ConvProblem::parse("fwd 2d\tN=4 K=1 C=1 filter=3 input=3\n").is_ok());
     }
 }

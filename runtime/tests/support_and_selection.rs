@@ -327,11 +327,20 @@ fn registry_ranks_and_explains() {
     };
     let none = reg.select(&fp16).unwrap_err();
     assert_eq!(none.reasons.len(), 4, "{none}");
+    // The message summarises: what no instance has, the rejections counted by rule; the
+    // reasons keep every instance's.
+    let text = none.to_string();
     assert!(
-        none.to_string()
-            .contains("test_xdl_v3: data type: instance takes in=fp32"),
+        text.contains("no instance of its op, rank and layout takes its data types")
+            && text.contains("4 by data type: e.g. "),
         "{none}"
     );
+    assert!(none.reasons.iter().any(|(name, why)| {
+        name == "test_xdl_v3"
+            && why
+                .to_string()
+                .starts_with("data type: instance takes in=fp32")
+    }));
     let mut bad = prob.clone();
     bad.n = 0;
     assert!(

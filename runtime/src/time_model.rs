@@ -1,6 +1,6 @@
 //! The learned run-time models selection ranks by where one fits the device: gradient-boosted
 //! trees ([`Gbdt`]) that predict log2 of an instance's microseconds on a problem from its
-//! [`features`], one per op and target, trained on measurements (`bench/selection/`,
+//! [`features`](crate::features), one per op and target, trained on measurements (`bench/selection/`,
 //! `bench/train_selection.py`) and embedded in the library. Where none fits (AMD targets, ops
 //! without enough measurements), the analytic cost model ([`crate::select::cost`]) ranks.
 

@@ -48,9 +48,20 @@ pub fn values(
     target: Option<Arch>,
 ) -> Result<Vec<f64>, Unsupported> {
     let form = formulation(inst, p, dev)?;
+    Ok(values_of(inst, &form, p, dev, target))
+}
+
+/// [`values`] where the support checks already gave the instance's formulation of `p`.
+pub fn values_of(
+    inst: &Instance,
+    form: &Formulation,
+    p: &ConvProblem,
+    dev: &DeviceModel,
+    target: Option<Arch>,
+) -> Vec<f64> {
     let mut f = Features::default();
-    collect(&mut f, inst, &form, p, dev, target);
-    Ok(f.values)
+    collect(&mut f, inst, form, p, dev, target);
+    f.values
 }
 
 /// The feature names, in the order [`features`] and [`values`] give them.

@@ -246,9 +246,7 @@ impl Registry {
         };
         // A learned model of the device's run times ranks where one fits; the analytic cost
         // model elsewhere.
-        let model = target
-            .and_then(|t| time_model::model_for(t, p.op))
-            .is_some();
+        let model = target.and_then(|t| time_model::model_for(t, p.op));
         let mut out: Vec<Candidate<'_>> = self
             .entries
             .iter()
@@ -258,14 +256,19 @@ impl Registry {
                     instance: &e.instance,
                     priority: e.priority,
                     transposed: matches!(form, Ok(Formulation::Transposed(_))),
-                    predicted: model,
+                    predicted: model.is_some(),
                     verdict: form.and_then(|f| {
                         runs(&e.instance)?;
-                        Ok(if model {
-                            time_model::predict_us(&e.instance, p, &self.device, target)
-                                .unwrap_or(f64::INFINITY)
-                        } else {
-                            cost(&e.instance, f.problem(p), &self.device)
+                        Ok(match model {
+                            Some(m) => time_model::predict_with(
+                                m,
+                                &e.instance,
+                                &f,
+                                p,
+                                &self.device,
+                                target,
+                            ),
+                            None => cost(&e.instance, f.problem(p), &self.device),
                         })
                     }),
                 }
@@ -273,8 +276,9 @@ impl Registry {
             .collect();
         // Without a model, instances tuned for the back end's device first among equal
         // priorities (a model knows which instances target the device).
-        let native =
-            |c: &Candidate<'_>| !model && target.is_some_and(|t| c.instance.targets.contains(&t));
+        let native = |c: &Candidate<'_>| {
+            model.is_none() && target.is_some_and(|t| c.instance.targets.contains(&t))
+        };
         out.sort_by(|a, b| match (&a.verdict, &b.verdict) {
             (Ok(ca), Ok(cb)) => b
                 .priority

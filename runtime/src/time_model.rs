@@ -5,9 +5,10 @@
 //! without enough measurements), the analytic cost model ([`crate::select::cost`]) ranks.
 
 use crate::device::DeviceModel;
-use crate::features::{names, values};
+use crate::features::{names, values_of};
 use crate::gbdt::Gbdt;
 use crate::problem::ConvProblem;
+use crate::support::Formulation;
 use ck_compiler::ir::Instance;
 use ck_compiler::model::{Arch, Op};
 use std::sync::OnceLock;
@@ -69,17 +70,17 @@ pub fn model_for(target: Arch, op: Op) -> Option<&'static Loaded> {
         .and_then(|(_, m)| m.as_ref())
 }
 
-/// Predicted microseconds of `inst` on `p` on `dev` for a back end targeting `target`, where
-/// a model fits and the instance supports the problem.
-pub fn predict_us(
+/// Predicted microseconds of `inst` running `p` as `form` (its formulation, from the support
+/// checks) on `dev`, for a back end targeting `target` whose model for `p`'s op is `model`.
+pub fn predict_with(
+    model: &Loaded,
     inst: &Instance,
+    form: &Formulation,
     p: &ConvProblem,
     dev: &DeviceModel,
     target: Option<Arch>,
-) -> Option<f64> {
-    let model = model_for(target?, p.op)?;
-    let v = values(inst, p, dev, target).ok()?;
-    Some(model.predict_us(&v))
+) -> f64 {
+    model.predict_us(&values_of(inst, form, p, dev, target))
 }
 
 #[cfg(test)]

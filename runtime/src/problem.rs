@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 /// Sizes are per group: the input has `G·C` channels, the output `G·K`.
 /// Spatial vectors have `ndim` entries, outermost first (D, H, W).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ConvProblem {
     pub op: Op,
     pub ndim: u32,
@@ -30,7 +30,7 @@ pub struct ConvProblem {
     pub dtype: ProblemTypes,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ProblemLayout {
     pub input: Layout,
     pub weight: Layout,
@@ -50,7 +50,7 @@ impl ProblemLayout {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ProblemTypes {
     pub input: DataType,
     pub weight: DataType,

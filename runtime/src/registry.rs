@@ -13,7 +13,9 @@ use crate::support::{Formulation, Rule, Unsupported, formulation};
 use crate::time_model;
 use ck_compiler::ir::Instance;
 use ck_compiler::model::Arch;
+use std::collections::HashMap;
 use std::fmt;
+use std::sync::RwLock;
 
 #[derive(Clone, Debug, PartialEq)]
 struct Entry {
@@ -26,6 +28,52 @@ struct Entry {
 pub struct Registry {
     entries: Vec<Entry>,
     device: DeviceModel,
+    choices: Choices,
+}
+
+/// The instance selected before for a problem, by back end (its name and target; none for
+/// [`Registry::select`]): a problem seen again is answered by one lookup. Emptied whenever an
+/// instance is registered; a clone of the registry starts empty.
+#[derive(Debug, Default)]
+struct Choices(RwLock<Vec<ChoiceTable>>);
+
+type ChoiceTable = ((String, Option<Arch>), HashMap<ConvProblem, usize>);
+
+impl Clone for Choices {
+    fn clone(&self) -> Self {
+        Choices::default()
+    }
+}
+
+impl Choices {
+    fn get(&self, backend: (&str, Option<Arch>), p: &ConvProblem) -> Option<usize> {
+        let tables = self.0.read().ok()?;
+        let (_, table) = tables
+            .iter()
+            .find(|((name, target), _)| name == backend.0 && *target == backend.1)?;
+        table.get(p).copied()
+    }
+
+    fn put(&self, backend: (&str, Option<Arch>), p: &ConvProblem, index: usize) {
+        // A poisoned lock only loses the cache.
+        let Ok(mut tables) = self.0.write() else {
+            return;
+        };
+        let slot = tables
+            .iter()
+            .position(|((name, target), _)| name == backend.0 && *target == backend.1)
+            .unwrap_or_else(|| {
+                tables.push(((backend.0.to_string(), backend.1), HashMap::new()));
+                tables.len() - 1
+            });
+        tables[slot].1.insert(p.clone(), index);
+    }
+
+    fn clear(&mut self) {
+        if let Ok(t) = self.0.get_mut() {
+            t.clear();
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -148,6 +196,7 @@ impl Registry {
         Registry {
             entries: Vec::new(),
             device,
+            choices: Choices::default(),
         }
     }
 
@@ -161,6 +210,7 @@ impl Registry {
             return Err(RegistryError::Duplicate(instance.name));
         }
         self.entries.push(Entry { instance, priority });
+        self.choices.clear();
         Ok(())
     }
 
@@ -312,14 +362,27 @@ impl Registry {
         p: &ConvProblem,
         backend: Option<&dyn Backend>,
     ) -> Result<&Instance, NoInstance> {
+        let target = backend.and_then(|b| b.target());
+        let key = (backend.map_or("", |b| b.name()), target);
+        // Only valid problems were chosen for.
+        if let Some(i) = self.choices.get(key, p) {
+            return Ok(&self.entries[i].instance);
+        }
         if let Err(e) = p.validate() {
             return Err(NoInstance {
                 problem: Some(e),
                 reasons: Vec::new(),
             });
         }
-        let candidates = self.rank(p, backend, backend.and_then(|b| b.target()));
+        let candidates = self.rank(p, backend, target);
         if let Some(best) = candidates.iter().find(|c| c.verdict.is_ok()) {
+            if let Some(i) = self
+                .entries
+                .iter()
+                .position(|e| std::ptr::eq(&e.instance, best.instance))
+            {
+                self.choices.put(key, p, i);
+            }
             return Ok(best.instance);
         }
         let reasons = candidates
@@ -339,6 +402,29 @@ mod tests {
     use crate::backend::CpuBackend;
     use crate::testing::{FakeDevice, Variant, instance};
     use ck_compiler::model::ElementOp;
+
+    #[test]
+    fn a_problem_selected_before_is_answered_from_the_cache_until_the_registry_changes() {
+        let mut reg = Registry::default();
+        reg.register(instance(Variant::XdlV3), 0).unwrap();
+        let p = ConvProblem::parse("bwd_weight 2d N=2 K=16 C=16 filter=3 input=8 pad=1").unwrap();
+        let first = reg.select(&p).unwrap().name.clone();
+        assert_eq!(reg.choices.get(("", None), &p), Some(0));
+        assert_eq!(reg.select(&p).unwrap().name, first);
+        // Another back end keys its own choices.
+        let cpu = CpuBackend::default();
+        assert_eq!(reg.choices.get(("cpu", None), &p), None);
+        reg.select_for(&p, &cpu).unwrap();
+        assert!(reg.choices.get(("cpu", None), &p).is_some());
+        // A higher-priority instance registered later wins at once.
+        let mut better = instance(Variant::XdlV1);
+        better.name = "better".into();
+        reg.register(better, 5).unwrap();
+        assert_eq!(reg.choices.get(("", None), &p), None);
+        assert_eq!(reg.select(&p).unwrap().name, "better");
+        // A clone starts without choices.
+        assert_eq!(reg.clone().choices.get(("", None), &p), None);
+    }
 
     #[test]
     fn a_refusal_groups_reasons_by_rule_and_names_what_no_instance_has() {

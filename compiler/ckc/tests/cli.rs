@@ -432,3 +432,31 @@ fn imports_stay_inside_the_library_unless_allowed() {
     assert_eq!(allowed.code, 0, "{}", allowed.stderr);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An emission that cannot be written whole writes nothing: a file where the emitter needs a
+/// folder fails before any file is moved into `--out`, and no staging folder is left behind.
+#[test]
+fn emission_that_cannot_be_written_whole_writes_nothing() {
+    let dir = temp_dir("whole");
+    std::fs::create_dir_all(&dir).expect("out folder");
+    // `emit ck` writes under library/…: a file named `library` blocks every header.
+    std::fs::write(dir.join("library"), "in the way").expect("blocking file");
+    let d = dir.to_str().expect("UTF-8 temp path");
+    let run = ckc(&["emit", "ck", "--out", d, "instances"], "");
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("is a file where a folder is needed"),
+        "{}",
+        run.stderr
+    );
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .expect("out folder")
+        .map(|e| e.expect("entry").file_name().into_string().expect("UTF-8"))
+        .collect();
+    assert_eq!(
+        left,
+        ["library"],
+        "CMakeLists.txt and the rest must not be written"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

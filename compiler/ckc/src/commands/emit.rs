@@ -148,8 +148,23 @@ fn deliver(files: &[OutFile], out: Option<&Path>) -> Result<(), String> {
             _ => Err("this target writes several files; give --out DIR".to_string()),
         };
     };
+    // Everything is written to a staging folder first and every destination checked, so a
+    // failure (a full disk, a file where a folder is needed) leaves `out` as it was rather than
+    // half written; then the files are moved into place.
+    let staging = root.join(format!(".ckc-staging-{}", std::process::id()));
+    let result = stage(files, &staging)
+        .and_then(|()| files.iter().try_for_each(|f| destination_ok(root, &f.path)));
+    let result = result.and_then(|()| move_into_place(files, &staging, root));
+    let _ = std::fs::remove_dir_all(&staging);
+    result?;
+    eprintln!("wrote {} file(s) under {}", files.len(), root.display());
+    Ok(())
+}
+
+/// Writes every file under `dir`.
+fn stage(files: &[OutFile], dir: &Path) -> Result<(), String> {
     for file in files {
-        let path: PathBuf = root.join(&file.path);
+        let path = dir.join(&file.path);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)
                 .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
@@ -157,6 +172,45 @@ fn deliver(files: &[OutFile], out: Option<&Path>) -> Result<(), String> {
         std::fs::write(&path, &file.contents)
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
-    eprintln!("wrote {} file(s) under {}", files.len(), root.display());
+    Ok(())
+}
+
+/// Whether `rel` can be written under `root`: no folder on its way is a file, and it is not a
+/// folder itself.
+fn destination_ok(root: &Path, rel: &str) -> Result<(), String> {
+    let mut at = root.to_path_buf();
+    let parts: Vec<&str> = rel.split('/').collect();
+    for (i, part) in parts.iter().enumerate() {
+        at.push(part);
+        let last = i + 1 == parts.len();
+        match std::fs::metadata(&at) {
+            Ok(m) if !last && !m.is_dir() => {
+                return Err(format!(
+                    "cannot write {}: {} is a file where a folder is needed",
+                    root.join(rel).display(),
+                    at.display()
+                ));
+            }
+            Ok(m) if last && m.is_dir() => {
+                return Err(format!("cannot write {}: it is a folder", at.display()));
+            }
+            // Missing: created when moved.
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Moves every staged file to its place under `root`.
+fn move_into_place(files: &[OutFile], staging: &Path, root: &Path) -> Result<(), String> {
+    for file in files {
+        let path: PathBuf = root.join(&file.path);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+        }
+        std::fs::rename(staging.join(&file.path), &path)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
     Ok(())
 }

@@ -37,8 +37,12 @@ pub enum Command {
         #[arg(long)]
         problem: Option<String>,
         /// With --problem: rank as the CUDA back end on this card would (no GPU needed).
-        #[arg(long, value_enum, requires = "problem")]
+        #[arg(long, value_enum, requires = "problem", conflicts_with = "target")]
         device: Option<Card>,
+        /// With --problem: rank as a device of this architecture would (e.g. gfx942, sm_90),
+        /// its support rules applied (no such device needed).
+        #[arg(long, requires = "problem")]
+        target: Option<String>,
     },
     /// Selects an instance for a problem (or takes the named one), runs it on fresh random data
     /// and prints the instance, its instance string and the time; exit 1 when no instance

@@ -268,6 +268,22 @@ fn list_for_a_card_ranks_by_its_learned_model_without_the_card() {
         first.contains("\tok\tpredicted=") && first.ends_with("µs"),
         "{first}"
     );
+    // A target architecture: its support rules and, on sm_90, its learned model.
+    let out = ckc(&["list", "--problem", p, "--target", "gfx942"]);
+    let (stdout, stderr) = text(&out);
+    assert!(
+        stderr.contains("analytic cost model for gfx942"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("rejected\ttarget: instance targets [sm_90], not gfx942"),
+        "{stdout}"
+    );
+    let out = ckc(&["list", "--problem", p, "--target", "sm_90"]);
+    assert!(text(&out).1.contains("learned run-time model of sm_90"));
+    let out = ckc(&["list", "--problem", p, "--target", "gfx9"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).1.contains("expected one of gfx908"));
     // Without a card: the analytic model, as before.
     let out = ckc(&["list", "--problem", p]);
     let (stdout, stderr) = text(&out);

@@ -3,6 +3,7 @@
 use crate::cli::{Card, Color, Input};
 use crate::input;
 use crate::output::print_diagnostics;
+use ck_compiler::model::Arch;
 use ck_runtime::{Candidate, ConvProblem, DeviceModel, Registry};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -62,40 +63,61 @@ pub fn lines(candidates: &[Candidate<'_>]) -> Vec<String> {
         .collect()
 }
 
+/// What `ckc list --problem` ranks for besides the default device model.
+#[derive(Clone, Copy)]
+pub enum RankFor {
+    /// As the CUDA back end on this card.
+    Card(Card),
+    /// As a device of this architecture (its reference part's compute units, its support
+    /// rules).
+    Target(Arch),
+}
+
 /// `ckc list --problem`: every instance's verdict; exit 1 when none supports the problem.
-/// With a device, ranked as the back end on that card ranks (its learned model where there is
+/// For a card or target, ranked as a device of it ranks (its learned model where there is
 /// one); the ranking used is said on standard error.
 pub fn list(
     problem: &str,
     paths: &[PathBuf],
-    device: Option<Card>,
+    rank_for: Option<RankFor>,
     color: Color,
 ) -> Result<ExitCode, String> {
     let p = parse_problem(problem)?;
-    let model = match device {
+    let (model, target) = match rank_for {
         // The CUDA back end's view of an H100 SXM or H200: 132 SMs, two workgroups each.
-        Some(Card::H100 | Card::H200) => DeviceModel {
-            arch: None,
-            compute_units: 132,
-            occupancy: 2,
-        },
-        None => DeviceModel::default(),
+        Some(RankFor::Card(Card::H100 | Card::H200)) => (
+            DeviceModel {
+                arch: None,
+                compute_units: 132,
+                occupancy: 2,
+            },
+            Some(Arch::Sm90),
+        ),
+        Some(RankFor::Target(a)) => (
+            DeviceModel {
+                arch: Some(a),
+                compute_units: ck_compiler::arch::info(a).compute_units,
+                occupancy: 2,
+            },
+            Some(a),
+        ),
+        None => (DeviceModel::default(), None),
     };
+    let units = model.compute_units;
     let Some(registry) = registry(paths, color, model)? else {
         return Ok(super::exit(false));
     };
-    let candidates = match device {
-        Some(_) => registry.candidates_on(&p, ck_compiler::model::Arch::Sm90),
+    let candidates = match target {
+        Some(t) => registry.candidates_on(&p, t),
         None => registry.candidates(&p),
     };
-    eprintln!(
-        "ranked by {}",
-        if candidates.first().is_some_and(|c| c.predicted) {
-            "the learned run-time model of sm_90 (predicted µs)"
-        } else {
-            "the analytic cost model"
-        }
-    );
+    match (target, candidates.first().is_some_and(|c| c.predicted)) {
+        (Some(t), true) => eprintln!("ranked by the learned run-time model of {t} (predicted µs)"),
+        (Some(t), false) => eprintln!("ranked by the analytic cost model for {t}"),
+        (None, _) => eprintln!(
+            "ranked by the analytic cost model for a device of {units} compute units (--device or --target rank for one)"
+        ),
+    }
     for line in lines(&candidates) {
         crate::output::line(line);
     }

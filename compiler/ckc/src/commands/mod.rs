@@ -78,7 +78,20 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             paths,
             problem: Some(problem),
             device,
-        } => candidates::list(&problem, &paths, device, cli.color),
+            target,
+        } => {
+            let rank_for = match (device, target) {
+                (Some(card), _) => Some(candidates::RankFor::Card(card)),
+                (None, Some(t)) => Some(candidates::RankFor::Target(
+                    ck_compiler::model::Arch::from_keyword(&t).ok_or_else(|| {
+                        let all: Vec<_> = ck_compiler::model::Arch::keywords().collect();
+                        format!("--target {t}: expected one of {}", all.join(", "))
+                    })?,
+                )),
+                (None, None) => None,
+            };
+            candidates::list(&problem, &paths, rank_for, cli.color)
+        }
         Command::List {
             paths,
             problem: None,

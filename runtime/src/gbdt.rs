@@ -20,8 +20,6 @@ pub enum GbdtError {
     Format(String),
     #[error("tree {tree}: {why}")]
     Tree { tree: usize, why: String },
-    #[error("the model reads feature `{0}`, which the row does not have")]
-    MissingFeature(String),
 }
 
 #[derive(Deserialize)]
@@ -168,21 +166,6 @@ impl Gbdt {
         );
         self.base + self.trees.iter().map(|t| t.eval(x)).sum::<f64>()
     }
-
-    /// The prediction for named features (any order, extra ones ignored).
-    pub fn predict_named(&self, row: &[(String, f64)]) -> Result<f64, GbdtError> {
-        let x = self
-            .features
-            .iter()
-            .map(|name| {
-                row.iter()
-                    .find(|(n, _)| n == name)
-                    .map(|&(_, v)| v)
-                    .ok_or_else(|| GbdtError::MissingFeature(name.clone()))
-            })
-            .collect::<Result<Vec<f64>, _>>()?;
-        Ok(self.predict(&x))
-    }
 }
 
 #[cfg(test)]
@@ -213,24 +196,6 @@ mod tests {
                 "{got} against LightGBM's {want}"
             );
         }
-        let named: Vec<(String, f64)> = model
-            .features()
-            .iter()
-            .cloned()
-            .zip(f.rows[0].iter().copied())
-            .rev()
-            .collect();
-        assert_eq!(
-            model.predict_named(&named).unwrap(),
-            model.predict(&f.rows[0])
-        );
-        let first = &model.features()[0];
-        let without: Vec<(String, f64)> =
-            named.iter().filter(|(n, _)| n != first).cloned().collect();
-        assert_eq!(
-            model.predict_named(&without),
-            Err(GbdtError::MissingFeature(first.clone()))
-        );
     }
 
     #[test]

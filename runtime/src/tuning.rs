@@ -145,10 +145,6 @@ impl TuningDb {
         )
     }
 
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     /// Problems tuned for `key`.
     pub fn len(&self, key: &DeviceKey) -> usize {
         self.devices.get(&key.id()).map_or(0, BTreeMap::len)

@@ -241,9 +241,6 @@ impl Records {
             .open(path)
             .map_err(|e| format!("{}: {e}", path.display()))?;
         let dev = be.device_model();
-        let secs = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
         Ok(Records {
             file,
             path: path.to_path_buf(),
@@ -253,7 +250,7 @@ impl Records {
                 arch: dev.arch.map(|a| a.keyword().to_string()),
                 compute_units: dev.compute_units,
                 occupancy: dev.occupancy,
-                date: utc(secs).chars().take(10).collect(),
+                date: super::today(),
                 library: reg.fingerprint(),
                 shape: String::new(),
                 problem: String::new(),

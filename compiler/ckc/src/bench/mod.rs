@@ -6,8 +6,14 @@
 mod gpu;
 mod report;
 
+/// Today's UTC date, `YYYY-MM-DD` (measurement records and tuning results).
 #[cfg(feature = "cuda")]
-pub(crate) use report::utc;
+pub(crate) fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    report::utc(secs).chars().take(10).collect()
+}
 
 use crate::cli::{BenchArgs, BenchReportArgs, Color};
 use std::process::ExitCode;

@@ -2,6 +2,7 @@
 
 pub(crate) mod candidates;
 mod emit;
+mod features;
 mod import;
 mod run;
 mod tune;
@@ -12,36 +13,6 @@ use crate::output::print_diagnostics;
 use ck_compiler::ir::Validated;
 use ck_compiler::load::Session;
 use std::process::ExitCode;
-
-/// `ckc features`: the training table of the records given.
-fn features(args: &crate::cli::FeaturesArgs, color: crate::cli::Color) -> Result<ExitCode, String> {
-    let mut timings = Vec::new();
-    for path in &args.records {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        timings.extend(
-            ck_runtime::timings::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?,
-        );
-    }
-    let Some(reg) =
-        candidates::registry(&args.instances, color, ck_runtime::DeviceModel::default())?
-    else {
-        return Ok(exit(false));
-    };
-    let table = ck_runtime::timings::table(&timings, &reg);
-    let csv = table.to_csv();
-    match &args.out {
-        Some(out) => std::fs::write(out, csv).map_err(|e| format!("{}: {e}", out.display()))?,
-        None => crate::output::text(&csv),
-    }
-    eprintln!(
-        "{} rows of {} features from {} records; {} left out (not verified, not in the library, or no longer supported)",
-        table.rows.len(),
-        table.header.len() - 5,
-        timings.len(),
-        table.left_out
-    );
-    Ok(exit(true))
-}
 
 pub fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
@@ -119,7 +90,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Run(args) => run::run(&args, cli.color),
         Command::Bench(args) => crate::bench::run(&args, cli.color),
         Command::Tune(args) => tune::run(&args, cli.color),
-        Command::Features(args) => features(&args, cli.color),
+        Command::Features(args) => features::run(&args, cli.color),
         Command::BenchReport(args) => crate::bench::report(&args),
         Command::Explain {
             input,

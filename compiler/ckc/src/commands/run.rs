@@ -74,7 +74,7 @@ fn tuned<'r>(
             }
         }
     }
-    store.insert(&key, p, t.record(super::tune::today()));
+    store.insert(&key, p, t.record(crate::bench::today()));
     store.save().map_err(|e| e.to_string())?;
     crate::output::outln!("tuning database: {}", path.display());
     Ok(t.best)

@@ -28,15 +28,6 @@ pub fn open_db(given: Option<&PathBuf>) -> Result<(ck_runtime::tuning::TuningDb,
     Ok((db, path))
 }
 
-/// Today's UTC date, `YYYY-MM-DD`.
-#[cfg(feature = "cuda")]
-pub fn today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    crate::bench::utc(secs).chars().take(10).collect()
-}
-
 #[cfg(not(feature = "cuda"))]
 pub fn run(_args: &TuneArgs, _color: Color) -> Result<ExitCode, String> {
     Err(
@@ -114,7 +105,7 @@ pub fn run(args: &TuneArgs, color: Color) -> Result<ExitCode, String> {
             result.best.name,
             result.us
         );
-        db.insert(&key, p, result.record(today()));
+        db.insert(&key, p, result.record(crate::bench::today()));
         // Saved after each problem: an interrupted run keeps what it measured.
         db.save().map_err(|e| e.to_string())?;
         tuned += 1;

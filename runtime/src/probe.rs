@@ -168,6 +168,33 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
             rpad: 1,
             ..base
         },
+        // Strides that divide the filter, the pad and the input: the problem runs as its fold
+        // (`ConvProblem::folded`), whose channels are the stride's multiple and meet the
+        // vector widths that the stated ones do not. Patches (filter = stride), then a
+        // filter of two strides with pads.
+        Shape {
+            what: "patches",
+            k: v,
+            c: v.div_ceil(4),
+            filter: 4,
+            input: 12,
+            stride: 4,
+            lpad: 0,
+            rpad: 0,
+            ..base
+        },
+        Shape {
+            what: "strides in the channels, padded",
+            n: 1,
+            k: v,
+            c: v.div_ceil(2),
+            filter: 4,
+            input: 10,
+            stride: 2,
+            lpad: 2,
+            rpad: 1,
+            ..base
+        },
     ];
     // Forward and backward data reduce over the source channels and taps: few pixels and many
     // source channels make one output tile with the long GEMM-K that split-K divides.

@@ -396,6 +396,54 @@ impl ConvProblem {
         })
     }
 
+    /// The problem with its innermost spatial stride folded into the channels, if it has one.
+    ///
+    /// Where the stride `s` of the last spatial dimension divides that dimension's filter, left
+    /// pad and input size (dilation 1), `s` adjacent pixels of `C` channels are, in the same
+    /// memory, one pixel of `s·C` channels: the filter's `f` taps along it become `f/s` taps of
+    /// `s·C` channels (the weights' `(x, c)` order is the same) and the stride becomes 1. A tap
+    /// of the fold is out of the input exactly where all `s` of its pixels are, so the two
+    /// problems compute the same numbers into the same tensors. A patch embedding (filter =
+    /// stride) becomes a convolution with a unit filter along W whose pixels a vector load reads
+    /// whole (`C = 3`, 16 × 16 patches: 48 channels).
+    ///
+    /// Exists for channels-last inputs whose pixels hold one group's channels (one group, or
+    /// groups outermost) and weights with the channels innermost.
+    pub fn folded(&self) -> Option<ConvProblem> {
+        use Layout::*;
+        if self.validate().is_err() {
+            return None;
+        }
+        let last = self.ndim as usize - 1;
+        let s = self.stride[last];
+        let pixels_whole = match self.layout.input {
+            Nwgc | Nhwgc | Ndhwgc => self.g == 1,
+            Gnwc | Gnhwc | Gndhwc => true,
+            _ => false,
+        };
+        let channels_inner = matches!(self.layout.weight, Gkxc | Gkyxc | Gkzyxc);
+        let divides = |v: u64| v % s == 0;
+        let fits = s > 1
+            && self.dilation[last] == 1
+            && divides(self.filter[last])
+            && divides(self.left_pad[last])
+            && divides(self.input[last]);
+        if !(fits && pixels_whole && channels_inner) {
+            return None;
+        }
+        let mut q = self.clone();
+        q.c = self.c.checked_mul(s)?;
+        q.input[last] /= s;
+        q.filter[last] /= s;
+        q.left_pad[last] /= s;
+        q.stride[last] = 1;
+        // At unit stride the output is input + pads − filter + 1: the right pad that keeps it.
+        let out = self.output()[last];
+        let right = (out - 1 + q.filter[last]).checked_sub(q.input[last] + q.left_pad[last])?;
+        q.right_pad[last] = right;
+        (q.validate().is_ok() && q.output() == self.output()).then_some(q)
+    }
+
     /// Multiply-adds × 2 of the whole problem (saturating: only a cost estimate).
     pub fn flops(&self) -> u64 {
         let out: u64 = self.output().iter().product();
@@ -442,6 +490,51 @@ mod tests {
             ..p
         };
         assert_eq!(broken.transposed(), None);
+    }
+
+    #[test]
+    fn the_fold_puts_the_last_stride_into_the_channels() {
+        let p = ConvProblem::parse("fwd 2d N=2 K=768 C=3 filter=16x16 input=224x224 stride=16")
+            .unwrap();
+        let q = p.folded().unwrap();
+        assert_eq!((q.c, q.k, q.g, q.n), (48, 768, 1, 2));
+        assert_eq!((q.input.clone(), q.filter.clone()), (vec![224, 14], vec![16, 1]));
+        assert_eq!(q.stride, vec![16, 1]);
+        assert_eq!(q.output(), p.output());
+        assert_eq!(p.gemm(), q.gemm());
+        // The same memory: every tensor keeps its element count.
+        for role in [Role::Input, Role::Weight, Role::Output] {
+            let (a, b) = (p.desc(role).unwrap(), q.desc(role).unwrap());
+            assert_eq!(a.elements(), b.elements(), "{role:?}");
+        }
+        // Pads that are whole strides, a filter of two strides, a right pad that drops pixels.
+        let p = ConvProblem::parse(
+            "bwd_data 1d N=1 K=4 C=2 filter=4 input=12 stride=2 lpad=2 rpad=1",
+        )
+        .unwrap();
+        let q = p.folded().unwrap();
+        assert_eq!((q.c, q.input.clone(), q.filter.clone()), (4, vec![6], vec![2]));
+        assert_eq!((q.left_pad.clone(), q.right_pad.clone()), (vec![1], vec![0]));
+        assert_eq!(q.output(), p.output());
+        // No fold: unit stride, a stride not dividing the filter, pad or input, dilation,
+        // interleaved groups, channels-first tensors.
+        for text in [
+            "fwd 2d N=1 K=4 C=3 filter=3 input=8",
+            "fwd 2d N=1 K=4 C=3 filter=7 input=224 stride=2 pad=3",
+            "fwd 2d N=1 K=4 C=3 filter=4 input=16 stride=2 pad=1",
+            "fwd 2d N=1 K=4 C=3 filter=4 input=15 stride=2",
+            "fwd 2d N=1 K=4 C=3 filter=2 input=16 stride=2 dilation=2",
+            "fwd 2d G=2 N=1 K=4 C=3 filter=2 input=16 stride=2",
+        ] {
+            assert_eq!(ConvProblem::parse(text).unwrap().folded(), None, "{text}");
+        }
+        let grouped = ConvProblem::parse("fwd 2d G=2 N=1 K=4 C=3 filter=2 input=16 stride=2")
+            .unwrap()
+            .with_layout(LayoutFamily::Gnhwc)
+            .unwrap();
+        assert_eq!(grouped.folded().map(|q| q.c), Some(6));
+        let first = grouped.with_layout(LayoutFamily::Ngchw).unwrap();
+        assert_eq!(first.folded(), None);
     }
 
     fn base() -> ConvProblem {

@@ -9,7 +9,7 @@ use crate::backend::Backend;
 use crate::device::DeviceModel;
 use crate::problem::{ConvProblem, ProblemError};
 use crate::select::cost;
-use crate::support::{Formulation, Rule, Unsupported, formulation};
+use crate::support::{Formulation, Rule, RunsAs, Unsupported, formulation};
 use crate::time_model;
 use ck_compiler::ir::Instance;
 use ck_compiler::model::Arch;
@@ -94,8 +94,8 @@ pub struct Candidate<'a> {
     /// The verdict's estimate is a learned model's prediction in microseconds
     /// ([`crate::time_model`]).
     pub predicted: bool,
-    /// The instance runs the problem as its transpose ([`crate::Formulation::Transposed`]).
-    pub transposed: bool,
+    /// How the instance runs the problem ([`crate::Formulation`]); `Stated` where it cannot.
+    pub runs_as: RunsAs,
 }
 
 /// No registered instance runs the problem.
@@ -305,7 +305,7 @@ impl Registry {
                 Candidate {
                     instance: &e.instance,
                     priority: e.priority,
-                    transposed: matches!(form, Ok(Formulation::Transposed(_))),
+                    runs_as: form.as_ref().map_or(RunsAs::Stated, Formulation::runs_as),
                     predicted: model.is_some(),
                     verdict: form.and_then(|f| {
                         runs(&e.instance)?;

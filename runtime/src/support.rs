@@ -124,20 +124,40 @@ pub enum Formulation {
     Direct,
     /// As its transpose ([`ConvProblem::transposed`]), which the instance supports as stated.
     Transposed(ConvProblem),
+    /// As its fold ([`ConvProblem::folded`]: the same tensors, the last spatial stride in the
+    /// channels), which the instance supports as stated.
+    Folded(ConvProblem),
+}
+
+/// How an instance runs a problem, without the problem it runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunsAs {
+    Stated,
+    Transposed,
+    Folded,
 }
 
 impl Formulation {
+    pub fn runs_as(&self) -> RunsAs {
+        match self {
+            Formulation::Direct => RunsAs::Stated,
+            Formulation::Transposed(_) => RunsAs::Transposed,
+            Formulation::Folded(_) => RunsAs::Folded,
+        }
+    }
+
     /// The problem the instance's GEMM computes for `p`.
     pub fn problem<'a>(&'a self, p: &'a ConvProblem) -> &'a ConvProblem {
         match self {
             Formulation::Direct => p,
-            Formulation::Transposed(t) => t,
+            Formulation::Transposed(q) | Formulation::Folded(q) => q,
         }
     }
 }
 
-/// How `inst` runs `p` on `dev`: as stated where CK's rules allow it; otherwise, for a backward
-/// weight problem whose channel counts break the instance's vector widths (K = 36 against an
+/// How `inst` runs `p` on `dev`: as its fold where the problem has one that the instance
+/// supports (the same work with whole pixels of more channels, never slower to read); else as
+/// stated where CK's rules allow it; otherwise, for a backward weight problem whose channel counts break the instance's vector widths (K = 36 against an
 /// A vector of 8), as its transpose where that passes every rule (C and K swap places). The
 /// transpose's A operand is the input and its B the output gradient, so the instance must
 /// treat both alike: one element-wise op and one compute type for the two.
@@ -146,6 +166,11 @@ pub fn formulation(
     p: &ConvProblem,
     dev: &DeviceModel,
 ) -> Result<Formulation, Unsupported> {
+    if let Some(q) = p.folded()
+        && check(inst, &q, dev).is_ok()
+    {
+        return Ok(Formulation::Folded(q));
+    }
     let direct = check(inst, p, dev);
     let err = match direct {
         Ok(()) => return Ok(Formulation::Direct),

@@ -256,12 +256,21 @@ pub fn run(
     // the taps.
     let transposed = matches!(form, Formulation::Transposed(_));
     let (a, b) = if transposed { (b, a) } else { (a, b) };
+    // The roles A and B play in the problem the GEMM computes (a transpose's A is the caller's
+    // input in its output-gradient role).
+    let (a_role, b_role) = match p.op {
+        Op::Fwd => (Role::Input, Role::Weight),
+        Op::BwdData => (Role::Output, Role::Weight),
+        Op::BwdWeight => (Role::Output, Role::Input),
+    };
     let ops = Operands::new(OperandsSpec {
         op: p.op,
         shape,
         problem: q,
         a,
         b,
+        a_desc: q.desc(a_role)?,
+        b_desc: q.desc(b_role)?,
         c_desc: q.desc(q.destination())?,
         compute: [t.compute_a, t.compute_b],
         load_ops: source_ops,
@@ -304,7 +313,8 @@ pub fn run(
     let mut acc = Tensor::zeros(acc_type, q.desc(q.destination())?).map_err(internal)?;
     let stats = gemm(&mut acc)?;
     let places = match &form {
-        Formulation::Direct => (0..dst.len()).collect(),
+        // A fold holds its destination in the same memory.
+        Formulation::Direct | Formulation::Folded(_) => (0..dst.len()).collect(),
         Formulation::Transposed(t) => transposed_places(p, t)?,
     };
     for (c, j) in acc.to_f32().into_iter().zip(places) {

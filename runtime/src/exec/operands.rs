@@ -59,6 +59,10 @@ pub(crate) struct OperandsSpec<'a> {
     pub problem: &'a crate::problem::ConvProblem,
     pub a: &'a Tensor,
     pub b: &'a Tensor,
+    /// Where `problem` holds A, B and C: the tensors' own layouts, or the transpose's or the
+    /// fold's view of the same memory.
+    pub a_desc: TensorDesc,
+    pub b_desc: TensorDesc,
     pub c_desc: TensorDesc,
     pub compute: [DataType; 2],
     /// Element-wise ops of A and B, applied as elements are loaded.
@@ -98,9 +102,9 @@ impl Operands {
             left_pad: spatial(&p.left_pad),
             direct: s.direct,
             a: load(s.a, s.load_ops[0], s.compute[0]),
-            a_desc: s.a.desc().clone(),
+            a_desc: s.a_desc,
             b: load(s.b, s.load_ops[1], s.compute[1]),
-            b_desc: s.b.desc().clone(),
+            b_desc: s.b_desc,
             c_desc: s.c_desc,
         }
     }

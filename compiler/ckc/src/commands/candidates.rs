@@ -4,7 +4,7 @@ use crate::cli::{Card, Color, Input};
 use crate::input;
 use crate::output::print_diagnostics;
 use ck_compiler::model::Arch;
-use ck_runtime::{Candidate, ConvProblem, DeviceModel, Registry};
+use ck_runtime::{Candidate, ConvProblem, DeviceModel, Registry, RunsAs};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -39,8 +39,8 @@ pub fn parse_problem(text: &str) -> Result<ConvProblem, String> {
     ConvProblem::parse(text).map_err(|e| format!("bad problem `{text}`: {e}"))
 }
 
-/// One line per candidate, best first: `name  ok  cost=…` (and `as its transpose` where it runs
-/// the transposed problem) or `name  rejected  rule: reason`.
+/// One line per candidate, best first: `name  ok  cost=…` (and `as its transpose` or `as its
+/// fold` where it runs that problem) or `name  rejected  rule: reason`.
 pub fn lines(candidates: &[Candidate<'_>]) -> Vec<String> {
     candidates
         .iter()
@@ -51,12 +51,12 @@ pub fn lines(candidates: &[Candidate<'_>]) -> Vec<String> {
                 } else {
                     format!("cost={v:.3e}")
                 };
-                let transposed = if c.transposed {
-                    "\tas its transpose"
-                } else {
-                    ""
+                let runs_as = match c.runs_as {
+                    RunsAs::Stated => "",
+                    RunsAs::Transposed => "\tas its transpose",
+                    RunsAs::Folded => "\tas its fold",
                 };
-                format!("{}\tok\t{estimate}{transposed}", c.instance.name)
+                format!("{}\tok\t{estimate}{runs_as}", c.instance.name)
             }
             Err(why) => format!("{}\trejected\t{why}", c.instance.name),
         })

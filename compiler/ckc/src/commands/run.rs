@@ -178,8 +178,10 @@ pub fn run(args: &RunArgs, color: Color) -> Result<ExitCode, String> {
     crate::output::outln!("problem:         {p}");
     crate::output::outln!("instance:        {} ({})", inst.name, inst.source);
     crate::output::outln!("instance string: {instance_string}");
-    if let Ok(Formulation::Transposed(t)) = formulation(inst, &p, &device) {
-        crate::output::outln!("as transpose:    {t}");
+    match formulation(inst, &p, &device) {
+        Ok(Formulation::Transposed(t)) => crate::output::outln!("as transpose:    {t}"),
+        Ok(Formulation::Folded(q)) => crate::output::outln!("as fold:         {q}"),
+        _ => {}
     }
     crate::output::outln!(
         "run:             {} back end, {:.3} ms, k_batch {}, {} workgroups, seed {seed}",

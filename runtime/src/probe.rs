@@ -168,6 +168,17 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
             rpad: 1,
             ..base
         },
+        // Backward data runs one GEMM per stride phase on a view of the input gradient that
+        // starts at an odd element when C is odd: stores must check their own addresses.
+        Shape {
+            what: "odd channels, stride phases",
+            n: 1,
+            k: v,
+            c: 2 * v + 1,
+            input: 7,
+            stride: 2,
+            ..base
+        },
         // Strides that divide the filter, the pad and the input: the problem runs as its fold
         // (`ConvProblem::folded`), whose channels are the stride's multiple and meet the
         // vector widths that the stated ones do not. Patches (filter = stride), then a

@@ -422,7 +422,7 @@ impl ConvProblem {
             _ => false,
         };
         let channels_inner = matches!(self.layout.weight, Gkxc | Gkyxc | Gkzyxc);
-        let divides = |v: u64| v % s == 0;
+        let divides = |v: u64| v.is_multiple_of(s);
         let fits = s > 1
             && self.dilation[last] == 1
             && divides(self.filter[last])
@@ -498,7 +498,10 @@ mod tests {
             .unwrap();
         let q = p.folded().unwrap();
         assert_eq!((q.c, q.k, q.g, q.n), (48, 768, 1, 2));
-        assert_eq!((q.input.clone(), q.filter.clone()), (vec![224, 14], vec![16, 1]));
+        assert_eq!(
+            (q.input.clone(), q.filter.clone()),
+            (vec![224, 14], vec![16, 1])
+        );
         assert_eq!(q.stride, vec![16, 1]);
         assert_eq!(q.output(), p.output());
         assert_eq!(p.gemm(), q.gemm());
@@ -508,13 +511,18 @@ mod tests {
             assert_eq!(a.elements(), b.elements(), "{role:?}");
         }
         // Pads that are whole strides, a filter of two strides, a right pad that drops pixels.
-        let p = ConvProblem::parse(
-            "bwd_data 1d N=1 K=4 C=2 filter=4 input=12 stride=2 lpad=2 rpad=1",
-        )
-        .unwrap();
+        let p =
+            ConvProblem::parse("bwd_data 1d N=1 K=4 C=2 filter=4 input=12 stride=2 lpad=2 rpad=1")
+                .unwrap();
         let q = p.folded().unwrap();
-        assert_eq!((q.c, q.input.clone(), q.filter.clone()), (4, vec![6], vec![2]));
-        assert_eq!((q.left_pad.clone(), q.right_pad.clone()), (vec![1], vec![0]));
+        assert_eq!(
+            (q.c, q.input.clone(), q.filter.clone()),
+            (4, vec![6], vec![2])
+        );
+        assert_eq!(
+            (q.left_pad.clone(), q.right_pad.clone()),
+            (vec![1], vec![0])
+        );
         assert_eq!(q.output(), p.output());
         // No fold: unit stride, a stride not dividing the filter, pad or input, dilation,
         // interleaved groups, channels-first tensors.

@@ -147,7 +147,7 @@ CK_DEV void ck_store_final(const CkArgs& a, ck_i64 off, float v) { ck_out(a)[off
 CK_DEV bool ck_pair_cols(int j) {
     return j % 2 == 0 && j + 1 < AC && ck_col_step(j + 1) == ck_col_step(j) + 1;
 }
-// Two adjacent output elements in one store (`off` even).
+// Two adjacent output elements in one store (`ck_out(a) + off` aligned to the pair).
 CK_DEV void ck_store_pair(const CkArgs& a, ck_i64 off, float v0, float v1) {
     ck_vec<OT, 2> w;
     w.v[0] = ck_final(a, off, v0);
@@ -231,9 +231,13 @@ CK_DEV void ck_store_tile(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m
             }
             if (!atomic) {
                 // A thread's adjacent tile columns (the tensor-core layouts hold pairs) land in one
-                // store when the output has them adjacent too and the pair is aligned.
+                // store when the output has them adjacent too and the pair's address is aligned
+                // (a stride phase's view of the output may start at an odd element).
                 const bool pair = ck_pair_cols(j) && ck_col(b, j + 1) < NPB && n + 1 < a.Ng &&
-                                  col[j + 1] == col[j] + 1 && ((row + col[j]) & 1) == 0;
+                                  col[j + 1] == col[j] + 1 &&
+                                  reinterpret_cast<unsigned long long>(ck_out(a) + row + col[j]) %
+                                          (2 * sizeof(OT)) ==
+                                      0;
                 if (pair) {
                     ck_store_pair(a, row + col[j], acc.v[i][j], acc.v[i][j + 1]);
                     stored = true;

@@ -28,17 +28,35 @@ struct File {
     features: Vec<String>,
     #[serde(default)]
     base: f64,
-    trees: Vec<Tree>,
+    trees: Vec<RawTree>,
 }
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-struct Tree {
+/// A tree as the file holds it: one array per node field.
+#[derive(Deserialize)]
+struct RawTree {
     split: Vec<usize>,
     threshold: Vec<f64>,
     left: Vec<i64>,
     right: Vec<i64>,
     nan_left: Vec<bool>,
     leaf: Vec<f64>,
+}
+
+/// A checked tree, each node's fields together (evaluation visits about ten nodes a tree).
+#[derive(Clone, Debug, PartialEq)]
+struct Tree {
+    nodes: Vec<Node>,
+    leaf: Vec<f64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Node {
+    threshold: f64,
+    split: u32,
+    nan_left: bool,
+    /// Children: an index ≥ 0 is a node, `-(i + 1)` leaf `i`.
+    left: i32,
+    right: i32,
 }
 
 /// A loaded, checked model.
@@ -49,7 +67,7 @@ pub struct Gbdt {
     trees: Vec<Tree>,
 }
 
-impl Tree {
+impl RawTree {
     /// Every array as long as the node count, every child in range, every node reached once
     /// from the root (so evaluation ends), every leaf reached.
     fn check(&self, features: usize) -> Result<(), String> {
@@ -108,21 +126,44 @@ impl Tree {
         Ok(())
     }
 
+    /// The checked tree with its nodes packed; node and feature indices fit 32 bits.
+    fn packed(self, features: usize) -> Result<Tree, String> {
+        self.check(features)?;
+        let small = |c: i64| i32::try_from(c).map_err(|_| format!("child {c} past 32 bits"));
+        let nodes = (0..self.split.len())
+            .map(|i| {
+                Ok(Node {
+                    threshold: self.threshold[i],
+                    split: u32::try_from(self.split[i]).map_err(|_| "feature past 32 bits")?,
+                    nan_left: self.nan_left[i],
+                    left: small(self.left[i])?,
+                    right: small(self.right[i])?,
+                })
+            })
+            .collect::<Result<_, String>>()?;
+        Ok(Tree {
+            nodes,
+            leaf: self.leaf,
+        })
+    }
+}
+
+impl Tree {
     fn eval(&self, x: &[f64]) -> f64 {
-        if self.split.is_empty() {
+        if self.nodes.is_empty() {
             return self.leaf[0];
         }
-        let mut c = 0i64;
+        let mut c = 0i32;
         // `check` proved every path from the root ends at a leaf.
         while c >= 0 {
-            let i = c as usize;
-            let v = x[self.split[i]];
+            let n = &self.nodes[c as usize];
+            let v = x[n.split as usize];
             let left = if v.is_nan() {
-                self.nan_left[i]
+                n.nan_left
             } else {
-                v <= self.threshold[i]
+                v <= n.threshold
             };
-            c = if left { self.left[i] } else { self.right[i] };
+            c = if left { n.left } else { n.right };
         }
         self.leaf[(-c - 1) as usize]
     }
@@ -138,14 +179,20 @@ impl Gbdt {
         if !f.base.is_finite() {
             return Err(GbdtError::Json("a base that is not finite".into()));
         }
-        for (i, t) in f.trees.iter().enumerate() {
-            t.check(f.features.len())
-                .map_err(|why| GbdtError::Tree { tree: i, why })?;
-        }
+        let count = f.features.len();
+        let trees = f
+            .trees
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| {
+                t.packed(count)
+                    .map_err(|why| GbdtError::Tree { tree: i, why })
+            })
+            .collect::<Result<_, _>>()?;
         Ok(Gbdt {
             features: f.features,
             base: f.base,
-            trees: f.trees,
+            trees,
         })
     }
 
@@ -165,6 +212,28 @@ impl Gbdt {
             x.len()
         );
         self.base + self.trees.iter().map(|t| t.eval(x)).sum::<f64>()
+    }
+
+    /// [`Gbdt::predict`] of each row, tree by tree: a tree's nodes stay in the cache while
+    /// every row walks them, where a row at a time walks every tree's.
+    ///
+    /// # Panics
+    /// When a row is shorter than [`Gbdt::features`].
+    pub fn predict_rows(&self, rows: &[Vec<f64>]) -> Vec<f64> {
+        let mut out = vec![self.base; rows.len()];
+        for row in rows {
+            assert!(
+                row.len() >= self.features.len(),
+                "a row of {} features",
+                row.len()
+            );
+        }
+        for t in &self.trees {
+            for (o, row) in out.iter_mut().zip(rows) {
+                *o += t.eval(row);
+            }
+        }
+        out
     }
 }
 
@@ -196,6 +265,11 @@ mod tests {
                 "{got} against LightGBM's {want}"
             );
         }
+        // Tree by tree, the same sums in the same order.
+        assert_eq!(
+            model.predict_rows(&f.rows),
+            f.rows.iter().map(|r| model.predict(r)).collect::<Vec<_>>()
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::backend::Backend;
 use crate::device::DeviceModel;
 use crate::problem::{ConvProblem, ProblemError};
 use crate::select::cost;
-use crate::support::{Formulation, Rule, RunsAs, Unsupported, formulation};
+use crate::support::{Forms, Formulation, Rule, RunsAs, Unsupported, formulation_among, same_kind};
 use crate::time_model;
 use ck_compiler::ir::Instance;
 use ck_compiler::model::Arch;
@@ -96,6 +96,15 @@ pub struct Candidate<'a> {
     pub predicted: bool,
     /// How the instance runs the problem ([`crate::Formulation`]); `Stated` where it cannot.
     pub runs_as: RunsAs,
+}
+
+/// Which instances [`Registry::rank`] gives verdicts for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Verdicts {
+    All,
+    /// The first of those that compute the problem's op at its rank, layouts and types
+    /// ([`same_kind`]): selection needs no reasons unless none of them runs it.
+    OfItsKind,
 }
 
 /// No registered instance runs the problem.
@@ -265,20 +274,20 @@ impl Registry {
     /// Every instance's verdict, best first: supported ones ranked (priority, cost, name), then
     /// unsupported ones by name.
     pub fn candidates(&self, p: &ConvProblem) -> Vec<Candidate<'_>> {
-        self.rank(p, None, None)
+        self.rank(p, None, None, Verdicts::All)
     }
 
     /// Like [`Registry::candidates`], also ruling out instances `backend` cannot run
     /// ([`Rule::Backend`]); among equal priorities, instances that target the back end's device
     /// ([`Backend::target`]) rank first.
     pub fn candidates_for(&self, p: &ConvProblem, backend: &dyn Backend) -> Vec<Candidate<'_>> {
-        self.rank(p, Some(backend), backend.target())
+        self.rank(p, Some(backend), backend.target(), Verdicts::All)
     }
 
     /// Like [`Registry::candidates`], ranked as a back end whose device is `target` would
     /// rank them (its learned model, or its own instances first), without that back end.
     pub fn candidates_on(&self, p: &ConvProblem, target: Arch) -> Vec<Candidate<'_>> {
-        self.rank(p, None, Some(target))
+        self.rank(p, None, Some(target), Verdicts::All)
     }
 
     fn rank(
@@ -286,6 +295,7 @@ impl Registry {
         p: &ConvProblem,
         backend: Option<&dyn Backend>,
         target: Option<Arch>,
+        verdicts: Verdicts,
     ) -> Vec<Candidate<'_>> {
         let runs = |inst: &Instance| match backend.map(|b| (b.name(), b.accepts(inst))) {
             Some((name, Err(e))) => Err(Unsupported {
@@ -297,31 +307,41 @@ impl Registry {
         // A learned model of the device's run times ranks where one fits; the analytic cost
         // model elsewhere.
         let model = target.and_then(|t| time_model::model_for(t, p.op));
-        let mut out: Vec<Candidate<'_>> = self
+        let forms = Forms::of(p);
+        // Each instance's formulation, then the estimates of those that run (the model's all
+        // at once).
+        let judged: Vec<(&Entry, Result<Formulation, Unsupported>, RunsAs)> = self
             .entries
             .iter()
+            .filter(|e| verdicts == Verdicts::All || same_kind(&e.instance, p))
             .map(|e| {
-                let form = formulation(&e.instance, p, &self.device);
-                Candidate {
-                    instance: &e.instance,
-                    priority: e.priority,
-                    runs_as: form.as_ref().map_or(RunsAs::Stated, Formulation::runs_as),
-                    predicted: model.is_some(),
-                    verdict: form.and_then(|f| {
-                        runs(&e.instance)?;
-                        Ok(match model {
-                            Some(m) => time_model::predict_with(
-                                m,
-                                &e.instance,
-                                &f,
-                                p,
-                                &self.device,
-                                target,
-                            ),
-                            None => cost(&e.instance, f.problem(p), &self.device),
-                        })
-                    }),
-                }
+                let form = formulation_among(&e.instance, &forms, &self.device);
+                let runs_as = form.as_ref().map_or(RunsAs::Stated, Formulation::runs_as);
+                let form = form.and_then(|f| runs(&e.instance).map(|()| f));
+                (e, form, runs_as)
+            })
+            .collect();
+        let running: Vec<(&Instance, &Formulation)> = judged
+            .iter()
+            .filter_map(|(e, f, _)| f.as_ref().ok().map(|f| (&e.instance, f)))
+            .collect();
+        let mut estimates = match model {
+            Some(m) => time_model::predict_all(m, &running, p, &self.device, target),
+            None => running
+                .iter()
+                .map(|(inst, f)| cost(inst, f.problem(p), &self.device))
+                .collect(),
+        }
+        .into_iter();
+        let mut out: Vec<Candidate<'_>> = judged
+            .into_iter()
+            .map(|(e, form, runs_as)| Candidate {
+                instance: &e.instance,
+                priority: e.priority,
+                runs_as,
+                predicted: model.is_some(),
+                // One estimate for each formulation that runs, in order.
+                verdict: form.map(|_| estimates.next().unwrap_or(f64::INFINITY)),
             })
             .collect();
         // Without a model, instances tuned for the back end's device first among equal
@@ -329,7 +349,7 @@ impl Registry {
         let native = |c: &Candidate<'_>| {
             model.is_none() && target.is_some_and(|t| c.instance.targets.contains(&t))
         };
-        out.sort_by(|a, b| match (&a.verdict, &b.verdict) {
+        let order = |a: &Candidate<'_>, b: &Candidate<'_>| match (&a.verdict, &b.verdict) {
             (Ok(ca), Ok(cb)) => b
                 .priority
                 .cmp(&a.priority)
@@ -339,7 +359,16 @@ impl Registry {
             (Ok(_), Err(_)) => std::cmp::Ordering::Less,
             (Err(_), Ok(_)) => std::cmp::Ordering::Greater,
             (Err(_), Err(_)) => a.instance.name.cmp(&b.instance.name),
-        });
+        };
+        match verdicts {
+            Verdicts::All => out.sort_by(order),
+            Verdicts::OfItsKind => {
+                if let Some((best, _)) = out.iter().enumerate().min_by(|a, b| order(a.1, b.1)) {
+                    out.swap(0, best);
+                    out.truncate(1);
+                }
+            }
+        }
         out
     }
 
@@ -374,7 +403,7 @@ impl Registry {
                 reasons: Vec::new(),
             });
         }
-        let candidates = self.rank(p, backend, target);
+        let candidates = self.rank(p, backend, target, Verdicts::OfItsKind);
         if let Some(best) = candidates.iter().find(|c| c.verdict.is_ok()) {
             if let Some(i) = self
                 .entries
@@ -385,7 +414,9 @@ impl Registry {
             }
             return Ok(best.instance);
         }
-        let reasons = candidates
+        // Every instance's reason, the ones of other kinds too.
+        let reasons = self
+            .rank(p, backend, target, Verdicts::All)
             .into_iter()
             .filter_map(|c| c.verdict.err().map(|why| (c.instance.name.clone(), why)))
             .collect();

@@ -166,10 +166,40 @@ pub fn formulation(
     p: &ConvProblem,
     dev: &DeviceModel,
 ) -> Result<Formulation, Unsupported> {
-    if let Some(q) = p.folded()
-        && check(inst, &q, dev).is_ok()
+    formulation_among(inst, &Forms::of(p), dev)
+}
+
+/// A problem with the problems an instance may run in its place ([`ConvProblem::folded`],
+/// [`ConvProblem::transposed`]), derived once for ranking many instances.
+pub struct Forms<'p> {
+    problem: &'p ConvProblem,
+    folded: Option<ConvProblem>,
+    transposed: Option<ConvProblem>,
+}
+
+impl<'p> Forms<'p> {
+    pub fn of(problem: &'p ConvProblem) -> Forms<'p> {
+        Forms {
+            problem,
+            folded: problem.folded(),
+            transposed: problem.transposed(),
+        }
+    }
+}
+
+/// [`formulation`] of `forms`' problem.
+pub fn formulation_among(
+    inst: &Instance,
+    forms: &Forms<'_>,
+    dev: &DeviceModel,
+) -> Result<Formulation, Unsupported> {
+    let p = forms.problem;
+    // The fold and the transpose keep the op, rank, layouts and types.
+    identity(inst, p)?;
+    if let Some(q) = &forms.folded
+        && check(inst, q, dev).is_ok()
     {
-        return Ok(Formulation::Folded(q));
+        return Ok(Formulation::Folded(q.clone()));
     }
     let direct = check(inst, p, dev);
     let err = match direct {
@@ -179,11 +209,11 @@ pub fn formulation(
     let (sources, _) = ops_by_role(inst.op, &inst.elementwise);
     let alike = sources[0] == sources[1] && inst.types.compute_a == inst.types.compute_b;
     let vector_rule = matches!(err.rule, Rule::VectorA | Rule::VectorB | Rule::VectorC);
-    let Some(t) = p.transposed().filter(|_| vector_rule && alike) else {
+    let Some(t) = forms.transposed.as_ref().filter(|_| vector_rule && alike) else {
         return Err(err);
     };
-    match check(inst, &t, dev) {
-        Ok(()) => Ok(Formulation::Transposed(t)),
+    match check(inst, t, dev) {
+        Ok(()) => Ok(Formulation::Transposed(t.clone())),
         Err(te) => Err(Unsupported {
             rule: err.rule,
             reason: format!(
@@ -214,7 +244,19 @@ fn check(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> Result<(), Unsu
     split_k(inst, p, dev)
 }
 
+/// Whether the instance computes the problem's op at its rank, in its layouts and types: the
+/// first rule, which most of a library fails, checked without a reason.
+pub(crate) fn same_kind(inst: &Instance, p: &ConvProblem) -> bool {
+    let (l, t) = (&inst.layout, &inst.types);
+    (inst.op, inst.ndim) == (p.op, p.ndim)
+        && (l.input, l.weight, l.output) == (p.layout.input, p.layout.weight, p.layout.output)
+        && (t.input, t.weight, t.output) == (p.dtype.input, p.dtype.weight, p.dtype.output)
+}
+
 fn identity(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
+    if same_kind(inst, p) {
+        return Ok(());
+    }
     if inst.op != p.op {
         return fail(
             Rule::Op,

@@ -11,8 +11,8 @@ use crate::problem::ConvProblem;
 use crate::support::{Formulation, formulation, supports_on};
 use crate::tensor::{Tensor, TensorData};
 use ck_compiler::emit::hip::{
-    self, CkArgs, ConvDims, DeviceInfo, Elem, EntryKind, HipKernel, IMAGE_BYTES, LaunchPlan,
-    Schedule, Step, TMA_MAP_BYTES, TMA_MAPS_OFFSET, ZeroTarget, emit_hip,
+    self, CkArgs, ConvDims, DeviceInfo, Elem, EntryKind, HipKernel, IMAGE_BYTES, KernelConfig,
+    LaunchPlan, Schedule, Step, TMA_MAP_BYTES, TMA_MAPS_OFFSET, ZeroTarget, emit_hip,
 };
 use ck_compiler::ir::Instance;
 use ck_compiler::model::{DataType, ElementOp, Op};
@@ -33,6 +33,13 @@ fn not_on(backend: &str, why: String) -> RunError {
 /// The kernel takes one D pointer, read at the destination's offsets in the destination's type,
 /// and one `alpha` shared by Scale (`alpha` = the scale) and Bilinear.
 pub fn portable_kernel(inst: &Instance, backend: &str) -> Result<HipKernel, RunError> {
+    portable_checks(inst, backend)?;
+    emit_hip(inst).map_err(|e| not_on(backend, e.to_string()))
+}
+
+/// Whether [`portable_kernel`] has a kernel for `inst`, without emitting its source: what
+/// [`Backend::accepts`](crate::Backend::accepts) answers for every candidate of a selection.
+pub fn portable_checks(inst: &Instance, backend: &str) -> Result<(), RunError> {
     for dt in [inst.types.input, inst.types.weight, inst.types.output] {
         if !matches!(dt, DataType::Fp16 | DataType::Bf16 | DataType::Fp32) {
             return Err(not_on(
@@ -75,7 +82,9 @@ pub fn portable_kernel(inst: &Instance, backend: &str) -> Result<HipKernel, RunE
             "Scale and Bilinear together: the kernel has one alpha for both".into(),
         ));
     }
-    emit_hip(inst).map_err(|e| not_on(backend, e.to_string()))
+    KernelConfig::new(inst)
+        .map(drop)
+        .map_err(|e| not_on(backend, e.to_string()))
 }
 
 /// The kernel's `alpha` and `beta` for the instance's ops (see [`portable_kernel`]).
@@ -378,7 +387,7 @@ macro_rules! device_backend {
                 &self,
                 inst: &ck_compiler::ir::Instance,
             ) -> Result<(), $crate::exec::RunError> {
-                $crate::gpu::portable_kernel(inst, $name).map(|_| ())
+                $crate::gpu::portable_checks(inst, $name)
             }
 
             fn target(&self) -> Option<ck_compiler::model::Arch> {

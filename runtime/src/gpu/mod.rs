@@ -9,7 +9,8 @@ mod host;
 pub use cache::KernelCache;
 pub use dims::conv_dims;
 pub use host::{
-    ArgImage, DeviceTensors, TensorMapBytes, check_buffers, entry_function, plan, portable_kernel,
+    ArgImage, DeviceTensors, TensorMapBytes, check_buffers, entry_function, plan, portable_checks,
+    portable_kernel,
 };
 pub(crate) use host::{HostDevice, device_backend, plan_on, run_on_host};
 #[cfg(feature = "cuda")]

@@ -14,7 +14,8 @@ instance the model ranks first is looked up in the measured times and compared w
 fastest: mean / median / P10 / worst of best ÷ chosen, next to the analytic cost model's
 choice (the `log2_cost` feature) on the same rows. Each model is written as
 MODEL_DIR/<op>.json in the format `runtime/src/gbdt.rs` evaluates, with the validation rows'
-features and LightGBM's predictions in MODEL_DIR/<op>_validation.json.
+features and LightGBM's predictions in MODEL_DIR/<op>_validation.json and the validation
+problems' measured times in MODEL_DIR/<op>_selection.json.
 
     venv/bin/python bench/train_selection.py --fixture runtime/tests/fixtures/gbdt_small.json
 
@@ -163,6 +164,15 @@ def train(args):
             with open(f"{args.out}/{name}_validation.json", "w") as f:
                 json.dump({"features": feats, "rows": x(va)[:200].tolist(),
                            "predictions": pred[:200].tolist()}, f)
+            # The validation problems' measured times, for the runtime's own check of its
+            # choices (one problem string a shape, sorted for a stable file).
+            runs_of = {}
+            for r in va:
+                runs_of.setdefault(r[1], []).append([r[2], float(r[4])])
+            with open(f"{args.out}/{name}_selection.json", "w") as f:
+                json.dump({"held_out_networks": sorted(held),
+                           "problems": {p: sorted(v) for p, v in sorted(runs_of.items())}},
+                          f, separators=(",", ":"))
         report[name] = result
     report["held_out_networks"] = sorted(held)
     json.dump(report, sys.stdout, indent=1)

@@ -22,6 +22,11 @@ const MODELS: &[(Arch, Op, &str)] = &[
     ),
     (
         Arch::Sm90,
+        Op::BwdData,
+        include_str!("../models/sm_90/bwd_data.json"),
+    ),
+    (
+        Arch::Sm90,
         Op::BwdWeight,
         include_str!("../models/sm_90/bwd_weight.json"),
     ),
@@ -123,6 +128,10 @@ mod tests {
                 include_str!("../tests/fixtures/models/fwd_validation.json"),
             ),
             (
+                Op::BwdData,
+                include_str!("../tests/fixtures/models/bwd_data_validation.json"),
+            ),
+            (
                 Op::BwdWeight,
                 include_str!("../tests/fixtures/models/bwd_weight_validation.json"),
             ),
@@ -141,6 +150,5 @@ mod tests {
             }
         }
         assert!(model_for(Arch::Gfx942, Op::Fwd).is_none());
-        assert!(model_for(Arch::Sm90, Op::BwdData).is_none());
     }
 }

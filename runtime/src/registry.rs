@@ -491,6 +491,33 @@ mod tests {
     }
 
     #[test]
+    fn impossible_problems_get_no_verdict_but_their_reason() {
+        let mut reg = Registry::default();
+        reg.register(instance(Variant::XdlV3), 0).unwrap();
+        let p = ConvProblem::parse("bwd_weight 2d N=2 K=16 C=16 filter=3 input=8 pad=1").unwrap();
+        let zero = ConvProblem { k: 0, ..p.clone() };
+        let short = ConvProblem {
+            filter: vec![3],
+            ..p.clone()
+        };
+        for bad in [zero, short] {
+            for c in reg.candidates(&bad) {
+                assert_eq!(c.verdict.unwrap_err().rule, Rule::Problem, "{bad:?}");
+            }
+            let inst = instance(Variant::XdlV3);
+            assert_eq!(
+                crate::supports(&inst, &bad).unwrap_err().rule,
+                Rule::Problem
+            );
+            let streamk = instance(Variant::TileStreamKLinear);
+            for i in [&inst, &streamk] {
+                assert_eq!(crate::workspace_size(i, &bad, reg.device()), 0);
+            }
+            assert!(reg.select(&bad).is_err());
+        }
+    }
+
+    #[test]
     fn selection_for_a_back_end_skips_what_it_cannot_run() {
         let p = ConvProblem::parse("bwd_weight 2d N=2 K=16 C=16 filter=3 input=8 pad=1").unwrap();
         // A binary op on a bwd_weight source: nothing for the CPU to combine it with.

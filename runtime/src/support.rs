@@ -34,6 +34,8 @@ use std::fmt;
 /// The rule an unsupported problem breaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum Rule {
+    /// The problem itself is impossible ([`ConvProblem::validate`]).
+    Problem,
     Op,
     SpatialRank,
     Layout,
@@ -57,6 +59,7 @@ pub enum Rule {
 impl Rule {
     pub fn name(self) -> &'static str {
         match self {
+            Rule::Problem => "problem",
             Rule::Op => "op",
             Rule::SpatialRank => "spatial rank",
             Rule::Layout => "layout",
@@ -173,6 +176,8 @@ pub fn formulation(
 /// [`ConvProblem::transposed`]), derived once for ranking many instances.
 pub struct Forms<'p> {
     problem: &'p ConvProblem,
+    /// Why the problem is impossible, if it is: no instance supports it.
+    invalid: Option<String>,
     folded: Option<ConvProblem>,
     transposed: Option<ConvProblem>,
 }
@@ -181,6 +186,7 @@ impl<'p> Forms<'p> {
     pub fn of(problem: &'p ConvProblem) -> Forms<'p> {
         Forms {
             problem,
+            invalid: problem.validate().err().map(|e| e.to_string()),
             folded: problem.folded(),
             transposed: problem.transposed(),
         }
@@ -194,6 +200,12 @@ pub fn formulation_among(
     dev: &DeviceModel,
 ) -> Result<Formulation, Unsupported> {
     let p = forms.problem;
+    if let Some(why) = &forms.invalid {
+        return Err(Unsupported {
+            rule: Rule::Problem,
+            reason: why.clone(),
+        });
+    }
     // The fold and the transpose keep the op, rank, layouts and types.
     identity(inst, p)?;
     if let Some(q) = &forms.folded

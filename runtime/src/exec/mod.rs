@@ -118,8 +118,12 @@ impl Epilogue {
 }
 
 /// Workspace bytes the instance needs for this problem on `dev`: StreamK Linear/Tree partials
-/// and flags per batch, the fp32 destination of two-stage instances, else 0.
+/// and flags per batch, the fp32 destination of two-stage instances, else 0 (and 0 for an
+/// impossible problem, which no instance runs).
 pub fn workspace_size(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> u64 {
+    if p.validate().is_err() {
+        return 0;
+    }
     // A problem run as its transpose partitions the transpose's GEMM.
     let form = formulation(inst, p, dev).unwrap_or(Formulation::Direct);
     let p = form.problem(p);

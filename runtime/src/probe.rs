@@ -5,6 +5,7 @@
 use crate::device::DeviceModel;
 use crate::problem::{ConvProblem, ProblemError, ProblemLayout, ProblemTypes};
 use crate::support::{Rule, Unsupported, supports_on};
+use ck_compiler::emit::hip::gcd;
 use ck_compiler::ir::Instance;
 use ck_compiler::model::Op;
 
@@ -23,10 +24,6 @@ pub struct Shape {
     pub dilation: u64,
     pub lpad: u64,
     pub rpad: u64,
-}
-
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 /// The instance's A, B and C vector widths (at least 1).

@@ -391,8 +391,12 @@ fn load_op(inst: &Instance, tensor: &'static str, op: ElementOp) -> Result<Eleme
     }
 }
 
-fn gcd(a: u32, b: u32) -> u32 {
-    if b == 0 { a } else { gcd(b, a % b) }
+/// Greatest common divisor of two unsigned integers (the planner's and the probes' widths).
+pub fn gcd<T>(a: T, b: T) -> T
+where
+    T: Copy + PartialEq + Default + std::ops::Rem<Output = T>,
+{
+    if b == T::default() { a } else { gcd(b, a % b) }
 }
 
 /// Largest power of two dividing `want` and `extent`, at most 16 bytes of `elem`.

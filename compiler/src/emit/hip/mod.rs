@@ -11,7 +11,7 @@ mod tma;
 
 pub use args::CkArgs;
 pub use args::{IMAGE_BYTES, TMA_MAP_BYTES, TMA_MAPS_OFFSET};
-pub use config::{Elem, HipError, KernelConfig, OperandCfg, Schedule, WgmmaLayout};
+pub use config::{Elem, HipError, KernelConfig, OperandCfg, Schedule, WgmmaLayout, gcd};
 pub use launch::{
     Buffers, ConvDims, DeviceInfo, EntryKind, LaunchPlan, MAX_CLUSTER, NO_CLUSTERS, PlanError,
     Step, ZeroTarget,

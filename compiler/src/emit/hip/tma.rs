@@ -37,9 +37,9 @@ const MAX_TRAVERSAL: i64 = 8;
 /// Whether a kernel with a warpgroup layout gets the TMA path: 16-bit operands (the wgmma
 /// layout's), forward with both operands K-major in whole 64-deep boxes and whole 64-filter
 /// columns, backward data with A K-major and B N-major in whole 64-deep boxes, or backward
-/// weight with both M/N-major in whole 64-row boxes over K-tiles of 64 to 256 pixels. Measured on the H100 against the same kernels' `cp.async` copies, narrower boxes
-/// lose: backward-weight K-tiles of 32 pixels ran 1.3–1.8× slower, forward 64x48 tiles
-/// (K = 36) 1.13–1.3×, where the 64-deep and wider tiles ran up to 2–10× faster.
+/// weight with both M/N-major in whole 64-row boxes over K-tiles of 64 to 256 pixels: against
+/// the same kernels' `cp.async` copies, narrower boxes lose and the 64-deep and wider tiles
+/// win (`docs/performance.md`).
 pub fn tma_tile(op: Op, [a, b]: [&OperandCfg; 2], [m, n, k]: [u32; 3]) -> bool {
     let boxes = |rows: u32| rows.is_multiple_of(BOX_CHANNELS) && rows <= MAX_BOX;
     match op {

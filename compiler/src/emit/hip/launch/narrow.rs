@@ -376,8 +376,8 @@ impl KernelConfig {
     /// Whether the small-channel forward / backward-data entry runs `dims` on tensor cores
     /// (`ck_dconv_mma`): on NVIDIA sm_80+, with 16-bit source and weights of one type, no
     /// stride to divide by (forward, or unit strides) and 8 channels a group. Narrower groups
-    /// would multiply mostly zeros: measured on the H100, 4 channels ran as fast as the scalar
-    /// path and depthwise twice as slow, where 8 channels ran 1.6x faster.
+    /// would multiply mostly zeros: 4 channels gained nothing over the scalar path and depthwise
+    /// lost (`docs/performance.md`, what was tried).
     fn dconv_tensor_cores(&self, dims: &ConvDims, dev: &DeviceInfo) -> bool {
         self.mma_operands(dev)
             && dims.c == 8

@@ -36,10 +36,8 @@ pub(in crate::emit::hip) fn auto_split(tiles: u64, slots: u64, k_iters: u64) -> 
 /// nanosecond on mid-size tiles, the workspace's bytes a nanosecond (each written once and read
 /// once), the convert launch, and a cluster's on-chip sum (two cluster barriers that wait for
 /// the slowest slice, then every workgroup reading all its peers' partial rows). The last is
-/// what H100 runs put on clusters beyond the model's K-tiles: c3d_1x1x1 (8 tiles, 98 K-tiles)
-/// ran 10.2 µs in workspace slices and 9.5 in clusters of 8, which the model put 3.9 µs ahead;
-/// sk_1x1_128x128_n32_28 (4 tiles, 392 K-tiles) ran 9.6 µs in 66 slices and 11.0 or more in
-/// clusters of 16, which the model put 1.5 µs ahead.
+/// what the measured cluster runs cost beyond the model's K-tiles (`docs/kernels.md`, split-K
+/// in clusters): without it the model put clusters ahead where workspace slices ran faster.
 const SM_FLOPS_PER_NS: u64 = 4000;
 const WORKSPACE_BYTES_PER_NS: u64 = 2500;
 const CONVERT_NS: u64 = 3000;
@@ -88,12 +86,10 @@ impl KernelConfig {
     /// into the GPCs (`cluster_slots`) in as few rounds as the plain split; then a smaller one
     /// (fewer slices of more K-tiles each) competes with it by a model in nanoseconds: rounds ×
     /// (K-tiles a slice + SPLIT_FILL) × a K-tile's time, plus CLUSTER_NS for the cluster's sum,
-    /// the plain split adding its workspace traffic and convert launch. Measured on the H100
-    /// (backward weight fp16): sk_3x3_256x256_n32_14 ran 41.7 µs in seven workspace slices of
-    /// 2.4 MB and 21.1 µs in clusters of five; rn_k36_100's seven slices of 0.3 MB (714 K-tiles
-    /// each) ran 1.35× slower as five. Clusters only ever hold every slice of a tile: cluster
-    /// groups that only shrank the workspace (sk_1x1_128x128_n32_28 in pairs, 64 slices instead
-    /// of 128) ran slower than the workspace slices alone.
+    /// the plain split adding its workspace traffic and convert launch: clusters win where the
+    /// slices' workspace is large, and lose where fewer, longer slices are what they cost
+    /// (`docs/kernels.md` has the runs). Clusters only ever hold every slice of a tile: cluster
+    /// groups that only shrank the workspace ran slower than the workspace slices alone.
     pub(super) fn split_cluster(
         &self,
         tiles: u64,

@@ -447,17 +447,6 @@ fn check_ds(r: &mut Report, b: &Basics) {
             "lengths differ",
             "give `ds.layouts` and `ds.types` the same number of entries",
         );
-    } else if b.dev.ds == Support::Always && nl == 0 {
-        r.error(
-            c::DS,
-            span,
-            format!(
-                "`{}` `{}` is a multiple-D op and needs D tensors",
-                b.op, b.kind
-            ),
-            "no D tensors",
-            "add `ds.layouts = [...]; ds.types = [...];`, or use the kind without D tensors",
-        );
     } else if b.dev.ds == Support::No && nl > 0 {
         r.error(
             c::DS,

@@ -423,10 +423,26 @@ fn ck0209_conv_spec() {
 #[test]
 fn ck0210_ds() {
     let mut s = xdl_multiple_d();
+    s.ds_types = Some(sp(vec![DataType::Fp16, DataType::Fp16]));
+    let at = span_of(&s.ds_layouts);
+    fails(s, c::DS, at);
+    // D tensors on an op without them.
+    let mut s = xdl_v1();
+    s.ds_layouts = Some(sp(vec![Layout::Gkyxc]));
+    s.ds_types = Some(sp(vec![DataType::Fp16]));
+    let at = span_of(&s.ds_layouts);
+    fails(s, c::DS, at);
+}
+
+/// CK's scale backward-weight instances are multiple-D ops with an empty D tuple.
+#[test]
+fn a_multiple_d_op_may_have_no_d_tensors() {
+    let mut s = xdl_multiple_d();
     s.ds_layouts = None;
     s.ds_types = None;
-    s.wei_op = None;
-    fails(s, c::DS, None);
+    s.wei_op = Some(sp(ElementOp::Scale));
+    let v = ok(s);
+    assert!(v.instances()[0].types.ds.is_empty());
 }
 
 #[test]

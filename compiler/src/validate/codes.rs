@@ -73,7 +73,10 @@ pub const ALL: &[(&str, &str)] = &[
         SRC_VECTOR,
         "the source vector does not divide the per-thread contiguous extent",
     ),
-    (VECTOR_BYTES, "a vector is wider than 16 bytes"),
+    (
+        VECTOR_BYTES,
+        "a vector is wider than CK's loads or LDS writes take",
+    ),
     (
         DST_VECTOR,
         "the LDS write vector does not divide the per-thread K1 extent",

@@ -656,12 +656,24 @@ fn ck0405_src_vector() {
 
 #[test]
 fn ck0406_vector_bytes() {
+    // An LDS write of 8 fp32 elements is 32 bytes.
     let mut s = xdl_v1();
     s.dtype = Some(sp(DataType::Fp32));
-    let at = span_of(&s.a.src_vector);
+    s.a.dst_vector = int(8);
+    let at = span_of(&s.a.dst_vector);
     let d = errors(&s);
     assert_eq!(d.0[0].code, c::VECTOR_BYTES);
     assert_eq!(d.0[0].primary_span(), at);
+}
+
+/// CK's buffer loads take 16 elements of fp16 or fp32: 8 fp32 (32 bytes) read from global
+/// memory pass, where the C-shuffle store stays at 16 bytes.
+#[test]
+fn source_vectors_reach_ck_buffer_loads() {
+    let mut s = xdl_v1();
+    s.dtype = Some(sp(DataType::Fp32));
+    cshuffle(&mut s, &[1, 32, 1, 8], 4);
+    ok(s);
 }
 
 #[test]

@@ -205,20 +205,37 @@ fn side(r: &mut Report, b: &Basics, i: &Instance, sd: Side) {
             );
         }
     }
-    for (what, v, dtype, span) in [
-        ("src_vector", t.src_vector, global, ts.src_vector.sp()),
-        ("dst_vector", t.dst_vector, lds, ts.dst_vector.sp()),
+    // CK's buffer loads take 16 elements of 1-, 2- and 4-byte types and 8 of 8-byte ones
+    // (`amd_buffer_load_impl`); an LDS write moves at most 16 bytes.
+    let load_max = if global.bytes() == 8 { 8 } else { 16 };
+    for (what, v, dtype, max, span) in [
+        (
+            "src_vector",
+            t.src_vector,
+            global,
+            load_max,
+            ts.src_vector.sp(),
+        ),
+        (
+            "dst_vector",
+            t.dst_vector,
+            lds,
+            16 / lds.bytes(),
+            ts.dst_vector.sp(),
+        ),
     ] {
-        if v * dtype.bytes() > 16 {
+        if v > max {
+            let why = if what == "src_vector" {
+                "a buffer load takes"
+            } else {
+                "an LDS write takes (16 bytes)"
+            };
             r.error(
                 c::VECTOR_BYTES,
                 span,
-                format!(
-                    "`{key}.{what}` = {v} {dtype} is {} bytes, more than 16",
-                    v * dtype.bytes()
-                ),
-                "wider than 16 bytes",
-                format!("use at most {} elements", 16 / dtype.bytes()),
+                format!("`{key}.{what}` = {v} {dtype}: more than the {max} elements {why}"),
+                format!("more than {max} elements"),
+                format!("use at most {max} elements"),
             );
         }
     }

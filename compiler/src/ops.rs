@@ -387,11 +387,8 @@ static OPS: &[DeviceOp] = &[
         merge_groups: false,
         prefetch: false,
         separate_k1: false,
-        layouts: LayoutSupport {
-            g_first: false,
-            ngc: false,
-            ..FWD
-        },
+        // CK ships its DL forward instances in NHWGC and GNHWC layouts, none channels-first.
+        layouts: LayoutSupport { ngc: false, ..FWD },
         ..FWD_BASE
     },
     DeviceOp {

@@ -11,6 +11,54 @@ use crate::registry::Registry;
 use ck_compiler::model::Arch;
 use serde::{Deserialize, Serialize};
 
+/// How a set of fractions (e.g. fastest ÷ chosen, one a problem) spreads: their mean, median,
+/// 10th percentile by nearest rank and smallest.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spread {
+    pub n: usize,
+    pub mean: f64,
+    pub median: f64,
+    pub p10: f64,
+    pub worst: f64,
+}
+
+impl Spread {
+    /// The spread of `values`; None for none.
+    pub fn of(values: &[f64]) -> Option<Spread> {
+        let mut v = values.to_vec();
+        v.sort_by(f64::total_cmp);
+        let n = v.len();
+        let worst = *v.first()?;
+        let median = if n % 2 == 1 {
+            v[n / 2]
+        } else {
+            (v[n / 2 - 1] + v[n / 2]) / 2.0
+        };
+        Some(Spread {
+            n,
+            mean: v.iter().sum::<f64>() / n as f64,
+            median,
+            p10: v[(n as f64 * 0.1).ceil().max(1.0) as usize - 1],
+            worst,
+        })
+    }
+}
+
+impl std::fmt::Display for Spread {
+    /// As percentages.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "mean {:.1} %, median {:.1} %, P10 {:.1} %, worst {:.1} % over {} problems",
+            100.0 * self.mean,
+            100.0 * self.median,
+            100.0 * self.p10,
+            100.0 * self.worst,
+            self.n
+        )
+    }
+}
+
 /// One instance timed on one problem.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Timing {

@@ -10,6 +10,7 @@
 //! model reaches.
 
 use ck_compiler::model::{Arch, Op};
+use ck_runtime::timings::Spread;
 use ck_runtime::{ConvProblem, DeviceModel, Registry};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -69,24 +70,13 @@ fn check(op: Op, floor: [f64; 4]) {
         println!("{op}: {:.1} % of the fastest on {text}", 100.0 * f);
     }
     let fr: Vec<f64> = found.iter().map(|f| f.0).collect();
-    let n = fr.len();
-    assert!(n >= 30, "{op}: {n} problems");
-    let mean = fr.iter().sum::<f64>() / n as f64;
-    let median = if n % 2 == 1 {
-        fr[n / 2]
-    } else {
-        (fr[n / 2 - 1] + fr[n / 2]) / 2.0
-    };
-    let p10 = fr[(n as f64 * 0.1).ceil().max(1.0) as usize - 1];
-    let worst = fr[0];
-    let figures = format!(
-        "{op}: {n} problems, mean {mean:.3}, median {median:.3}, P10 {p10:.3}, worst {worst:.3}"
-    );
-    println!("{figures}");
+    let s = Spread::of(&fr).expect("problems");
+    assert!(s.n >= 30, "{op}: {s}");
+    println!("{op}: {s}");
     let [m, md, p, w] = floor;
     assert!(
-        mean >= m && median >= md && p10 >= p && worst >= w,
-        "{figures}, floor {floor:?}"
+        s.mean >= m && s.median >= md && s.p10 >= p && s.worst >= w,
+        "{op}: {s}, floor {floor:?}"
     );
 }
 

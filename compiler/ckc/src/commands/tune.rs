@@ -63,7 +63,7 @@ pub fn run(args: &TuneArgs, color: Color) -> Result<ExitCode, String> {
     let limit = args.top.map(|n| n as usize);
     let (mut tuned, mut kept, mut failed) = (0, 0, 0);
     // The default choice's time over the best's, where the default verified.
-    let mut fractions = Vec::new();
+    let mut fractions: Vec<f64> = Vec::new();
     for (name, p) in &problems {
         if !args.retune
             && let Some((inst, t)) = db.tuned(&reg, p, &be)
@@ -115,7 +115,7 @@ pub fn run(args: &TuneArgs, color: Color) -> Result<ExitCode, String> {
         path.display(),
         db.len(&key)
     );
-    if let Some(s) = summary(&mut fractions) {
+    if let Some(s) = ck_runtime::timings::Spread::of(&fractions) {
         outln!("default choice / best of the timed: {s}");
     }
     Ok(super::exit(failed == 0))
@@ -151,42 +151,17 @@ fn problems(
         .collect()
 }
 
-/// Mean, median, P10 and worst of `fractions` (sorted in place), as percentages.
-#[cfg(any(test, feature = "cuda"))]
-pub fn summary(fractions: &mut [f64]) -> Option<String> {
-    if fractions.is_empty() {
-        return None;
-    }
-    fractions.sort_by(f64::total_cmp);
-    let n = fractions.len();
-    let mean = fractions.iter().sum::<f64>() / n as f64;
-    let median = if n % 2 == 1 {
-        fractions[n / 2]
-    } else {
-        (fractions[n / 2 - 1] + fractions[n / 2]) / 2.0
-    };
-    // The 10th percentile by nearest rank.
-    let p10 = fractions[(n as f64 * 0.1).ceil().max(1.0) as usize - 1];
-    Some(format!(
-        "mean {:.1} %, median {:.1} %, P10 {:.1} %, worst {:.1} % over {n} problems",
-        100.0 * mean,
-        100.0 * median,
-        100.0 * p10,
-        100.0 * fractions[0]
-    ))
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use ck_runtime::timings::Spread;
 
     #[test]
     fn the_summary_gives_mean_median_p10_and_worst() {
-        assert_eq!(summary(&mut []), None);
+        assert_eq!(Spread::of(&[]), None);
         let mut f: Vec<f64> = (1..=10).map(|i| f64::from(i) / 10.0).collect();
         f.reverse();
         assert_eq!(
-            summary(&mut f).unwrap(),
+            Spread::of(&f).unwrap().to_string(),
             "mean 55.0 %, median 55.0 %, P10 10.0 %, worst 10.0 % over 10 problems"
         );
     }

@@ -172,8 +172,10 @@ pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
     let mut results = Vec::new();
     for ((shape, (p, runs)), n) in chosen.iter().zip(&work.shapes).zip(0u64..) {
         let cudnn_us = cudnn.get(&shape.name);
+        // What a user gets without tuning: selection as the CUDA back end on this card.
+        let default = reg.select_for(p, &be).ok().map(|i| i.name.clone());
         if runs.is_empty() {
-            results.push(shape_result(shape, p, Vec::new(), cudnn_us));
+            results.push(shape_result(shape, p, Vec::new(), cudnn_us, default));
             continue;
         }
         bar.set_message(format!("{}: reference", shape.name));
@@ -196,7 +198,7 @@ pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
                 instance_result(instances[i], own, &m, data.as_ref().ok())
             })
             .collect();
-        let result = shape_result(shape, p, instances_run, cudnn_us);
+        let result = shape_result(shape, p, instances_run, cudnn_us, default);
         if let Some(r) = &mut records {
             r.write(&result)?;
         }
@@ -325,6 +327,7 @@ fn shape_result(
     p: &ConvProblem,
     instances: Vec<InstanceResult>,
     cudnn_us: Option<&f64>,
+    default: Option<String>,
 ) -> ShapeResult {
     ShapeResult {
         name: shape.name.clone(),
@@ -332,6 +335,7 @@ fn shape_result(
         flops: p.flops(),
         instances,
         cudnn_us: cudnn_us.copied(),
+        default,
     }
 }
 

@@ -1,6 +1,7 @@
 //! What `ckc bench` measured, as plain numbers, and its renderings: the table, the JSON file and
 //! the SVG chart of the ratios cuDNN time / our time. Nothing here needs a GPU.
 
+use ck_runtime::timings::Spread;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 #[cfg(any(feature = "cuda", test))]
@@ -36,6 +37,9 @@ pub struct ShapeResult {
     /// Every supporting instance, in library order.
     pub instances: Vec<InstanceResult>,
     pub cudnn_us: Option<f64>,
+    /// The instance selection picks for the problem on the card (no tuning); `None` where
+    /// none is supported.
+    pub default: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -69,6 +73,30 @@ impl ShapeResult {
     /// cuDNN's time over ours: above 1 we are faster.
     pub fn ratio(&self) -> Option<f64> {
         Some(self.cudnn_us? / self.best()?.1)
+    }
+
+    /// The default choice's result where it was timed.
+    fn default_result(&self) -> Option<&InstanceResult> {
+        let name = self.default.as_deref()?;
+        self.instances.iter().find(|i| i.name == name)
+    }
+
+    /// The default choice's time, where it ran and verified.
+    pub fn default_us(&self) -> Option<f64> {
+        self.default_result().filter(|i| i.verified)?.us
+    }
+
+    /// The fastest verified instance's time over the default choice's: 1 where selection
+    /// found the fastest, 0 where its choice failed to run or verify.
+    pub fn default_of_best(&self) -> Option<f64> {
+        let best = self.best()?.1;
+        self.default_result()?;
+        Some(self.default_us().map_or(0.0, |us| best / us))
+    }
+
+    /// cuDNN's time over the default choice's.
+    pub fn default_ratio(&self) -> Option<f64> {
+        Some(self.cudnn_us? / self.default_us()?)
     }
 
     fn failures(&self) -> usize {
@@ -113,6 +141,15 @@ impl Report {
         self.shapes.iter().map(ShapeResult::failures).sum()
     }
 
+    /// Shapes whose default choice was timed and failed to run or verify.
+    fn failed_defaults(&self) -> Vec<&str> {
+        self.shapes
+            .iter()
+            .filter(|s| s.default_result().is_some_and(|i| !i.verified))
+            .map(|s| s.name.as_str())
+            .collect()
+    }
+
     fn without_best(&self) -> Vec<&str> {
         self.shapes
             .iter()
@@ -136,8 +173,10 @@ pub fn table(r: &Report) -> String {
         "TFLOP/s",
         "cuDNN µs",
         "ratio",
+        "default µs",
+        "of best",
     ];
-    let rows: Vec<[String; 6]> = r
+    let rows: Vec<[String; 8]> = r
         .shapes
         .iter()
         .map(|s| {
@@ -149,6 +188,8 @@ pub fn table(r: &Report) -> String {
                 num(best.map(|b| tflops(s.flops, b.1)), 1),
                 num(s.cudnn_us, 1),
                 num(s.ratio(), 2),
+                num(s.default_us(), 1),
+                num(s.default_of_best().map(|f| 100.0 * f), 0),
             ]
         })
         .collect();
@@ -195,6 +236,36 @@ pub fn table(r: &Report) -> String {
             let _ = writeln!(out, "\n{} {} on {}: no cuDNN ratios", r.op, r.dtype, r.card);
         }
     }
+    let of_best: Vec<f64> = r
+        .shapes
+        .iter()
+        .filter_map(ShapeResult::default_of_best)
+        .collect();
+    if let Some(spread) = Spread::of(&of_best) {
+        let _ = writeln!(out, "default choice / best instance: {spread}");
+    }
+    // Over the shapes where the default choice verified, beside the best instance's there.
+    let (default_ratios, best_ratios): (Vec<f64>, Vec<f64>) = r
+        .shapes
+        .iter()
+        .filter_map(|s| Some((s.default_ratio()?, s.ratio()?)))
+        .unzip();
+    if let (Some(g), Some(b)) = (geomean(&default_ratios), geomean(&best_ratios)) {
+        let _ = writeln!(
+            out,
+            "default choice: geometric mean of cuDNN µs / ours over {} shapes {g:.2}× (best instance {b:.2}×)",
+            default_ratios.len()
+        );
+    }
+    let failed_defaults = r.failed_defaults();
+    if !failed_defaults.is_empty() {
+        let _ = writeln!(
+            out,
+            "{} shapes whose default choice failed to run or verify: {}",
+            failed_defaults.len(),
+            failed_defaults.join(", ")
+        );
+    }
     let missing = r.without_best();
     if !missing.is_empty() {
         let _ = writeln!(
@@ -223,6 +294,9 @@ pub fn to_json(r: &Report) -> Value {
             let best = s
                 .best()
                 .map(|(i, us)| json!({"name": i.name, "us": us, "tflops": tflops(s.flops, us)}));
+            let default = s.default.as_ref().map(
+                |name| json!({"name": name, "us": s.default_us(), "of_best": s.default_of_best()}),
+            );
             json!({
                 "name": s.name,
                 "problem": s.problem,
@@ -230,11 +304,25 @@ pub fn to_json(r: &Report) -> Value {
                 "best": best,
                 "cudnn_us": s.cudnn_us,
                 "ratio": s.ratio(),
+                "default": default,
                 "instances": s.instances,
             })
         })
         .collect();
     let ratios = r.ratios();
+    let of_best: Vec<f64> = r
+        .shapes
+        .iter()
+        .filter_map(ShapeResult::default_of_best)
+        .collect();
+    let default_ratios: Vec<f64> = r
+        .shapes
+        .iter()
+        .filter_map(ShapeResult::default_ratio)
+        .collect();
+    let spread = Spread::of(&of_best).map(|s| {
+        json!({"mean": s.mean, "median": s.median, "p10": s.p10, "worst": s.worst, "shapes": s.n})
+    });
     json!({
         "card": r.card,
         "date": r.date,
@@ -252,6 +340,9 @@ pub fn to_json(r: &Report) -> Value {
             "below_0_7": ratios.iter().filter(|&&x| x < BEHIND).count(),
             "without_verified_instance": r.without_best(),
             "failed_runs": r.failures(),
+            "default_of_best": spread,
+            "default_geomean_ratio": geomean(&default_ratios),
+            "failed_defaults": r.failed_defaults(),
         },
     })
 }
@@ -280,6 +371,8 @@ pub fn from_json(v: &Value) -> Result<Report, String> {
                 instances: serde_json::from_value(s["instances"].clone())
                     .map_err(|e| format!("shape {name}: {e}"))?,
                 cudnn_us: s["cudnn_us"].as_f64(),
+                // Runs saved before the default choice was reported have none.
+                default: s["default"]["name"].as_str().map(String::from),
             })
         })
         .collect::<Result<Vec<_>, String>>()?;
@@ -557,14 +650,34 @@ mod tests {
         }
     }
 
+    /// A shape whose default choice is its first instance.
     fn shape(name: &str, instances: Vec<InstanceResult>, cudnn_us: Option<f64>) -> ShapeResult {
         ShapeResult {
             name: name.into(),
             problem: format!("bwd_weight 2d N=4 K=64 C=64 filter=3x3 input=14x14 ({name})"),
             flops: 2_000_000_000,
+            default: instances.first().map(|i| i.name.clone()),
             instances,
             cudnn_us,
         }
+    }
+
+    #[test]
+    fn the_default_choice_against_the_best_and_cudnn() {
+        let r = report();
+        let of_best: Vec<_> = r.shapes.iter().map(ShapeResult::default_of_best).collect();
+        // win: a (20 µs) where b took 10; failed_fastest: a failed verification.
+        assert_eq!(
+            of_best,
+            [Some(0.5), Some(1.0), Some(1.0), Some(0.0), Some(1.0), None]
+        );
+        assert_eq!(r.shapes[0].default_ratio(), Some(0.75));
+        assert_eq!(r.failed_defaults(), ["failed_fastest", "<none>"]);
+        let text = table(&r);
+        assert!(
+            text.contains("default choice / best instance: mean 70.0 %, median 100.0 %"),
+            "{text}"
+        );
     }
 
     /// Fixed numbers: a win, a loss below 0.7, a near tie, a shape whose fastest run failed

@@ -257,23 +257,16 @@ pub fn table(r: &Report) -> String {
             default_ratios.len()
         );
     }
-    let failed_defaults = r.failed_defaults();
-    if !failed_defaults.is_empty() {
-        let _ = writeln!(
-            out,
-            "{} shapes whose default choice failed to run or verify: {}",
-            failed_defaults.len(),
-            failed_defaults.join(", ")
-        );
-    }
-    let missing = r.without_best();
-    if !missing.is_empty() {
-        let _ = writeln!(
-            out,
-            "{} shapes without a verified instance: {}",
-            missing.len(),
-            missing.join(", ")
-        );
+    for (names, what) in [
+        (
+            r.failed_defaults(),
+            "whose default choice failed to run or verify",
+        ),
+        (r.without_best(), "without a verified instance"),
+    ] {
+        if !names.is_empty() {
+            let _ = writeln!(out, "{} shapes {what}: {}", names.len(), names.join(", "));
+        }
     }
     let failed = r.failures();
     if failed > 0 {

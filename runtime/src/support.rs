@@ -160,10 +160,11 @@ impl Formulation {
 
 /// How `inst` runs `p` on `dev`: as its fold where the problem has one that the instance
 /// supports (the same work with whole pixels of more channels, never slower to read); else as
-/// stated where CK's rules allow it; otherwise, for a backward weight problem whose channel counts break the instance's vector widths (K = 36 against an
-/// A vector of 8), as its transpose where that passes every rule (C and K swap places). The
-/// transpose's A operand is the input and its B the output gradient, so the instance must
-/// treat both alike: one element-wise op and one compute type for the two.
+/// stated where CK's rules allow it; otherwise, for a backward weight problem whose channel
+/// counts break the instance's vector widths (K = 36 against an A vector of 8), as its
+/// transpose where that passes every rule (C and K swap places). The transpose's A operand is
+/// the input and its B the output gradient, so the instance must treat both alike: one
+/// element-wise op and one compute type for the two.
 pub fn formulation(
     inst: &Instance,
     p: &ConvProblem,

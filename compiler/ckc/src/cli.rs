@@ -201,6 +201,15 @@ pub struct RunArgs {
     /// ~/.cache/ckdsl).
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
+    /// With the CPU back end: select as the CUDA back end on this card would (its learned
+    /// model), then run the choice on the CPU with that card's compute units.
+    #[arg(long, value_enum, conflicts_with_all = ["target", "tune"])]
+    pub device: Option<Card>,
+    /// With the CPU back end: select as a device of this architecture would (e.g. gfx942,
+    /// sm_90; its support rules and model), then run the choice on the CPU as that device
+    /// would split it.
+    #[arg(long, conflicts_with = "tune")]
+    pub target: Option<String>,
     /// Compare the result with the fp64 reference.
     #[arg(long)]
     pub verify: bool,

@@ -296,3 +296,46 @@ fn list_for_a_card_ranks_by_its_learned_model_without_the_card() {
             .contains("\tok\tcost=")
     );
 }
+
+#[test]
+fn run_selects_for_a_named_device_and_says_how() {
+    let p = "fwd 2d N=2 K=64 C=64 filter=3 input=8 pad=1";
+    for (flags, says) in [
+        (&["--device", "h100"][..], "learned run-time model of sm_90"),
+        (
+            &["--target", "gfx942"][..],
+            "analytic cost model for gfx942",
+        ),
+        (&[][..], "compute units (--device or --target rank for one)"),
+    ] {
+        let mut args = vec!["run", "--problem", p, "--verify", "--seed", "3"];
+        args.extend_from_slice(flags);
+        let out = ckc(&args);
+        let (stdout, stderr) = text(&out);
+        assert!(out.status.success(), "{flags:?}: {stdout}{stderr}");
+        let line = stdout.lines().find(|l| l.starts_with("selected by:"));
+        assert!(
+            line.is_some_and(|l| l.contains(says)),
+            "{flags:?}: {stdout}"
+        );
+        assert!(stdout.trim_end().ends_with(": pass"), "{stdout}");
+    }
+    // A named device is selected for, not run on: the GPU back ends have their own.
+    let out = ckc(&[
+        "run",
+        "--problem",
+        p,
+        "--backend",
+        "cuda",
+        "--device",
+        "h100",
+    ]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("use them with the CPU back end"),
+        "{stderr}"
+    );
+    let out = ckc(&["run", "--problem", p, "--target", "sm_99"]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -63,7 +63,7 @@ pub fn lines(candidates: &[Candidate<'_>]) -> Vec<String> {
         .collect()
 }
 
-/// What `ckc list --problem` ranks for besides the default device model.
+/// What `ckc list --problem` and `ckc run` rank for besides the default device model.
 #[derive(Clone, Copy)]
 pub enum RankFor {
     /// As the CUDA back end on this card.
@@ -71,6 +71,56 @@ pub enum RankFor {
     /// As a device of this architecture (its reference part's compute units, its support
     /// rules).
     Target(Arch),
+}
+
+impl RankFor {
+    /// From `--device` / `--target` (one at most; clap rules out both).
+    pub fn from_args(device: Option<Card>, target: Option<&str>) -> Result<Option<Self>, String> {
+        Ok(match (device, target) {
+            (Some(card), _) => Some(RankFor::Card(card)),
+            (None, Some(t)) => Some(RankFor::Target(Arch::from_keyword(t).ok_or_else(|| {
+                let all: Vec<_> = Arch::keywords().collect();
+                format!("--target {t}: expected one of {}", all.join(", "))
+            })?)),
+            (None, None) => None,
+        })
+    }
+
+    /// The device model selection assumes and the target it ranks for (the learned model of
+    /// that target where there is one).
+    pub fn device(self) -> (DeviceModel, Arch) {
+        match self {
+            // The CUDA back end's view of an H100 SXM or H200: 132 SMs, two workgroups each.
+            RankFor::Card(Card::H100 | Card::H200) => (
+                DeviceModel {
+                    arch: None,
+                    compute_units: 132,
+                    occupancy: 2,
+                },
+                Arch::Sm90,
+            ),
+            RankFor::Target(a) => (
+                DeviceModel {
+                    arch: Some(a),
+                    compute_units: ck_compiler::arch::info(a).compute_units,
+                    occupancy: 2,
+                },
+                a,
+            ),
+        }
+    }
+}
+
+/// The line that says how candidates were ranked: by `target`'s learned model or the analytic
+/// cost model, for a device of `units` compute units where no target was named.
+pub fn ranking(target: Option<Arch>, predicted: bool, units: u32) -> String {
+    match (target, predicted) {
+        (Some(t), true) => format!("ranked by the learned run-time model of {t} (predicted µs)"),
+        (Some(t), false) => format!("ranked by the analytic cost model for {t}"),
+        (None, _) => format!(
+            "ranked by the analytic cost model for a device of {units} compute units (--device or --target rank for one)"
+        ),
+    }
 }
 
 /// `ckc list --problem`: every instance's verdict; exit 1 when none supports the problem.
@@ -83,24 +133,8 @@ pub fn list(
     color: Color,
 ) -> Result<ExitCode, String> {
     let p = parse_problem(problem)?;
-    let (model, target) = match rank_for {
-        // The CUDA back end's view of an H100 SXM or H200: 132 SMs, two workgroups each.
-        Some(RankFor::Card(Card::H100 | Card::H200)) => (
-            DeviceModel {
-                arch: None,
-                compute_units: 132,
-                occupancy: 2,
-            },
-            Some(Arch::Sm90),
-        ),
-        Some(RankFor::Target(a)) => (
-            DeviceModel {
-                arch: Some(a),
-                compute_units: ck_compiler::arch::info(a).compute_units,
-                occupancy: 2,
-            },
-            Some(a),
-        ),
+    let (model, target) = match rank_for.map(RankFor::device) {
+        Some((model, t)) => (model, Some(t)),
         None => (DeviceModel::default(), None),
     };
     let units = model.compute_units;
@@ -111,13 +145,8 @@ pub fn list(
         Some(t) => registry.candidates_on(&p, t),
         None => registry.candidates(&p),
     };
-    match (target, candidates.first().is_some_and(|c| c.predicted)) {
-        (Some(t), true) => eprintln!("ranked by the learned run-time model of {t} (predicted µs)"),
-        (Some(t), false) => eprintln!("ranked by the analytic cost model for {t}"),
-        (None, _) => eprintln!(
-            "ranked by the analytic cost model for a device of {units} compute units (--device or --target rank for one)"
-        ),
-    }
+    let predicted = candidates.first().is_some_and(|c| c.predicted);
+    eprintln!("{}", ranking(target, predicted, units));
     for line in lines(&candidates) {
         crate::output::line(line);
     }

@@ -51,16 +51,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             device,
             target,
         } => {
-            let rank_for = match (device, target) {
-                (Some(card), _) => Some(candidates::RankFor::Card(card)),
-                (None, Some(t)) => Some(candidates::RankFor::Target(
-                    ck_compiler::model::Arch::from_keyword(&t).ok_or_else(|| {
-                        let all: Vec<_> = ck_compiler::model::Arch::keywords().collect();
-                        format!("--target {t}: expected one of {}", all.join(", "))
-                    })?,
-                )),
-                (None, None) => None,
-            };
+            let rank_for = candidates::RankFor::from_args(device, target.as_deref())?;
             candidates::list(&problem, &paths, rank_for, cli.color)
         }
         Command::List {

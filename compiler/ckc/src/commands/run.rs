@@ -1,7 +1,7 @@
 //! `ckc run`: select (or take) an instance for a problem, run it on fresh random data on a back
 //! end, and optionally verify it against the fp64 reference.
 
-use super::candidates::{lines, parse_problem, registry};
+use super::candidates::{RankFor, lines, parse_problem, ranking, registry};
 use crate::cli::{BackendKind, Color, RunArgs};
 use ck_compiler::ir::Instance;
 use ck_runtime::reference::fresh_seed;
@@ -13,11 +13,26 @@ use ck_runtime::{
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// A back end and the device model selection assumes for it.
-fn backend(kind: BackendKind) -> Result<(Box<dyn Backend>, DeviceModel), String> {
+/// A back end and the device model selection assumes for it: the CPU back end's own, or the
+/// one `rank_for` names.
+fn backend(
+    kind: BackendKind,
+    rank_for: Option<RankFor>,
+) -> Result<(Box<dyn Backend>, DeviceModel), String> {
+    if rank_for.is_some() && kind != BackendKind::Cpu {
+        return Err(
+            "--device and --target select for a device that is not here: use them with the CPU back end (the default)"
+                .into(),
+        );
+    }
     match kind {
         BackendKind::Cpu => {
-            let cpu = CpuBackend::default();
+            let cpu = match rank_for {
+                Some(r) => CpuBackend {
+                    device: r.device().0,
+                },
+                None => CpuBackend::default(),
+            };
             let device = cpu.device.clone();
             Ok((Box::new(cpu), device))
         }
@@ -90,12 +105,14 @@ fn tuned<'r>(
     Err("--tune times instances on the CUDA back end: this ckc was built without it (cargo feature `cuda`)".into())
 }
 
-/// The selection: on a back end that keeps tuning results, the tuning database first; the
-/// ranking used is printed.
+/// The selection: on a back end that keeps tuning results, the tuning database first; as a
+/// device of `target` where one is named (the best that `backend` runs); the ranking used is
+/// printed.
 fn select<'r>(
     reg: &'r Registry,
     p: &ConvProblem,
     backend: &dyn Backend,
+    target: Option<ck_compiler::model::Arch>,
     db: Option<&std::path::PathBuf>,
 ) -> Result<Result<&'r Instance, ck_runtime::NoInstance>, String> {
     #[cfg(feature = "cuda")]
@@ -116,7 +133,21 @@ fn select<'r>(
         }));
     }
     let _ = db;
-    Ok(reg.select_for(p, backend))
+    let ranked = target.map(|t| reg.candidates_on(p, t));
+    let chosen = ranked.as_ref().and_then(|r| {
+        r.iter()
+            .find(|c| c.verdict.is_ok() && backend.accepts(c.instance).is_ok())
+    });
+    let predicted = chosen.is_some_and(|c| c.predicted);
+    crate::output::outln!(
+        "selected by:     {}",
+        ranking(target, predicted, reg.device().compute_units)
+    );
+    Ok(match chosen {
+        Some(c) => Ok(c.instance),
+        // None runs it: the back end's own selection says why.
+        None => reg.select_for(p, backend),
+    })
 }
 
 pub fn run(args: &RunArgs, color: Color) -> Result<ExitCode, String> {
@@ -124,7 +155,8 @@ pub fn run(args: &RunArgs, color: Color) -> Result<ExitCode, String> {
     if args.tune && args.backend != BackendKind::Cuda {
         return Err("--tune times instances on the device: give --backend cuda".into());
     }
-    let (backend, device) = backend(args.backend)?;
+    let rank_for = RankFor::from_args(args.device, args.target.as_deref())?;
+    let (backend, device) = backend(args.backend, rank_for)?;
     let Some(registry) = registry(&args.instances, color, device.clone())? else {
         return Ok(super::exit(false));
     };
@@ -148,7 +180,13 @@ pub fn run(args: &RunArgs, color: Color) -> Result<ExitCode, String> {
             }
             inst
         }
-        None => match select(&registry, &p, backend.as_ref(), args.db.as_ref())? {
+        None => match select(
+            &registry,
+            &p,
+            backend.as_ref(),
+            rank_for.map(|r| r.device().1),
+            args.db.as_ref(),
+        )? {
             Ok(inst) => inst,
             Err(none) => {
                 match &none.problem {

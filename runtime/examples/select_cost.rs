@@ -3,10 +3,9 @@
 //! before as the CUDA back end on an sm_90 card does (its learned model where one exists, and
 //! its check that each candidate has a portable kernel), to rank every instance's verdict with
 //! the learned model (`ckc list --problem --device`) and with the analytic cost model alone,
-//! and to select again for a problem selected before (the registry's cache).
-//! `cargo run --release -p ck-runtime --example select_cost [SHAPES]`.
+//! and to select again for a problem selected before (the registry's cache). Needs no GPU.
+//! `cargo run --release -p ck-runtime --features cuda --example select_cost [SHAPES]`.
 
-use ck_compiler::emit::hip::KernelConfig;
 use ck_compiler::ir::Instance;
 use ck_compiler::model::{Arch, DataType, Op};
 use ck_runtime::{
@@ -15,7 +14,7 @@ use ck_runtime::{
 use std::time::Instant;
 
 /// Selects as the CUDA back end on an sm_90 card: the same target and the same acceptance
-/// check (the instance has a portable kernel configuration); it runs nothing.
+/// check ([`ck_runtime::gpu::portable_checks`]); it runs nothing.
 struct Sm90Selection;
 
 impl Backend for Sm90Selection {
@@ -24,9 +23,7 @@ impl Backend for Sm90Selection {
     }
 
     fn accepts(&self, inst: &Instance) -> Result<(), RunError> {
-        KernelConfig::new(inst)
-            .map(drop)
-            .map_err(|e| RunError::Internal(e.to_string()))
+        ck_runtime::gpu::portable_checks(inst, "cuda")
     }
 
     fn target(&self) -> Option<Arch> {

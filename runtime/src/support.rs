@@ -207,7 +207,6 @@ pub fn formulation_among(
             reason: why.clone(),
         });
     }
-    // The fold and the transpose keep the op, rank, layouts and types.
     identity(inst, p)?;
     if let Some(q) = &forms.folded
         && check(inst, q, dev).is_ok()
@@ -237,9 +236,9 @@ pub fn formulation_among(
     }
 }
 
-/// CK's rules for `inst` running `p` as stated.
+/// CK's rules for `inst` running `p` as stated, past the identity rule ([`formulation_among`]
+/// checks it once: a fold or transpose keeps the op, rank, layouts and types).
 fn check(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> Result<(), Unsupported> {
-    identity(inst, p)?;
     if let Some(arch) = dev.arch
         && !inst.targets.contains(&arch)
     {

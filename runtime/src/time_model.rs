@@ -51,24 +51,17 @@ impl Loaded {
         Some(Loaded { model, index })
     }
 
-    /// Predicted microseconds for feature values in the order of [`names`].
-    pub fn predict_us(&self, values: &[f64]) -> f64 {
-        self.model.predict(&self.row(values)).exp2()
-    }
-
-    /// [`Loaded::predict_us`] of many value lists at once (faster than one at a time).
-    pub fn predict_many_us(&self, values: &[Vec<f64>]) -> Vec<f64> {
-        let rows: Vec<Vec<f64>> = values.iter().map(|v| self.row(v)).collect();
+    /// Predicted microseconds for each list of feature values in the order of [`names`].
+    pub fn predict_us(&self, values: &[Vec<f64>]) -> Vec<f64> {
+        let rows: Vec<Vec<f64>> = values
+            .iter()
+            .map(|v| self.index.iter().map(|&i| v[i]).collect())
+            .collect();
         self.model
-            .predict_rows(&rows)
+            .predict(&rows)
             .into_iter()
             .map(f64::exp2)
             .collect()
-    }
-
-    /// The model's features out of values in the order of [`names`].
-    fn row(&self, values: &[f64]) -> Vec<f64> {
-        self.index.iter().map(|&i| values[i]).collect()
     }
 }
 
@@ -102,7 +95,7 @@ pub fn predict_all(
         .iter()
         .map(|(inst, form)| values_of(inst, form, p, dev, target))
         .collect();
-    model.predict_many_us(&values)
+    model.predict_us(&values)
 }
 
 #[cfg(test)]
@@ -141,8 +134,8 @@ mod tests {
             // The rows are in the runtime's feature order, as selection computes them.
             assert_eq!(v.features, names(), "{op}");
             assert!(v.rows.len() >= 50);
-            for (row, want) in v.rows.iter().zip(&v.predictions) {
-                let got = loaded.predict_us(row).log2();
+            for (us, want) in loaded.predict_us(&v.rows).into_iter().zip(&v.predictions) {
+                let got = us.log2();
                 assert!(
                     (got - want).abs() <= 1e-9 * want.abs().max(1.0),
                     "{op}: {got} against {want}"

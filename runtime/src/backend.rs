@@ -54,11 +54,18 @@ pub trait Backend {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CpuBackend {
     pub device: DeviceModel,
+    /// The architecture of the device it stands in for, if any: selection for it ranks as a
+    /// back end on that device would (its learned model, its own instances first).
+    pub target: Option<Arch>,
 }
 
 impl Backend for CpuBackend {
     fn name(&self) -> &str {
         "cpu"
+    }
+
+    fn target(&self) -> Option<Arch> {
+        self.target
     }
 
     fn accepts(&self, inst: &Instance) -> Result<(), RunError> {

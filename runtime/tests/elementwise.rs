@@ -15,6 +15,7 @@ fn cpu() -> CpuBackend {
             compute_units: 3,
             occupancy: 1,
         },
+        target: None,
     }
 }
 

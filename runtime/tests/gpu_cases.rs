@@ -13,6 +13,7 @@ fn the_gpu_cases_pass_on_the_cpu_back_end() {
             compute_units: gpu::SMALL_CUS,
             ..cpu.device.clone()
         },
+        target: None,
     };
     gpu::check_cases(&[(&cpu, cpu.device.clone()), (&small, small.device.clone())]);
 }

@@ -108,6 +108,7 @@ fn every_library_instance_matches_the_reference_on_the_cpu() {
     let dev = device();
     let cpu = CpuBackend {
         device: dev.clone(),
+        target: None,
     };
     let library = ck_instances::all();
     assert!(!library.is_empty());

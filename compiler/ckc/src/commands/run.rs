@@ -27,9 +27,10 @@ fn backend(
     }
     match kind {
         BackendKind::Cpu => {
-            let cpu = match rank_for {
-                Some(r) => CpuBackend {
-                    device: r.device().0,
+            let cpu = match rank_for.map(RankFor::device) {
+                Some((device, target)) => CpuBackend {
+                    device,
+                    target: Some(target),
                 },
                 None => CpuBackend::default(),
             };
@@ -105,14 +106,12 @@ fn tuned<'r>(
     Err("--tune times instances on the CUDA back end: this ckc was built without it (cargo feature `cuda`)".into())
 }
 
-/// The selection: on a back end that keeps tuning results, the tuning database first; as a
-/// device of `target` where one is named (the best that `backend` runs); the ranking used is
-/// printed.
+/// The selection: on a back end that keeps tuning results, the tuning database first; the
+/// ranking used is printed.
 fn select<'r>(
     reg: &'r Registry,
     p: &ConvProblem,
     backend: &dyn Backend,
-    target: Option<ck_compiler::model::Arch>,
     db: Option<&std::path::PathBuf>,
 ) -> Result<Result<&'r Instance, ck_runtime::NoInstance>, String> {
     #[cfg(feature = "cuda")]
@@ -133,21 +132,13 @@ fn select<'r>(
         }));
     }
     let _ = db;
-    let ranked = target.map(|t| reg.candidates_on(p, t));
-    let chosen = ranked.as_ref().and_then(|r| {
-        r.iter()
-            .find(|c| c.verdict.is_ok() && backend.accepts(c.instance).is_ok())
-    });
-    let predicted = chosen.is_some_and(|c| c.predicted);
+    let target = backend.target();
+    let predicted = target.is_some_and(|t| ck_runtime::time_model::model_for(t, p.op).is_some());
     crate::output::outln!(
         "selected by:     {}",
         ranking(target, predicted, reg.device().compute_units)
     );
-    Ok(match chosen {
-        Some(c) => Ok(c.instance),
-        // None runs it: the back end's own selection says why.
-        None => reg.select_for(p, backend),
-    })
+    Ok(reg.select_for(p, backend))
 }
 
 pub fn run(args: &RunArgs, color: Color) -> Result<ExitCode, String> {
@@ -180,13 +171,7 @@ pub fn run(args: &RunArgs, color: Color) -> Result<ExitCode, String> {
             }
             inst
         }
-        None => match select(
-            &registry,
-            &p,
-            backend.as_ref(),
-            rank_for.map(|r| r.device().1),
-            args.db.as_ref(),
-        )? {
+        None => match select(&registry, &p, backend.as_ref(), args.db.as_ref())? {
             Ok(inst) => inst,
             Err(none) => {
                 match &none.problem {

@@ -44,10 +44,7 @@ pub use exec::{Buffers, RunError, RunStats, workspace_size};
 pub use layout::{LayoutFamily, Role, TensorDesc};
 pub use problem::{ConvProblem, ProblemError, ProblemLayout, ProblemTypes};
 pub use registry::{Candidate, NoInstance, Registry, RegistryError};
-pub use support::{
-    Forms, Formulation, Rule, RunsAs, Unsupported, formulation, formulation_among, supports,
-    supports_on,
-};
+pub use support::{Formulation, Rule, RunsAs, Unsupported, formulation, supports, supports_on};
 pub use tensor::{Tensor, TensorData};
 pub use verify::{ProblemData, Verification};
 #[cfg(feature = "cuda")]

@@ -175,7 +175,7 @@ pub fn formulation(
 
 /// A problem with the problems an instance may run in its place ([`ConvProblem::folded`],
 /// [`ConvProblem::transposed`]), derived once for ranking many instances.
-pub struct Forms<'p> {
+pub(crate) struct Forms<'p> {
     problem: &'p ConvProblem,
     /// Why the problem is impossible, if it is: no instance supports it.
     invalid: Option<String>,
@@ -184,7 +184,7 @@ pub struct Forms<'p> {
 }
 
 impl<'p> Forms<'p> {
-    pub fn of(problem: &'p ConvProblem) -> Forms<'p> {
+    pub(crate) fn of(problem: &'p ConvProblem) -> Forms<'p> {
         Forms {
             problem,
             invalid: problem.validate().err().map(|e| e.to_string()),
@@ -195,7 +195,7 @@ impl<'p> Forms<'p> {
 }
 
 /// [`formulation`] of `forms`' problem.
-pub fn formulation_among(
+pub(crate) fn formulation_among(
     inst: &Instance,
     forms: &Forms<'_>,
     dev: &DeviceModel,

@@ -5,7 +5,7 @@
 //! GEMM result `c` with one D tensor `d` of the destination's shape.
 
 use crate::exec::RunError;
-use crate::layout::{Role, TensorDesc};
+use crate::layout::{Role, TensorDesc, gemm_roles};
 use crate::problem::ConvProblem;
 use crate::reference::SplitMix64;
 use crate::tensor::Tensor;
@@ -72,14 +72,16 @@ pub fn apply(op: ElementOp, v: f64, d: f64, args: &ElementArgs) -> f64 {
     }
 }
 
-/// The element-wise ops of one op's two sources (A, B of the GEMM order: fwd in, wei; bwd_data
-/// out, wei; bwd_weight out, in) and of its destination, by conv role.
+/// The element-wise ops of one op's two sources (A, B: [`gemm_roles`]) and of its
+/// destination.
 pub fn ops_by_role(op: Op, ops: &ck_compiler::ir::ElementOps) -> ([ElementOp; 2], ElementOp) {
-    match op {
-        Op::Fwd => ([ops.input, ops.weight], ops.output),
-        Op::BwdData => ([ops.output, ops.weight], ops.input),
-        Op::BwdWeight => ([ops.output, ops.input], ops.weight),
-    }
+    let of = |role| match role {
+        Role::Input => ops.input,
+        Role::Weight => ops.weight,
+        Role::Output => ops.output,
+    };
+    let ([a, b], dst) = gemm_roles(op);
+    ([of(a), of(b)], of(dst))
 }
 
 /// The element-wise ops and D tensors of one run.

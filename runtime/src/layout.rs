@@ -16,6 +16,17 @@ pub enum Role {
     Output,
 }
 
+/// The roles of an op's implicit GEMM: its sources A and B, and its destination (fwd: input,
+/// weight → output; bwd_data: output, weight → input; bwd_weight: output, input → weight).
+pub fn gemm_roles(op: ck_compiler::model::Op) -> ([Role; 2], Role) {
+    use ck_compiler::model::Op;
+    match op {
+        Op::Fwd => ([Role::Input, Role::Weight], Role::Output),
+        Op::BwdData => ([Role::Output, Role::Weight], Role::Input),
+        Op::BwdWeight => ([Role::Output, Role::Input], Role::Weight),
+    }
+}
+
 impl std::fmt::Display for Role {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {

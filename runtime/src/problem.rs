@@ -6,7 +6,7 @@
 //! element, wrong dimension counts, layouts of the wrong role or rank and element counts past what
 //! memory can address are errors with reasons.
 
-use crate::layout::{DescError, LayoutFamily, Role, TensorDesc};
+use crate::layout::{DescError, LayoutFamily, Role, TensorDesc, gemm_roles};
 use ck_compiler::model::{DataType, Layout, Op};
 use serde::{Deserialize, Serialize};
 
@@ -315,11 +315,7 @@ impl ConvProblem {
 
     /// The tensor the op writes: output for fwd, input for bwd_data, weight for bwd_weight.
     pub fn destination(&self) -> Role {
-        match self.op {
-            Op::Fwd => Role::Output,
-            Op::BwdData => Role::Input,
-            Op::BwdWeight => Role::Weight,
-        }
+        gemm_roles(self.op).1
     }
 
     /// Output spatial sizes: `(i + lp + rp - (d·(f-1) + 1)) / s + 1` per dimension.

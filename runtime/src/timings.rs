@@ -195,6 +195,17 @@ mod tests {
     use super::*;
     use crate::testing::{Variant, instance};
 
+    #[test]
+    fn a_spread_gives_mean_median_p10_and_worst() {
+        assert_eq!(Spread::of(&[]), None);
+        let mut f: Vec<f64> = (1..=10).map(|i| f64::from(i) / 10.0).collect();
+        f.reverse();
+        assert_eq!(
+            Spread::of(&f).unwrap().to_string(),
+            "mean 55.0 %, median 55.0 %, P10 10.0 %, worst 10.0 % over 10 problems"
+        );
+    }
+
     fn timing(instance: &str, us: Option<f64>, verified: bool) -> Timing {
         Timing {
             card: "NVIDIA H100 80GB HBM3".into(),

@@ -15,7 +15,7 @@ mod workspace;
 use crate::decompose::{GemmShape, StreamKPlan, is_two_stage, k_batch};
 use crate::device::DeviceModel;
 use crate::elementwise::{ElementArgs, Elementwise, apply, check_ds, is_binary, ops_by_role};
-use crate::layout::Role;
+use crate::layout::{Role, gemm_roles};
 use crate::problem::{ConvProblem, ProblemError};
 use crate::support::{Formulation, Unsupported, formulation};
 use crate::tensor::{Tensor, round_to};
@@ -262,11 +262,7 @@ pub fn run(
     let (a, b) = if transposed { (b, a) } else { (a, b) };
     // The roles A and B play in the problem the GEMM computes (a transpose's A is the caller's
     // input in its output-gradient role).
-    let (a_role, b_role) = match p.op {
-        Op::Fwd => (Role::Input, Role::Weight),
-        Op::BwdData => (Role::Output, Role::Weight),
-        Op::BwdWeight => (Role::Output, Role::Input),
-    };
+    let ([a_role, b_role], _) = gemm_roles(p.op);
     let ops = Operands::new(OperandsSpec {
         op: p.op,
         shape,

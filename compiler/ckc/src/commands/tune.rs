@@ -63,7 +63,7 @@ pub fn run(args: &TuneArgs, color: Color) -> Result<ExitCode, String> {
     let limit = args.top.map(|n| n as usize);
     let (mut tuned, mut kept, mut failed) = (0, 0, 0);
     // The default choice's time over the best's, where the default verified.
-    let mut fractions: Vec<f64> = Vec::new();
+    let mut fractions = Vec::new();
     for (name, p) in &problems {
         if !args.retune
             && let Some((inst, t)) = db.tuned(&reg, p, &be)
@@ -149,20 +149,4 @@ fn problems(
             Ok((s.name, p))
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use ck_runtime::timings::Spread;
-
-    #[test]
-    fn the_summary_gives_mean_median_p10_and_worst() {
-        assert_eq!(Spread::of(&[]), None);
-        let mut f: Vec<f64> = (1..=10).map(|i| f64::from(i) / 10.0).collect();
-        f.reverse();
-        assert_eq!(
-            Spread::of(&f).unwrap().to_string(),
-            "mean 55.0 %, median 55.0 %, P10 10.0 %, worst 10.0 % over 10 problems"
-        );
-    }
 }

@@ -16,6 +16,17 @@ pub enum Role {
     Output,
 }
 
+impl Role {
+    /// 0, 1 and 2 for the input, weight and output: their place in per-tensor arrays.
+    pub fn index(self) -> usize {
+        match self {
+            Role::Input => 0,
+            Role::Weight => 1,
+            Role::Output => 2,
+        }
+    }
+}
+
 /// The roles of an op's implicit GEMM: its sources A and B, and its destination (fwd: input,
 /// weight → output; bwd_data: output, weight → input; bwd_weight: output, input → weight).
 pub fn gemm_roles(op: ck_compiler::model::Op) -> ([Role; 2], Role) {

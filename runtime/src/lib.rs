@@ -10,6 +10,7 @@ pub mod exec;
 pub mod features;
 pub mod gbdt;
 pub mod layout;
+pub mod padded;
 pub mod probe;
 pub mod problem;
 pub mod problem_string;

@@ -203,6 +203,28 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
             rpad: 1,
             ..base
         },
+        // Channels that break the vectors run on padded copies (`ConvProblem::padded`): a
+        // three-channel stem whose stride folds into them with a zero tap in front of the
+        // filter and a zero pixel past the odd input, then channels padded in groups.
+        Shape {
+            what: "three channels on padded copies, folded",
+            k: v,
+            c: 3,
+            filter: 7,
+            input: 11,
+            stride: 2,
+            lpad: 3,
+            rpad: 3,
+            ..base
+        },
+        Shape {
+            what: "odd channels on padded copies",
+            g: 2 * m,
+            n: 1,
+            k: v,
+            c: v + 3,
+            ..base
+        },
     ];
     // Forward and backward data reduce over the source channels and taps: few pixels and many
     // source channels make one output tile with the long GEMM-K that split-K divides.

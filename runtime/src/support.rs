@@ -16,19 +16,23 @@
 //!   (≤ 128 for non-fp32 output, ≤ ceil(GemmK/KWarpTile), odd VecC with 16-bit output ⇒ 1 unless two-stage), and
 //!   pipelines with prefetch stages need more K loops per split than stages.
 //!
-//! Beyond CK: a backward-weight problem that breaks only a vector rule runs as its transpose
-//! where that passes every rule ([`formulation`]); the runtime's back ends place the weights.
+//! Beyond CK: a problem that breaks only a vector rule runs as its transpose (backward weight)
+//! or on copies with its channels padded, where that passes every rule ([`formulation`]); the
+//! runtime's back ends place the weights and make the copies.
 
 use crate::decompose::{
     GemmShape, checks_prefetch, k_batch, k_batch_cap, k_loops, needs_single_split,
 };
 use crate::device::DeviceModel;
-use crate::elementwise::ops_by_role;
-use crate::layout::Role;
+use crate::elementwise::{is_binary, ops_by_role};
+use crate::layout::{Role, gemm_roles};
+use crate::padded::Padded;
 use crate::problem::ConvProblem;
+use ck_compiler::emit::hip::gcd;
 use ck_compiler::ir::Instance;
 use ck_compiler::model::{ConvSpec, Kind, Layout, Op};
 use serde::Serialize;
+use std::cell::OnceCell;
 use std::fmt;
 
 /// The rule an unsupported problem breaks.
@@ -130,6 +134,9 @@ pub enum Formulation {
     /// As its fold ([`ConvProblem::folded`]: the same tensors, the last spatial stride in the
     /// channels), which the instance supports as stated.
     Folded(ConvProblem),
+    /// On copies of some of its tensors with the channels padded ([`ConvProblem::padded`]),
+    /// whose problem the instance supports as stated.
+    Padded(Padded),
 }
 
 /// How an instance runs a problem, without the problem it runs.
@@ -138,6 +145,7 @@ pub enum RunsAs {
     Stated,
     Transposed,
     Folded,
+    Padded,
 }
 
 impl Formulation {
@@ -146,6 +154,7 @@ impl Formulation {
             Formulation::Direct => RunsAs::Stated,
             Formulation::Transposed(_) => RunsAs::Transposed,
             Formulation::Folded(_) => RunsAs::Folded,
+            Formulation::Padded(_) => RunsAs::Padded,
         }
     }
 
@@ -154,17 +163,20 @@ impl Formulation {
         match self {
             Formulation::Direct => p,
             Formulation::Transposed(q) | Formulation::Folded(q) => q,
+            Formulation::Padded(pd) => &pd.problem,
         }
     }
 }
 
 /// How `inst` runs `p` on `dev`: as its fold where the problem has one that the instance
 /// supports (the same work with whole pixels of more channels, never slower to read); else as
-/// stated where CK's rules allow it; otherwise, for a backward weight problem whose channel
-/// counts break the instance's vector widths (K = 36 against an A vector of 8), as its
-/// transpose where that passes every rule (C and K swap places). The transpose's A operand is
-/// the input and its B the output gradient, so the instance must treat both alike: one
-/// element-wise op and one compute type for the two.
+/// stated where CK's rules allow it. Where the channel counts break the instance's vector
+/// widths: for backward weight (K = 36 against an A vector of 8), as its transpose where that
+/// passes every rule (C and K swap places; the transpose's A operand is the input and its B
+/// the output gradient, so the instance must treat both alike: one element-wise op and one
+/// compute type for the two); then on copies with the channels padded to the instance's
+/// vectors where that passes every rule, unless the destination is copied and its op reads a
+/// D tensor (RGB stems on vector tiles).
 pub fn formulation(
     inst: &Instance,
     p: &ConvProblem,
@@ -181,6 +193,8 @@ pub(crate) struct Forms<'p> {
     invalid: Option<String>,
     folded: Option<ConvProblem>,
     transposed: Option<ConvProblem>,
+    /// [`ConvProblem::padded`] to 2, 4, 8 and 16 channels, derived on first use.
+    padded: [OnceCell<Option<Padded>>; 4],
 }
 
 impl<'p> Forms<'p> {
@@ -190,7 +204,15 @@ impl<'p> Forms<'p> {
             invalid: problem.validate().err().map(|e| e.to_string()),
             folded: problem.folded(),
             transposed: problem.transposed(),
+            padded: Default::default(),
         }
+    }
+
+    fn padded(&self, v: u64) -> Option<&Padded> {
+        let slot = [2, 4, 8, 16].iter().position(|&w| w == v)?;
+        self.padded[slot]
+            .get_or_init(|| self.problem.padded(v))
+            .as_ref()
     }
 }
 
@@ -218,21 +240,51 @@ pub(crate) fn formulation_among(
         Ok(()) => return Ok(Formulation::Direct),
         Err(e) => e,
     };
-    let (sources, _) = ops_by_role(inst.op, &inst.elementwise);
-    let alike = sources[0] == sources[1] && inst.types.compute_a == inst.types.compute_b;
-    let vector_rule = matches!(err.rule, Rule::VectorA | Rule::VectorB | Rule::VectorC);
-    let Some(t) = forms.transposed.as_ref().filter(|_| vector_rule && alike) else {
+    if !matches!(err.rule, Rule::VectorA | Rule::VectorB | Rule::VectorC) {
         return Err(err);
-    };
-    match check(inst, t, dev) {
-        Ok(()) => Ok(Formulation::Transposed(t.clone())),
-        Err(te) => Err(Unsupported {
-            rule: err.rule,
-            reason: format!(
-                "{}; as its transpose, {}: {}",
-                err.reason, te.rule, te.reason
-            ),
-        }),
+    }
+    let (sources, result) = ops_by_role(inst.op, &inst.elementwise);
+    let alike = sources[0] == sources[1] && inst.types.compute_a == inst.types.compute_b;
+    let mut reason = err.reason;
+    if let Some(t) = forms.transposed.as_ref().filter(|_| alike) {
+        match check(inst, t, dev) {
+            Ok(()) => return Ok(Formulation::Transposed(t.clone())),
+            Err(te) => reason = format!("{reason}; as its transpose, {}: {}", te.rule, te.reason),
+        }
+    }
+    let v = channel_vector(inst, p.op);
+    let dst = gemm_roles(p.op).1.index();
+    if let Some(pd) = forms.padded(v)
+        && (pd.maps[dst].is_none() || !is_binary(result))
+    {
+        match check(inst, &pd.problem, dev) {
+            Ok(()) => return Ok(Formulation::Padded(pd.clone())),
+            Err(pe) => {
+                reason = format!(
+                    "{reason}; with the channels padded to {v}, {}: {}",
+                    pe.rule, pe.reason
+                )
+            }
+        }
+    }
+    Err(Unsupported {
+        rule: err.rule,
+        reason,
+    })
+}
+
+/// The vector width an instance reads and writes the channels `C` with ([`vectors`]): the
+/// multiple [`ConvProblem::padded`] rounds them up to.
+fn channel_vector(inst: &Instance, op: Op) -> u64 {
+    let [va, vb, vc] = match &inst.tile_kernel {
+        Some(tk) => tk.vector,
+        None => [inst.a.src_vector, inst.b.src_vector, inst.c.vector],
+    }
+    .map(|v| u64::from(v.max(1)));
+    let lcm = |a: u64, b: u64| a / gcd(a, b) * b;
+    match op {
+        Op::Fwd => lcm(va, vb),
+        Op::BwdData | Op::BwdWeight => lcm(vb, vc),
     }
 }
 

@@ -95,8 +95,21 @@ pub fn predict_all(
         .iter()
         .map(|(inst, form)| values_of(inst, form, p, dev, target))
         .collect();
-    model.predict_us(&values)
+    let mut us = model.predict_us(&values);
+    // The model knows the GEMM of the problem an instance computes; padded copies add their
+    // own launches.
+    for (t, (_, form)) in us.iter_mut().zip(runs) {
+        if let Formulation::Padded(pd) = form {
+            *t += pd.copies() as f64 * COPY_LAUNCH_US + pd.copy_bytes() as f64 / COPY_BYTES_PER_US;
+        }
+    }
+    us
 }
+
+/// What the estimate of a run on padded copies adds for each copy: a launch, and its bytes at
+/// about two thirds of an H100's memory bandwidth.
+const COPY_LAUNCH_US: f64 = 3.0;
+const COPY_BYTES_PER_US: f64 = 2.2e6;
 
 #[cfg(test)]
 mod tests {

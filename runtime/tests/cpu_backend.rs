@@ -256,6 +256,44 @@ fn backward_weight_runs_as_its_transpose_where_its_vectors_need_it() {
     );
 }
 
+/// Channels that break an instance's vectors (an RGB stem against vectors of 4) run on padded
+/// copies, with the last stride folded into the channels where there is one (zero taps in
+/// front of the filter, zero pixels past the input): every kind, every op (backward data and
+/// weight copy their destination back), groups, 1-D to 3-D, each data type.
+#[test]
+fn channels_that_break_the_vectors_run_on_padded_copies() {
+    let dev = small_device();
+    let texts = [
+        "2d N=2 K=8 C=3 filter=7 input=16 stride=2 pad=3",
+        "2d N=1 K=8 C=3 filter=3 input=9 stride=2 pad=1 dtype=bf16",
+        "1d N=2 K=8 C=1 filter=10 input=50 stride=5",
+        "3d N=1 K=8 C=3 filter=3 input=5x6x7 stride=2 pad=1 dtype=fp32",
+        "2d G=2 N=2 K=8 C=5 filter=3 input=6 pad=1",
+        "2d G=2 N=2 K=8 C=3 filter=3x2 input=6x7 stride=1x3 lpad=1x2 rpad=0x1 layout=gnhwc",
+        "2d N=2 K=8 C=6 filter=3 input=7 stride=2 dilation=2 pad=2",
+    ];
+    for &v in Variant::ALL {
+        for text in texts {
+            let base = instance(v);
+            let p = ConvProblem::parse(&format!("{} {text}", base.op)).unwrap();
+            let mut inst = for_problem(base, &p);
+            match inst.tile_kernel.as_mut() {
+                Some(tk) => tk.vector = [4; 3],
+                None => {
+                    inst.a.src_vector = 4;
+                    inst.b.src_vector = 4;
+                    inst.c.vector = 4;
+                }
+            }
+            match formulation(&inst, &p, &dev) {
+                Ok(Formulation::Padded(pd)) => assert_eq!(pd.problem.c % 4, 0),
+                other => panic!("{} on `{p}`: {other:?}", inst.name),
+            }
+            check(&inst, &p, &dev);
+        }
+    }
+}
+
 fn fp32_bwd_weight() -> ConvProblem {
     // GemmM=20, GemmN=27 → 2x2 = 4 tiles; GemmK = 2·7·7 = 98 → 13 K steps.
     ConvProblem::parse("bwd_weight 2d G=1 N=2 K=20 C=3 filter=3 input=7 pad=1 dtype=fp32").unwrap()

@@ -2,7 +2,7 @@
 
 use ck_compiler::ir::{SplitK, StreamK};
 use ck_compiler::model::{Arch, ConvSpec, DataType, Kind, PipelineVersion, Reduction};
-use ck_runtime::support::{Formulation, Rule, formulation, supports, supports_on};
+use ck_runtime::support::{Formulation, Rule, RunsAs, formulation, supports, supports_on};
 use ck_runtime::testing::{Variant, for_problem, instance};
 use ck_runtime::{ConvProblem, DeviceModel, ProblemTypes, Registry, RegistryError};
 
@@ -54,20 +54,30 @@ fn identity_and_vector_rules() {
         Rule::VectorA,
         &["K=7", "width 2"],
     );
+    // Channels that break the B or C vector run on copies padded to them, where the layouts
+    // keep a group's channels together (GNHWC here; NGCHW does not).
+    let gnhwc = for_problem(
+        inst.clone(),
+        &p("bwd_weight 2d N=2 K=8 C=8 filter=3 input=6 layout=gnhwc"),
+    );
+    assert!(matches!(
+        formulation(&gnhwc, &p("bwd_weight 2d N=2 K=8 C=5 filter=3 input=6 layout=gnhwc"), &DeviceModel::default()),
+        Ok(Formulation::Padded(pd)) if pd.problem.c == 6
+    ));
+    let ngchw = p("bwd_weight 2d N=2 K=8 C=5 filter=3 input=6 layout=ngchw");
     rejects(
-        &inst,
-        &p("bwd_weight 2d N=2 K=8 C=5 filter=3 input=6"),
+        &for_problem(inst.clone(), &ngchw),
+        &ngchw,
         Rule::VectorB,
         &["C=5", "width 2"],
     );
     let mut c4 = inst.clone();
     c4.c.vector = 4;
-    rejects(
-        &c4,
-        &p("bwd_weight 2d N=2 K=8 C=6 filter=3 input=6 stride=2"),
-        Rule::VectorC,
-        &["C=6", "width 4"],
-    );
+    // The copies fold the stride: 3 taps become 2 of 12 channels.
+    assert!(matches!(
+        formulation(&c4, &p("bwd_weight 2d N=2 K=8 C=6 filter=3 input=6 stride=2"), &DeviceModel::default()),
+        Ok(Formulation::Padded(pd)) if (pd.problem.c, pd.problem.filter[1]) == (12, 2)
+    ));
     // With unit strides the instance runs it as its transpose (C = 8 written along by 4), and
     // says why where the transpose fails too.
     let unit = p("bwd_weight 2d N=2 K=8 C=6 filter=3 input=6");
@@ -75,23 +85,24 @@ fn identity_and_vector_rules() {
         formulation(&c4, &unit, &DeviceModel::default()),
         Ok(Formulation::Transposed(t)) if (t.k, t.c) == (6, 8)
     ));
+    let mut k4 = c4.clone();
+    k4.a.src_vector = 4;
     rejects(
-        &c4,
+        &k4,
         &p("bwd_weight 2d N=2 K=6 C=6 filter=3 input=6"),
-        Rule::VectorC,
+        Rule::VectorA,
         &[
-            "C=6",
-            "as its transpose, C vector: C=6 is not divisible by the C vector width 4",
+            "K=6",
+            "as its transpose, A vector: K=6 is not divisible by the A vector width 4",
+            "with the channels padded to 4, A vector: K=6",
         ],
     );
-    // Forward reads A=in along C and writes C=out along K.
+    // Forward reads A=in along C (padded on copies) and writes C=out along K (not padded).
     let fwd = instance(Variant::FwdXdl);
-    rejects(
-        &fwd,
-        &p("fwd 2d N=2 K=8 C=3 filter=3 input=6"),
-        Rule::VectorA,
-        &["C=3"],
-    );
+    assert!(matches!(
+        formulation(&fwd, &p("fwd 2d N=2 K=8 C=3 filter=3 input=6"), &DeviceModel::default()),
+        Ok(Formulation::Padded(pd)) if pd.maps[2].is_none()
+    ));
     rejects(
         &fwd,
         &p("fwd 2d N=2 K=5 C=4 filter=3 input=6"),
@@ -282,9 +293,9 @@ fn registry_ranks_and_explains() {
         .unwrap();
     let mut wide = fit(Variant::XdlV1);
     wide.name = "wide".into();
-    // Vectors of 4 on both sources: neither C = 6 nor its transpose's K = 6 divides.
-    wide.a.src_vector = 4;
-    wide.b.src_vector = 4;
+    // An A vector of 16: neither K = 8 nor its transpose's K = 6 divides, and padded copies
+    // pad only the channels C.
+    wide.a.src_vector = 16;
     reg.register(wide, 5).unwrap();
     let mut streamk = fit(Variant::TileStreamKTree);
     streamk.tile_kernel.as_mut().unwrap().vector = [1, 1, 1];
@@ -311,16 +322,26 @@ fn registry_ranks_and_explains() {
     assert!(costs.windows(2).all(|w| w[0] <= w[1]), "{costs:?}");
     assert_eq!(reg.select(&prob).unwrap().name, names[0]);
 
-    // Only the scalar-vector StreamK instance reads C=5.
-    assert_eq!(
-        reg.select(&ConvProblem {
-            c: 5,
-            ..prob.clone()
-        })
-        .unwrap()
-        .name,
-        "test_tile_streamk_tree"
+    // The scalar-vector StreamK instance reads C=5 as it is, the others on padded copies.
+    let c5 = ConvProblem {
+        c: 5,
+        ..prob.clone()
+    };
+    let runs: Vec<_> = reg
+        .candidates(&c5)
+        .into_iter()
+        .filter(|c| c.verdict.is_ok())
+        .map(|c| (c.instance.name.clone(), c.runs_as))
+        .collect();
+    assert!(
+        runs.contains(&("test_tile_streamk_tree".into(), RunsAs::Stated)),
+        "{runs:?}"
     );
+    assert!(
+        runs.contains(&("test_xdl_v3".into(), RunsAs::Padded)),
+        "{runs:?}"
+    );
+    assert!(reg.select(&c5).is_ok());
     let fp16 = ConvProblem {
         dtype: ProblemTypes::all(DataType::Fp16),
         ..prob.clone()

@@ -321,16 +321,6 @@ impl CudaBackend {
                     .memset_zeros(&mut buf.slice_mut(off..off + len))?;
             }
         }
-        // Stride phases write disjoint outputs and workspace regions: each runs on a stream of
-        // its own, forked from this one after the zero-fills and joined back at the end (in a
-        // captured graph, parallel branches).
-        let lanes = self.phase_lanes(plan.phases.len())?;
-        if lanes.len() > 1 {
-            let forked = self.stream.record_event(None)?;
-            for lane in &lanes[1..] {
-                lane.wait(&forked)?;
-            }
-        }
         let ptr = |s: &CudaSlice<u8>| s.device_ptr(&self.stream).0;
         let bufs = Buffers {
             input: ptr(&t.input),
@@ -339,13 +329,64 @@ impl CudaBackend {
             d: t.d.as_ref().map_or(0, ptr),
             workspace: workspace.as_deref().map_or(0, ptr),
         };
+        self.repacks(k, plan, bufs, false)?;
+        // Stride phases write disjoint outputs and workspace regions: each runs on a stream of
+        // its own, forked from this one after the zero-fills and copies and joined back before
+        // the destination's copy is unpacked (in a captured graph, parallel branches).
+        let lanes = self.phase_lanes(plan.phases.len())?;
+        if lanes.len() > 1 {
+            let forked = self.stream.record_event(None)?;
+            for lane in &lanes[1..] {
+                lane.wait(&forked)?;
+            }
+        }
         // Every lane rejoins this stream even when a launch fails, so that nothing is left
         // running on a lane the caller does not wait for.
         let launched = self.launch_steps(k, plan, bufs, alpha, beta, &lanes);
         for lane in &lanes[1..] {
             self.stream.join(lane)?;
         }
-        launched
+        launched?;
+        self.repacks(k, plan, bufs, true)
+    }
+
+    /// Enqueues the plan's packing (or, with `unpack`, unpacking) repack launches on the
+    /// stream.
+    fn repacks(
+        &self,
+        k: &LoadedKernel,
+        plan: &LaunchPlan,
+        bufs: Buffers,
+        unpack: bool,
+    ) -> Result<(), CudaError> {
+        for step in &plan.steps {
+            let Step::Repack {
+                tensor,
+                unpack: u,
+                blocks,
+                threads,
+            } = *step
+            else {
+                continue;
+            };
+            if u != unpack {
+                continue;
+            }
+            let image = ArgImage::new(&plan.repack_args(bufs, tensor, unpack), None);
+            let func = gpu::entry_function(&k.functions, EntryKind::Repack, &k.kernel.name)?;
+            let cfg = LaunchConfig {
+                grid_dim: (blocks, 1, 1),
+                block_dim: (threads, 1, 1),
+                shared_mem_bytes: 0,
+            };
+            let mut builder = self.stream.launch_builder(func);
+            builder.arg(&image);
+            // SAFETY: the argument block matches the kernel's `CkArgs`; its tensor and copy
+            // lie in live buffers of the sizes the plan requires (`launch` checked them), and
+            // the stream orders the copy after the zero-fills and around the GEMM launches.
+            unsafe { builder.launch(cfg) }?;
+        }
+        Ok(())
     }
 
     /// Enqueues the launches of `plan`, each on the lane of its phase.

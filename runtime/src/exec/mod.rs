@@ -16,6 +16,7 @@ use crate::decompose::{GemmShape, StreamKPlan, is_two_stage, k_batch};
 use crate::device::DeviceModel;
 use crate::elementwise::{ElementArgs, Elementwise, apply, check_ds, is_binary, ops_by_role};
 use crate::layout::{Role, gemm_roles};
+use crate::padded::Padded;
 use crate::problem::{ConvProblem, ProblemError};
 use crate::support::{Formulation, Unsupported, formulation};
 use crate::tensor::{Tensor, round_to};
@@ -242,6 +243,9 @@ pub fn run(
             got: bufs.workspace.len(),
         });
     }
+    if let Formulation::Padded(pd) = &form {
+        return run_padded(inst, pd, bufs, dev);
+    }
     let q = form.problem(p);
     let shape = GemmShape::of(inst, q);
     let t = &inst.types;
@@ -316,6 +320,7 @@ pub fn run(
         // A fold holds its destination in the same memory.
         Formulation::Direct | Formulation::Folded(_) => (0..dst.len()).collect(),
         Formulation::Transposed(t) => transposed_places(p, t)?,
+        Formulation::Padded(_) => return Err(RunError::Internal("a padded run".into())),
     };
     for (c, j) in acc.to_f32().into_iter().zip(places) {
         let v = if result == ElementOp::PassThrough {
@@ -324,6 +329,60 @@ pub fn run(
             apply(result, f64::from(c), d[j], &bufs.args) as f32
         };
         dst.set(j, v);
+    }
+    Ok(stats)
+}
+
+/// Runs the padded problem of `pd` on host copies of the tensors it stages
+/// ([`Formulation::Padded`]), then copies the destination's back.
+fn run_padded(
+    inst: &Instance,
+    pd: &Padded,
+    bufs: &mut Buffers<'_>,
+    dev: &DeviceModel,
+) -> Result<RunStats, RunError> {
+    let q = &pd.problem;
+    let internal = |e: crate::tensor::TensorError| RunError::Internal(e.to_string());
+    let stage = |role: Role, t: &Tensor| -> Result<Option<Tensor>, RunError> {
+        let Some(map) = pd.maps[role.index()] else {
+            return Ok(None);
+        };
+        let mut copy = Tensor::zeros(t.dtype(), q.desc(role)?).map_err(internal)?;
+        let values = t.to_f32();
+        for i in 0..map.staged_len() {
+            if let Some(j) = map.source_of(i) {
+                copy.set(i as usize, values[j as usize]);
+            }
+        }
+        Ok(Some(copy))
+    };
+    let mut input = stage(Role::Input, bufs.input)?;
+    let mut weight = stage(Role::Weight, bufs.weight)?;
+    let mut output = stage(Role::Output, bufs.output)?;
+    let stats = run(
+        inst,
+        q,
+        &mut Buffers {
+            input: input.as_mut().unwrap_or(&mut *bufs.input),
+            weight: weight.as_mut().unwrap_or(&mut *bufs.weight),
+            output: output.as_mut().unwrap_or(&mut *bufs.output),
+            ds: bufs.ds,
+            args: bufs.args,
+            workspace: &mut *bufs.workspace,
+        },
+        dev,
+    )?;
+    let dst = q.destination();
+    let (staged, user) = match dst {
+        Role::Input => (input, &mut *bufs.input),
+        Role::Weight => (weight, &mut *bufs.weight),
+        Role::Output => (output, &mut *bufs.output),
+    };
+    if let (Some(staged), Some(map)) = (staged, pd.maps[dst.index()]) {
+        let values = staged.to_f32();
+        for i in 0..map.source_len() {
+            user.set(i as usize, values[map.staged_of(i) as usize]);
+        }
     }
     Ok(stats)
 }

@@ -98,7 +98,8 @@ fn kernel_scalars(inst: &Instance, args: &ElementArgs) -> (f64, f64) {
 }
 
 /// Plans `problem` for the kernel of `inst` on a device, as the instance runs it there
-/// ([`formulation`]: as stated or as its transpose), checking the problem's data types.
+/// ([`formulation`]: as stated, folded, transposed or on padded copies staged in the
+/// workspace), checking the problem's data types.
 pub fn plan(
     inst: &Instance,
     kernel: &HipKernel,
@@ -132,7 +133,10 @@ pub fn plan(
         transposed: matches!(form, Formulation::Transposed(_)),
         ..conv_dims(problem)?
     };
-    Ok(kernel.plan(&dims, device)?)
+    Ok(match &form {
+        Formulation::Padded(pd) => kernel.config.plan_staged(&dims, pd.maps, device)?,
+        _ => kernel.plan(&dims, device)?,
+    })
 }
 
 /// [`plan`] on device `d`, with its model and launch limits.
@@ -524,6 +528,7 @@ mod tests {
             args: CkArgs::default(),
             phases: Vec::new(),
             transposed: None,
+            staged: [None; 3],
         }
     }
 

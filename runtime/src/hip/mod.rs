@@ -398,44 +398,65 @@ impl HipBackend {
             d: t.d.as_ref().map_or(0, DeviceBuffer::address),
             workspace: workspace.as_deref().map_or(0, DeviceBuffer::address),
         };
+        // The null stream runs the copies and launches in the plan's order.
         for step in &plan.steps {
-            if let Step::Launch {
-                entry,
-                grid,
-                block,
-                lds_bytes,
-                phase,
-                cluster,
-            } = *step
-            {
-                if cluster > 1 {
-                    return Err(HipError::Launch(LaunchError::Problem(format!(
-                        "the plan launches clusters of {cluster} workgroups, which HIP devices do not have"
-                    ))));
+            let (entry, grid, block, lds_bytes, args) = match *step {
+                Step::Zero { .. } => continue,
+                Step::Launch { cluster: 2.., .. } => {
+                    return Err(HipError::Launch(LaunchError::Problem(
+                        "the plan launches thread-block clusters, which HIP devices do not have"
+                            .into(),
+                    )));
                 }
-                let image = ArgImage::new(&ArgImage::args(plan, phase, bufs, alpha, beta), None);
-                let func = *gpu::entry_function(&k.functions, entry, &k.kernel.name)?;
-                let mut params = [(&image as *const ArgImage).cast_mut().cast::<c_void>()];
-                // SAFETY: the single parameter is the argument block with the kernel's `CkArgs`
-                // layout; every address in it points into a live buffer of at least the size the
-                // plan requires (checked above); the null stream orders the launches after the
-                // zero-fills and before later copies.
-                api.check("hipModuleLaunchKernel", unsafe {
-                    (api.module_launch_kernel)(
-                        func,
-                        grid[0],
-                        grid[1],
-                        grid[2],
-                        block[0],
-                        block[1],
-                        block[2],
-                        lds_bytes,
-                        std::ptr::null_mut(),
-                        params.as_mut_ptr(),
-                        std::ptr::null_mut(),
-                    )
-                })?;
-            }
+                Step::Launch {
+                    entry,
+                    grid,
+                    block,
+                    lds_bytes,
+                    phase,
+                    ..
+                } => (
+                    entry,
+                    grid,
+                    block,
+                    lds_bytes,
+                    ArgImage::args(plan, phase, bufs, alpha, beta),
+                ),
+                Step::Repack {
+                    tensor,
+                    unpack,
+                    blocks,
+                    threads,
+                } => (
+                    EntryKind::Repack,
+                    [blocks, 1, 1],
+                    [threads, 1, 1],
+                    0,
+                    plan.repack_args(bufs, tensor, unpack),
+                ),
+            };
+            let image = ArgImage::new(&args, None);
+            let func = *gpu::entry_function(&k.functions, entry, &k.kernel.name)?;
+            let mut params = [(&image as *const ArgImage).cast_mut().cast::<c_void>()];
+            // SAFETY: the single parameter is the argument block with the kernel's `CkArgs`
+            // layout; every address in it points into a live buffer of at least the size the
+            // plan requires (checked above); the null stream orders the launches after the
+            // zero-fills and before later copies.
+            api.check("hipModuleLaunchKernel", unsafe {
+                (api.module_launch_kernel)(
+                    func,
+                    grid[0],
+                    grid[1],
+                    grid[2],
+                    block[0],
+                    block[1],
+                    block[2],
+                    lds_bytes,
+                    std::ptr::null_mut(),
+                    params.as_mut_ptr(),
+                    std::ptr::null_mut(),
+                )
+            })?;
         }
         Ok(())
     }

@@ -55,6 +55,7 @@ pub fn lines(candidates: &[Candidate<'_>]) -> Vec<String> {
                     RunsAs::Stated => "",
                     RunsAs::Transposed => "\tas its transpose",
                     RunsAs::Folded => "\tas its fold",
+                    RunsAs::Padded => "\ton padded copies",
                 };
                 format!("{}\tok\t{estimate}{runs_as}", c.instance.name)
             }

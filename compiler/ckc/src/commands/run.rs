@@ -204,6 +204,9 @@ pub fn run(args: &RunArgs, color: Color) -> Result<ExitCode, String> {
     match formulation(inst, &p, &device) {
         Ok(Formulation::Transposed(t)) => crate::output::outln!("as transpose:    {t}"),
         Ok(Formulation::Folded(q)) => crate::output::outln!("as fold:         {q}"),
+        Ok(Formulation::Padded(pd)) => {
+            crate::output::outln!("on padded copies: {}", pd.problem)
+        }
         _ => {}
     }
     crate::output::outln!(

@@ -98,6 +98,13 @@ ck_args! {
     /// 1: that entry runs depthwise strips (`ck_dconv_strip`): `direct_pixels` counts strips of
     /// `DCONV_STRIP` pixels of a row.
     direct_strip: i64 => "ck_i64",
+    /// Repack entry ([`RowMap`](super::RowMap)): `x` is a tensor and `y` its staged copy, rows
+    /// of `rp_src` elements against rows of `rp_blocks` blocks of `rp_out` elements whose first
+    /// `rp_in` are the row's elements from `b·rp_in − rp_shift` on; `rp_bytes` the element
+    /// size (2 or 4); `rp_unpack` 1 copies the staged tensor back.
+    rp_rows: i64 => "ck_i64", rp_src: i64 => "ck_i64", rp_blocks: i64 => "ck_i64",
+    rp_in: i64 => "ck_i64", rp_out: i64 => "ck_i64", rp_shift: i64 => "ck_i64",
+    rp_bytes: i64 => "ck_i64", rp_unpack: i64 => "ck_i64",
     /// Scale and Bilinear factors.
     alpha: f64 => "double", beta: f64 => "double",
 }

@@ -7,7 +7,7 @@ use super::config::{Elem, KernelConfig, SLICED_STAGES, Schedule};
 use super::launch::{
     CLUSTER_PAD, CONVERT_BLOCK, DCONV_BLOCK, DCONV_LDS_FLOATS, DCONV_PAD, DCONV_STRIP,
     DCONV_WARP_VECTORS, DIRECT_DEPTH, DIRECT_LANES, DIRECT_MMA_BLOCKS, DIRECT_RUNS, DIRECT_SETS,
-    DIRECT_SPAN, DIRECT_STEP_ROWS, DROWS_SLOTS, DROWS_VECS, STAGE_PAD,
+    DIRECT_SPAN, DIRECT_STEP_ROWS, DROWS_SLOTS, DROWS_VECS, REPACK_BLOCK, REPACK_CHUNK, STAGE_PAD,
 };
 use crate::model::{ElementOp, Op, Reduction};
 use std::fmt::Write;
@@ -16,11 +16,13 @@ const PRELUDE: &str = include_str!("prelude.hip");
 /// The shared implicit-GEMM body, in order: operand coordinates and global→LDS loaders, the
 /// math paths (SIMT and tensor cores) behind one accumulator mapping, the TMA copies of the
 /// sm_90a path, then the GEMM loop, epilogue and work schedules.
-const BODY: [&str; 4] = [
+/// The repack entry of staged copies closes it.
+const BODY: [&str; 5] = [
     include_str!("operands.hip"),
     include_str!("math.hip"),
     include_str!("tma.hip"),
     include_str!("schedule.hip"),
+    include_str!("repack.hip"),
 ];
 
 /// The small-channel entries of kernels that merge groups: backward weight, and forward and
@@ -50,7 +52,8 @@ fn eop(op: ElementOp) -> &'static str {
 /// A kernel's text, a function of its configuration only: instances that derive the same
 /// constants share it (and its symbols), so it is compiled once for all of them.
 pub struct KernelText {
-    /// `ck_<hash of the constants>`; the entry points are `<base>_main`, `<base>_convert` and,
+    /// `ck_<hash of the constants>`; the entry points are `<base>_main`, `<base>_convert`,
+    /// `<base>_repack` and,
     /// where the kernel has them, `<base>_direct` and `<base>_direct_mma`.
     pub symbol_base: String,
     /// Prelude, argument struct, constants and body, without any provenance comment.
@@ -237,6 +240,10 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
     writeln!(s, "constexpr int STAGE_PAD = {STAGE_PAD};")?;
     writeln!(s, "constexpr int CLUSTER_PAD = {CLUSTER_PAD};")?;
     writeln!(s, "constexpr int CONVERT_BLOCK = {CONVERT_BLOCK};")?;
+    writeln!(
+        s,
+        "constexpr int REPACK_BLOCK = {REPACK_BLOCK};\nconstexpr int REPACK_CHUNK = {REPACK_CHUNK};"
+    )?;
     writeln!(
         s,
         "constexpr int TMA_MAPS_OFFSET = {};\nconstexpr int BOX_CH = {};",

@@ -11,6 +11,7 @@ use crate::model::{ElementOp, Layout, Op, Reduction};
 use serde::{Deserialize, Serialize};
 
 mod narrow;
+mod repack;
 mod split;
 
 pub(super) use narrow::{
@@ -18,6 +19,8 @@ pub(super) use narrow::{
     DIRECT_LANES, DIRECT_MMA_BLOCKS, DIRECT_RUNS, DIRECT_SETS, DIRECT_SPAN, DIRECT_STEP_ROWS,
     DROWS_SLOTS, DROWS_VECS,
 };
+pub(super) use repack::{REPACK_BLOCK, REPACK_CHUNK};
+pub use repack::{RowMap, Staged};
 pub(super) use split::{CONVERT_BLOCK, auto_split};
 use split::{MAX_SLICE_BYTES, convert_step};
 
@@ -89,6 +92,8 @@ pub enum PlanError {
     Lds { need: u32, max: u32 },
     #[error("only a unit-stride backward-weight problem runs as its transpose")]
     Transpose,
+    #[error("staged copies cannot serve {0}")]
+    Staged(&'static str),
     #[error("{what} ({value}) exceeds the launch limit {limit}")]
     TooLarge {
         what: &'static str,
@@ -114,6 +119,8 @@ pub enum EntryKind {
     /// Backward weight with GEMM-K split over the warps of a workgroup (tiles whose warps lie
     /// along K; see [`KernelConfig::sliced_warps`]).
     Sliced,
+    /// A caller's tensor to or from its staged copy ([`RowMap`]).
+    Repack,
 }
 
 /// Which buffer a zero-fill step clears.
@@ -142,6 +149,16 @@ pub enum Step {
         phase: usize,
         /// Workgroups a thread-block cluster (consecutive along x); 1: no clusters.
         cluster: u32,
+    },
+    /// A launch of the repack entry that copies tensor `tensor` (0 input, 1 weight, 2 output)
+    /// into its staged copy, or with `unpack` the copy back into it
+    /// ([`LaunchPlan::repack_args`]). Packs come before every GEMM launch and after the
+    /// zero-fills, the unpack after every GEMM launch (of every stride phase).
+    Repack {
+        tensor: usize,
+        unpack: bool,
+        blocks: u32,
+        threads: u32,
     },
 }
 
@@ -177,6 +194,9 @@ pub struct LaunchPlan {
     /// disjoint output elements and workspace regions, so a back end may run their launches
     /// concurrently (each phase's own launches in order, after every zero-fill).
     pub phases: Vec<Phase>,
+    /// The caller's input, weight and output where the GEMM reads or writes a staged copy in
+    /// the workspace instead ([`KernelConfig::plan_staged`]); `tensor_bytes` are the caller's.
+    pub staged: [Option<Staged>; 3],
 }
 
 /// Device addresses of the buffers of one launch.
@@ -206,9 +226,12 @@ impl LaunchPlan {
             self.phases.get(phase).map_or((self.args, [0; 3], 0), |p| {
                 (p.args, p.offsets, p.workspace_offset)
             });
-        a.x = bufs.input + xo;
-        a.w = bufs.weight + wo;
-        a.y = bufs.output + yo;
+        // A staged tensor's GEMM reads or writes its copy.
+        let place =
+            |addr: u64, i: usize| self.staged[i].map_or(addr, |st| bufs.workspace + st.offset);
+        a.x = place(bufs.input, 0) + xo;
+        a.w = place(bufs.weight, 1) + wo;
+        a.y = place(bufs.output, 2) + yo;
         a.d = bufs.d;
         if let Some(origin) = self.transposed {
             (a.x, a.y) = (a.y, a.x);
@@ -349,6 +372,7 @@ fn single_launch(launch: Step, args: CkArgs, tensor_bytes: [u64; 3]) -> LaunchPl
         args,
         phases: Vec::new(),
         transposed: None,
+        staged: [None; 3],
     }
 }
 
@@ -720,6 +744,7 @@ impl KernelConfig {
             args,
             phases: Vec::new(),
             transposed: None,
+            staged: [None; 3],
         })
     }
 
@@ -818,6 +843,8 @@ impl KernelConfig {
                     Step::Launch { phase: ph, .. } => *ph = phase,
                     // The workspace's (zero-fills of the output were refused above).
                     Step::Zero { offset, .. } => *offset += region,
+                    // Views of the plan's own tensors are never staged.
+                    Step::Repack { .. } => {}
                 }
                 st
             }));
@@ -840,6 +867,7 @@ impl KernelConfig {
             args: phases[0].args,
             phases,
             transposed: None,
+            staged: [None; 3],
         }))
     }
 

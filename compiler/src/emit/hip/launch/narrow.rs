@@ -175,6 +175,7 @@ fn slices_plan(
         args,
         phases: Vec::new(),
         transposed: None,
+        staged: [None; 3],
     }
 }
 

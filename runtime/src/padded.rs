@@ -1,0 +1,245 @@
+//! Problems padded for vector tiles. A channels-last problem whose channel count breaks an
+//! instance's vector width (an RGB stem's 3 channels against loads of 8) runs on copies of its
+//! tensors with the channels padded by zeros; where its last stride is above 1 the copies
+//! first fold that stride into the channels ([`ConvProblem::folded`]), adding the zero taps
+//! and pixels the fold needs. The zeros add nothing to any sum, so the padded problem computes
+//! the caller's results; the GEMM reads and writes the copies through a plan's staged tensors
+//! ([`RowMap`]).
+
+use crate::layout::Role;
+use crate::problem::ConvProblem;
+use ck_compiler::emit::hip::RowMap;
+use ck_compiler::model::Layout;
+
+/// A problem as an instance runs it on padded copies of some of its tensors.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Padded {
+    /// The problem the GEMM computes.
+    pub problem: ConvProblem,
+    /// How the caller's input, weight and output lie in the padded problem's tensors; `None`
+    /// where the tensor is used as it is.
+    pub maps: [Option<RowMap>; 3],
+}
+
+impl Padded {
+    /// Bytes the copies move: each staged tensor read and its copy written, or the reverse.
+    pub fn copy_bytes(&self) -> u64 {
+        [Role::Input, Role::Weight, Role::Output]
+            .iter()
+            .zip(&self.maps)
+            .filter_map(|(&role, map)| {
+                let m = map.as_ref()?;
+                let elems = m.source_len().saturating_add(m.staged_len());
+                Some(elems.saturating_mul(self.problem.dtype_of(role).bytes() as u64))
+            })
+            .fold(0, u64::saturating_add)
+    }
+
+    /// How many tensors are copied.
+    pub fn copies(&self) -> usize {
+        self.maps.iter().flatten().count()
+    }
+}
+
+/// The map of rows of `blocks · inp` elements (less `shift`, clipped to `src`) into blocks of
+/// `out`; `None` where the copy would be the tensor itself.
+fn map(rows: u64, src: u64, blocks: u64, inp: u64, out: u64, shift: u64) -> Option<RowMap> {
+    let m = RowMap {
+        rows,
+        src,
+        blocks,
+        inp,
+        out,
+        shift,
+    };
+    (!m.is_identity()).then_some(m)
+}
+
+fn product(v: &[u64]) -> Option<u64> {
+    v.iter().try_fold(1u64, |acc, &x| acc.checked_mul(x))
+}
+
+impl ConvProblem {
+    /// The problem with its channels padded to a multiple of `v`, on copies of the input and
+    /// weights; `None` where no copy would change anything or the problem's tensors are not
+    /// channels-last with the channels of one group together.
+    ///
+    /// Where the last spatial stride `s` is above 1 (dilation 1) and the input's pixels hold
+    /// one group's channels, the copies fold `s` pixels into one first: zero taps in front of
+    /// the filter make it and the left pad multiples of `s`, zero taps after it and zero pixels
+    /// after the input make those multiples too, and the right pad keeps the output. A 7 × 7
+    /// stride-2 stem over 3 channels becomes a 7 × 4 filter over 8 (6 of them data).
+    pub fn padded(&self, v: u64) -> Option<Padded> {
+        use Layout::*;
+        if v == 0 || self.validate().is_err() {
+            return None;
+        }
+        let group_outer = match self.layout.input {
+            Nwgc | Nhwgc | Ndhwgc => false,
+            Gnwc | Gnhwc | Gndhwc => true,
+            _ => return None,
+        };
+        if !matches!(self.layout.weight, Gkxc | Gkyxc | Gkzyxc) {
+            return None;
+        }
+        let padded = self
+            .fold_padded(v, group_outer)
+            .or_else(|| self.channels_padded(v, group_outer))?;
+        let q = &padded.problem;
+        let holds = padded.maps.iter().any(Option::is_some)
+            && q.validate().is_ok()
+            && q.output() == self.output();
+        holds.then_some(padded)
+    }
+
+    /// [`Self::padded`] with the last stride folded into the channels.
+    fn fold_padded(&self, v: u64, group_outer: bool) -> Option<Padded> {
+        let last = self.ndim as usize - 1;
+        let s = self.stride[last];
+        if s < 2 || self.dilation[last] != 1 || !(group_outer || self.g == 1) {
+            return None;
+        }
+        let (x, lp, w) = (self.filter[last], self.left_pad[last], self.input[last]);
+        let front = (s - lp % s) % s;
+        let taps = (x + front).next_multiple_of(s);
+        let width = w.next_multiple_of(s);
+        let out = self.output()[last];
+        // The right pad that keeps the output: (width + pads − taps) / s + 1 = out.
+        let right = ((out - 1) * s + taps).checked_sub(width + lp + front)?;
+        let mut wide = self.clone();
+        wide.filter[last] = taps;
+        wide.left_pad[last] = lp + front;
+        wide.input[last] = width;
+        wide.right_pad[last] = right;
+        let mut q = wide.folded()?;
+        q.c = q.c.next_multiple_of(v);
+        let folded_c = s.checked_mul(self.c)?;
+        let groups = if group_outer { self.g } else { 1 };
+        let input_rows = groups
+            .checked_mul(self.n)?
+            .checked_mul(product(&self.input[..last])?)?;
+        let weight_rows = self
+            .g
+            .checked_mul(self.k)?
+            .checked_mul(product(&self.filter[..last])?)?;
+        let maps = [
+            map(input_rows, w * self.c, width / s, folded_c, q.c, 0),
+            map(
+                weight_rows,
+                x * self.c,
+                taps / s,
+                folded_c,
+                q.c,
+                front * self.c,
+            ),
+            None,
+        ];
+        Some(Padded { problem: q, maps })
+    }
+
+    /// [`Self::padded`] of the channels alone.
+    fn channels_padded(&self, v: u64, group_outer: bool) -> Option<Padded> {
+        let c = self.c.next_multiple_of(v);
+        if c == self.c {
+            return None;
+        }
+        let pixels = self.n.checked_mul(product(&self.input)?)?;
+        // A pixel holds every group's channels (NHWGC) or one group's (GNHWC).
+        let input = if group_outer {
+            map(self.g.checked_mul(pixels)?, self.c, 1, self.c, c, 0)
+        } else {
+            map(pixels, self.g.checked_mul(self.c)?, self.g, self.c, c, 0)
+        };
+        let taps = self
+            .g
+            .checked_mul(self.k)?
+            .checked_mul(product(&self.filter)?)?;
+        let weight = map(taps, self.c, 1, self.c, c, 0);
+        Some(Padded {
+            problem: ConvProblem { c, ..self.clone() },
+            maps: [input, weight, None],
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_rgb_stem_folds_its_stride_and_pads_to_eight_channels() {
+        let p = ConvProblem::parse(
+            "fwd 2d N=2 K=64 C=3 filter=7x7 input=224x224 stride=2x2 lpad=3x3 rpad=3x3",
+        )
+        .unwrap();
+        let pd = p.padded(8).unwrap();
+        let q = &pd.problem;
+        assert_eq!(
+            (q.c, q.filter.clone(), q.stride.clone()),
+            (8, vec![7, 4], vec![2, 1])
+        );
+        assert_eq!(
+            (q.input.clone(), q.left_pad.clone()),
+            (vec![224, 112], vec![3, 2])
+        );
+        assert_eq!(q.output(), p.output());
+        let [input, weight, output] = pd.maps;
+        assert_eq!(
+            input,
+            Some(RowMap {
+                rows: 2 * 224,
+                src: 224 * 3,
+                blocks: 112,
+                inp: 6,
+                out: 8,
+                shift: 0
+            })
+        );
+        // One zero tap in front: 8 taps, 4 blocks of two.
+        assert_eq!(
+            weight,
+            Some(RowMap {
+                rows: 64 * 7,
+                src: 21,
+                blocks: 4,
+                inp: 6,
+                out: 8,
+                shift: 3
+            })
+        );
+        assert_eq!(output, None);
+    }
+
+    #[test]
+    fn an_odd_width_gets_zero_pixels_and_unit_strides_pad_channels_only() {
+        let p = ConvProblem::parse(
+            "fwd 2d N=1 K=8 C=3 filter=3x3 input=9x9 stride=2x2 lpad=1x1 rpad=1x1",
+        )
+        .unwrap();
+        let pd = p.padded(4).unwrap();
+        assert_eq!(pd.problem.input, vec![9, 5]);
+        assert_eq!(pd.problem.c, 8);
+        assert_eq!(pd.maps[0].unwrap().blocks, 5);
+        let p = ConvProblem::parse(
+            "bwd_weight 2d G=2 N=1 K=8 C=5 filter=3x3 input=9x9 lpad=1x1 rpad=1x1",
+        )
+        .unwrap();
+        let pd = p.padded(8).unwrap();
+        assert_eq!((pd.problem.c, pd.problem.filter.clone()), (8, vec![3, 3]));
+        assert_eq!(
+            pd.maps[0].unwrap(),
+            RowMap {
+                rows: 81,
+                src: 10,
+                blocks: 2,
+                inp: 5,
+                out: 8,
+                shift: 0
+            }
+        );
+        // Nothing to pad.
+        let p = ConvProblem::parse("fwd 2d N=1 K=8 C=16 filter=3x3 input=9x9 lpad=1x1 rpad=1x1")
+            .unwrap();
+        assert_eq!(p.padded(8), None);
+    }
+}

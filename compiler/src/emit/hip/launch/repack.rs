@@ -13,8 +13,8 @@ use serde::{Deserialize, Serialize};
 /// Threads of a repack workgroup.
 pub(in crate::emit::hip) const REPACK_BLOCK: u32 = 256;
 
-/// Elements of a copy's block that one repack thread takes: 16 bytes of 16-bit data, one vector
-/// store where the blocks are whole chunks.
+/// Elements of a copy's block that one packing thread takes: 16 bytes of 16-bit data, one
+/// vector store where the blocks are whole chunks.
 pub(in crate::emit::hip) const REPACK_CHUNK: u64 = 8;
 
 /// Most repack workgroups per compute unit: the entry strides over the rest.
@@ -155,9 +155,15 @@ impl KernelConfig {
             end = align(end.saturating_add(bytes));
             plan.tensor_bytes[i] = map.source_len().saturating_mul(elem_bytes[i]);
             plan.staged[i] = Some(st);
-            let chunks = (map.rows.saturating_mul(map.blocks))
-                .saturating_mul(map.out.div_ceil(REPACK_CHUNK));
-            let blocks = chunks
+            // Packing takes a chunk of a block of the copy a thread, unpacking an element of
+            // the tensor.
+            let threads = if i == dst {
+                map.source_len()
+            } else {
+                (map.rows.saturating_mul(map.blocks))
+                    .saturating_mul(map.out.div_ceil(REPACK_CHUNK))
+            };
+            let blocks = threads
                 .div_ceil(u64::from(REPACK_BLOCK))
                 .clamp(1, REPACK_BLOCKS_PER_CU * u64::from(dev.compute_units));
             let step = Step::Repack {

@@ -84,7 +84,8 @@ impl Config {
 
     /// Compiles every `.ck` file under `paths` (files or folders, imports followed) and writes
     /// `ckdsl_instances.json` (the validated IR) and `ckdsl_instances.rs`, which defines
-    /// `pub const INSTANCES_JSON: &str` for the crate to deserialize.
+    /// `pub const INSTANCES_JSON: &str` for the crate to deserialize. Warnings go to Cargo as
+    /// `cargo:warning` lines (with `cargo_directives`) and are in [`Output::instances`].
     pub fn compile(&self, paths: &[impl AsRef<Path>]) -> Result<Output, Error> {
         let mut session = Session::new();
         if self.imports_anywhere {
@@ -118,6 +119,12 @@ impl Config {
             )));
         }
         let instances = crate::compile(&session).map_err(|d| Error(d.render(session.sources())))?;
+        if self.cargo_directives && !instances.warnings().is_empty() {
+            // Cargo shows each `cargo:warning` line; the rendered diagnostic spans several.
+            for line in instances.warnings().render(session.sources()).lines() {
+                println!("cargo:warning={line}");
+            }
+        }
         let out_dir = match &self.out_dir {
             Some(d) => d.clone(),
             None => std::env::var_os("OUT_DIR")

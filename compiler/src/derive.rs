@@ -184,8 +184,27 @@ fn transfer(
             .zip(cluster.get(d))
             .map_or(1, |(e, c)| (e / c).max(1))
     };
-    let src_vector = int(r, &s.src_vector, &format!("{key}.src_vector"))
-        .unwrap_or_else(|| pow2_divisor(slice(vector_dim as usize), max_vector(side.global)));
+    let src_vector = match int(r, &s.src_vector, &format!("{key}.src_vector")) {
+        Some(v) => v,
+        None => {
+            let v = pow2_divisor(slice(vector_dim as usize), max_vector(side.global));
+            if v == 1 {
+                r.warn(
+                    c::SCALAR_LOADS,
+                    s.cluster.sp(),
+                    format!(
+                        "`{key}.src_vector` derives to 1: each thread's slice along the vector dimension is one element, so the {} tile is read an element at a time",
+                        if key == "a" { "A" } else { "B" }
+                    ),
+                    "scalar global loads",
+                    format!(
+                        "write `{key}.src_vector = 1;` if that is meant, or give `{key}.cluster` fewer threads along the vector dimension"
+                    ),
+                );
+            }
+            v
+        }
+    };
     let k1_slice = slice(cluster.len().saturating_sub(1));
     let dst_default = if direct {
         src_vector

@@ -3,18 +3,37 @@
 //! take nothing else.
 
 use crate::model::*;
+use ck_dsl::Diagnostics;
 use serde::{Deserialize, Serialize};
 
 /// A set of instances that passed validation, in declaration order with unique names.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Validated {
     instances: Vec<Instance>,
+    /// What the front end warned about on the way (no errors).
+    #[serde(skip)]
+    warnings: Diagnostics,
 }
 
 impl Validated {
     /// Only validation may call this: it vouches that every instance obeys the rules.
     pub(crate) fn new(instances: Vec<Instance>) -> Self {
-        Validated { instances }
+        Validated {
+            instances,
+            warnings: Diagnostics::new(),
+        }
+    }
+
+    /// The set with `warnings` added to its own.
+    pub(crate) fn with_warnings(mut self, warnings: Diagnostics) -> Self {
+        self.warnings.extend(warnings);
+        self
+    }
+
+    /// Warnings of loading, resolution and validation: the instances build, but may not be
+    /// what was meant (`docs/diagnostics.md`, CK09xx).
+    pub fn warnings(&self) -> &Diagnostics {
+        &self.warnings
     }
 
     pub fn instances(&self) -> &[Instance] {
@@ -26,7 +45,7 @@ impl Validated {
     }
 
     /// The instances `keep` accepts, in order. Still a validated set: every instance was validated
-    /// on its own, and a subset keeps names unique.
+    /// on its own, and a subset keeps names unique (the warnings stay with the whole set).
     pub fn subset(&self, keep: impl Fn(&Instance) -> bool) -> Validated {
         Validated::new(self.instances.iter().filter(|i| keep(i)).cloned().collect())
     }

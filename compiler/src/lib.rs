@@ -32,5 +32,7 @@ pub fn compile(session: &load::Session) -> Result<ir::Validated, Diagnostics> {
     if diags.has_errors() {
         return Err(diags);
     }
-    validate_with_sources(&specs, session.sources())
+    let mut warnings = session.diagnostics().clone();
+    warnings.extend(diags);
+    Ok(validate_with_sources(&specs, session.sources())?.with_warnings(warnings))
 }

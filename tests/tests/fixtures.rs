@@ -1,6 +1,7 @@
 //! Fixtures by outcome: every `fixtures/pass/*.ck` compiles and its validated IR is snapshotted;
-//! every `fixtures/fail/CKxxxx_*.ck` fails with the code its name starts with, and the rendered
-//! diagnostics are snapshotted.
+//! every `fixtures/fail/CKxxxx_*.ck` fails with the code its name starts with, and every
+//! `fixtures/warn/CKxxxx_*.ck` compiles with that warning; the rendered diagnostics are
+//! snapshotted.
 
 use ck_compiler::load::Session;
 use std::path::Path;
@@ -52,8 +53,33 @@ fn fail_fixtures_report_their_code() {
     });
 }
 
+#[test]
+fn warn_fixtures_compile_and_warn_with_their_code() {
+    insta::glob!("../fixtures/warn", "*.ck", |path| {
+        let session = session_for(path);
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        let code = name.split('_').next().unwrap_or_default();
+        let validated = match ck_compiler::compile(&session) {
+            Ok(v) => v,
+            Err(d) => panic!("{name} should compile:\n{}", d.render(session.sources())),
+        };
+        let warnings = validated.warnings();
+        assert!(
+            warnings
+                .iter()
+                .any(|d| d.code == code && d.severity == ck_dsl::Severity::Warning),
+            "{name}: expected warning {code}, got {:?}",
+            warnings.iter().map(|d| d.code).collect::<Vec<_>>()
+        );
+        insta::assert_snapshot!(warnings.render(session.sources()));
+    });
+}
+
 /// Every diagnostic code used in the compiler has a section in docs/diagnostics.md and a failing
-/// fixture, so no rule goes untested or undocumented.
+/// fixture (a warning: a fixture that compiles with it), so no rule goes untested or undocumented.
 #[test]
 fn every_code_is_documented_and_has_a_fixture() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -66,8 +92,10 @@ fn every_code_is_documented_and_has_a_fixture() {
     assert!(!used.is_empty(), "no diagnostic codes found in the sources");
     let docs =
         std::fs::read_to_string(root.join("docs/diagnostics.md")).expect("docs/diagnostics.md");
-    let fixtures: Vec<String> = std::fs::read_dir(root.join("tests/fixtures/fail"))
-        .expect("fixtures/fail")
+    // Errors fail a `fail` fixture; warnings (CK09xx) come out of a `warn` fixture that compiles.
+    let fixtures: Vec<String> = ["fail", "warn"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(root.join("tests/fixtures").join(d)).expect("fixtures"))
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
         .collect();
     let mut missing = Vec::new();
@@ -78,7 +106,9 @@ fn every_code_is_documented_and_has_a_fixture() {
             ));
         }
         if !fixtures.iter().any(|f| f.starts_with(&format!("{code}_"))) {
-            missing.push(format!("{code}: no tests/fixtures/fail/{code}_*.ck"));
+            missing.push(format!(
+                "{code}: no tests/fixtures/fail/{code}_*.ck (warn/ for a warning)"
+            ));
         }
     }
     assert!(missing.is_empty(), "{}", missing.join("\n"));

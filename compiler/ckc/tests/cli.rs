@@ -215,6 +215,22 @@ fn repeated_import_lines_are_left_out_with_a_warning() {
     assert_eq!(ok(&["emit", "traits", "-"], &run.stdout), s);
 }
 
+/// Warnings do not fail a command: `check` prints them and exits 0, JSON lists them, and the
+/// commands that compile (here `list`) print them on standard error before their output.
+#[test]
+fn warnings_print_and_pass() {
+    let fixture = "tests/fixtures/warn/CK0901_amd_kind_on_nvidia.ck";
+    let run = ckc(&["check", fixture], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("warning[CK0901]"), "{}", run.stderr);
+    let json = ok(&["check", "--format", "json", fixture], "");
+    assert!(json.contains("\"CK0901\"") && json.contains("\"warning\""), "{json}");
+    let run = ckc(&["list", fixture], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("warning[CK0901]"), "{}", run.stderr);
+    assert!(run.stdout.starts_with("xdl_on_hopper\t"), "{}", run.stdout);
+}
+
 #[test]
 fn exit_codes() {
     let missing_key = "tests/fixtures/fail/CK0201_missing_key.ck";

@@ -468,6 +468,19 @@ fn check_targets(r: &mut Report, b: &Basics) {
             (Mma::Wmma, unit) => unit == MmaUnit::Wmma,
             (Mma::Tile, _) => info.has_tile_kernels(),
         };
+        let amd_kind = matches!(b.dev.mma, Mma::Xdl | Mma::Wmma | Mma::Dl);
+        if ok && amd_kind && info.mma == MmaUnit::MmaSync {
+            r.warn(
+                c::KIND_ON_NVIDIA,
+                r.spec.targets.sp(),
+                format!(
+                    "`{}` is one of CK's AMD kernels: on `{a}` only its portable kernel runs, in warps of {} (CK's C++ builds for AMD targets only)",
+                    b.kind, info.wave_size
+                ),
+                format!("`{a}` runs the portable kernel only"),
+                "use a `tile` kind for NVIDIA targets, or see `ckc explain` for the warp layout this one gets",
+            );
+        }
         if !ok {
             r.error(
                 c::TARGET_KIND,

@@ -145,6 +145,11 @@ pub const ALL: &[(&str, &str)] = &[
         MERGED_LAYOUT,
         "merged two-stage groups read with vectors outside the channels-last grouped layout",
     ),
+    (
+        KIND_ON_NVIDIA,
+        "warning: an AMD kernel kind names an NVIDIA target",
+    ),
+    (SCALAR_LOADS, "warning: derived global loads of one element"),
 ];
 
 pub const MISSING_KEY: &str = "CK0201";
@@ -206,3 +211,7 @@ pub const LARGE_TENSOR: &str = "CK0514";
 pub const EXPLICIT_GEMM: &str = "CK0515";
 pub const COMPV6: &str = "CK0516";
 pub const MERGED_LAYOUT: &str = "CK0517";
+
+/// Warnings (the instance builds): CK09xx.
+pub const KIND_ON_NVIDIA: &str = "CK0901";
+pub const SCALAR_LOADS: &str = "CK0902";

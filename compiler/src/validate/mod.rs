@@ -62,6 +62,7 @@ fn run(specs: &[InstanceSpec], sources: Option<&SourceMap>) -> Result<Validated,
         let mut r = Report {
             spec,
             diags: &mut diags,
+            errors: 0,
         };
         let Some(b) = basics::resolve(&mut r) else {
             continue;
@@ -92,7 +93,7 @@ fn run(specs: &[InstanceSpec], sources: Option<&SourceMap>) -> Result<Validated,
     if diags.has_errors() {
         Err(diags)
     } else {
-        Ok(Validated::new(instances))
+        Ok(Validated::new(instances).with_warnings(diags))
     }
 }
 

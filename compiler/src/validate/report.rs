@@ -7,6 +7,8 @@ use ck_dsl::{Diagnostic, Diagnostics, Span};
 pub(crate) struct Report<'a> {
     pub spec: &'a InstanceSpec,
     pub diags: &'a mut Diagnostics,
+    /// Errors this report added: a stage that adds any stops the instance (warnings do not).
+    pub errors: usize,
 }
 
 impl Report<'_> {
@@ -19,19 +21,38 @@ impl Report<'_> {
         label: impl Into<String>,
         help: impl Into<String>,
     ) {
-        let (span, label) = match span {
-            Some(s) => (s, label.into()),
-            None => (
-                self.spec.name.span,
-                format!("{} (defaulted or derived in this instance)", label.into()),
-            ),
-        };
-        self.diags
-            .push(Diagnostic::error(code, message).at(span, label).help(help));
+        let d = self.place(Diagnostic::error(code, message), span, label.into());
+        self.diags.push(d.help(help));
+        self.errors += 1;
     }
 
+    /// Reports something that builds but is likely not what was meant (stable `CK09xx` codes).
+    pub fn warn(
+        &mut self,
+        code: &'static str,
+        span: Option<Span>,
+        message: impl Into<String>,
+        label: impl Into<String>,
+        help: impl Into<String>,
+    ) {
+        let d = self.place(Diagnostic::warning(code, message), span, label.into());
+        self.diags.push(d.help(help));
+    }
+
+    /// The primary label on `span`, or on the instance name when the value was not written.
+    fn place(&self, d: Diagnostic, span: Option<Span>, label: String) -> Diagnostic {
+        match span {
+            Some(s) => d.at(s, label),
+            None => d.at(
+                self.spec.name.span,
+                format!("{label} (defaulted or derived in this instance)"),
+            ),
+        }
+    }
+
+    /// Errors reported so far.
     pub fn count(&self) -> usize {
-        self.diags.len()
+        self.errors
     }
 }
 

@@ -22,7 +22,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             match format {
                 Format::Json => {
                     let (count, diags) = match &result {
-                        Ok(v) => (v.instances().len(), Default::default()),
+                        Ok(v) => (v.instances().len(), v.warnings().clone()),
                         Err(d) => (0, d.clone()),
                     };
                     let report = serde_json::json!({
@@ -35,11 +35,14 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
                     );
                 }
                 Format::Text => match &result {
-                    Ok(v) => eprintln!(
-                        "checked {} instance(s) in {} file(s): ok",
-                        v.instances().len(),
-                        session.sources().len()
-                    ),
+                    Ok(v) => {
+                        print_diagnostics(v.warnings(), session.sources(), cli.color);
+                        eprintln!(
+                            "checked {} instance(s) in {} file(s): ok",
+                            v.instances().len(),
+                            session.sources().len()
+                        )
+                    }
                     Err(d) => print_diagnostics(d, session.sources(), cli.color),
                 },
             }
@@ -141,7 +144,10 @@ fn with_validated(
 ) -> Result<ExitCode, String> {
     let session: Session = input::load(input)?;
     match ck_compiler::compile(&session) {
-        Ok(v) => f(&v).map(Outcome::report),
+        Ok(v) => {
+            print_diagnostics(v.warnings(), session.sources(), color);
+            f(&v).map(Outcome::report)
+        }
         Err(d) => {
             print_diagnostics(&d, session.sources(), color);
             Ok(exit(false))

@@ -160,8 +160,7 @@ impl KernelConfig {
             let threads = if i == dst {
                 map.source_len()
             } else {
-                (map.rows.saturating_mul(map.blocks))
-                    .saturating_mul(map.out.div_ceil(REPACK_CHUNK))
+                (map.rows.saturating_mul(map.blocks)).saturating_mul(map.out.div_ceil(REPACK_CHUNK))
             };
             let blocks = threads
                 .div_ceil(u64::from(REPACK_BLOCK))

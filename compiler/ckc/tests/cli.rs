@@ -224,7 +224,10 @@ fn warnings_print_and_pass() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stderr.contains("warning[CK0901]"), "{}", run.stderr);
     let json = ok(&["check", "--format", "json", fixture], "");
-    assert!(json.contains("\"CK0901\"") && json.contains("\"warning\""), "{json}");
+    assert!(
+        json.contains("\"CK0901\"") && json.contains("\"warning\""),
+        "{json}"
+    );
     let run = ckc(&["list", fixture], "");
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stderr.contains("warning[CK0901]"), "{}", run.stderr);

@@ -179,7 +179,10 @@ fn side(r: &mut Report, b: &Basics, i: &Instance, sd: Side) {
     } else {
         2
     };
-    if t.vector_dim != expected_vd {
+    // CK's forward ops also take A along dimension 1 (`IsSupportedArgument`: C a multiple of
+    // the vector, or per group where G is); the run-time rule reads it along C either way.
+    let also_m = b.op == Op::Fwd && is_a && !b.dev.cluster_4d && b.dev.mma != Mma::Dl;
+    if t.vector_dim != expected_vd && !(also_m && t.vector_dim == 1) {
         r.error(
             c::VECTOR_DIM,
             ts.vector_dim.sp(),

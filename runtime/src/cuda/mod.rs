@@ -13,10 +13,10 @@ pub mod tune;
 pub use crate::gpu::{KernelCache, conv_dims};
 
 use crate::device::DeviceModel;
-use crate::gpu::{self, ArgImage, LaunchError};
+use crate::gpu::{self, ArgImage, Enqueue, LaunchError, PlanWork};
 use crate::problem::ConvProblem;
 use ck_compiler::emit::hip::{
-    Buffers, CkArgs, DeviceInfo, EntryKind, HipKernel, KernelConfig, LaunchPlan, NO_CLUSTERS, Step,
+    Buffers, CkArgs, DeviceInfo, EntryKind, HipKernel, KernelConfig, LaunchPlan, NO_CLUSTERS,
     TensorMap, tensor_maps, tma_mode,
 };
 use ck_compiler::ir::Instance;
@@ -307,19 +307,11 @@ impl CudaBackend {
         let op = k.kernel.config.op;
         gpu::check_buffers(plan, op, t, workspace.as_deref(), |b| b.len())?;
         let mut workspace = workspace;
-        // Zero-fills first (they target buffers the kernels then read or accumulate into).
-        for step in &plan.steps {
-            if let Step::Zero {
-                target,
-                offset,
-                bytes,
-            } = *step
-            {
-                let (off, len) = (offset as usize, bytes as usize);
-                let buf = t.zero_target(workspace.as_deref_mut(), target, op)?;
-                self.stream
-                    .memset_zeros(&mut buf.slice_mut(off..off + len))?;
-            }
+        for (target, offset, bytes) in gpu::zero_fills(plan) {
+            let (off, len) = (offset as usize, bytes as usize);
+            let buf = t.zero_target(workspace.as_deref_mut(), target, op)?;
+            self.stream
+                .memset_zeros(&mut buf.slice_mut(off..off + len))?;
         }
         let ptr = |s: &CudaSlice<u8>| s.device_ptr(&self.stream).0;
         let bufs = Buffers {
@@ -329,7 +321,10 @@ impl CudaBackend {
             d: t.d.as_ref().map_or(0, ptr),
             workspace: workspace.as_deref().map_or(0, ptr),
         };
-        self.repacks(k, plan, bufs, false)?;
+        let work = PlanWork::of(plan, bufs, alpha, beta);
+        for l in &work.packs {
+            self.enqueue(k, l, &self.stream)?;
+        }
         // Stride phases write disjoint outputs and workspace regions: each runs on a stream of
         // its own, forked from this one after the zero-fills and copies and joined back before
         // the destination's copy is unpacked (in a captured graph, parallel branches).
@@ -342,100 +337,57 @@ impl CudaBackend {
         }
         // Every lane rejoins this stream even when a launch fails, so that nothing is left
         // running on a lane the caller does not wait for.
-        let launched = self.launch_steps(k, plan, bufs, alpha, beta, &lanes);
+        let launched = work.gemms.iter().try_for_each(|l| {
+            let lane = lanes.get(l.lane).ok_or_else(|| {
+                LaunchError::Problem(format!("a launch of phase {} in a plan without it", l.lane))
+            })?;
+            self.enqueue(k, l, lane)
+        });
         for lane in &lanes[1..] {
             self.stream.join(lane)?;
         }
         launched?;
-        self.repacks(k, plan, bufs, true)
-    }
-
-    /// Enqueues the plan's packing (or, with `unpack`, unpacking) repack launches on the
-    /// stream.
-    fn repacks(
-        &self,
-        k: &LoadedKernel,
-        plan: &LaunchPlan,
-        bufs: Buffers,
-        unpack: bool,
-    ) -> Result<(), CudaError> {
-        for step in &plan.steps {
-            let Step::Repack {
-                tensor,
-                unpack: u,
-                blocks,
-                threads,
-            } = *step
-            else {
-                continue;
-            };
-            if u != unpack {
-                continue;
-            }
-            let image = ArgImage::new(&plan.repack_args(bufs, tensor, unpack), None);
-            let func = gpu::entry_function(&k.functions, EntryKind::Repack, &k.kernel.name)?;
-            let cfg = LaunchConfig {
-                grid_dim: (blocks, 1, 1),
-                block_dim: (threads, 1, 1),
-                shared_mem_bytes: 0,
-            };
-            let mut builder = self.stream.launch_builder(func);
-            builder.arg(&image);
-            // SAFETY: the argument block matches the kernel's `CkArgs`; its tensor and copy
-            // lie in live buffers of the sizes the plan requires (`launch` checked them), and
-            // the stream orders the copy after the zero-fills and around the GEMM launches.
-            unsafe { builder.launch(cfg) }?;
+        for l in &work.unpacks {
+            self.enqueue(k, l, &self.stream)?;
         }
         Ok(())
     }
 
-    /// Enqueues the launches of `plan`, each on the lane of its phase.
-    fn launch_steps(
+    /// Enqueues one launch on `stream`, its GEMM operands copied through tensor maps where the
+    /// kernel and the device have that path.
+    fn enqueue(
         &self,
         k: &LoadedKernel,
-        plan: &LaunchPlan,
-        bufs: Buffers,
-        alpha: f64,
-        beta: f64,
-        lanes: &[Arc<CudaStream>],
+        l: &Enqueue,
+        stream: &Arc<CudaStream>,
     ) -> Result<(), CudaError> {
-        for step in &plan.steps {
-            if let Step::Launch {
-                entry,
-                grid,
-                block,
-                lds_bytes,
-                phase,
-                cluster,
-            } = *step
-            {
-                let mut args = ArgImage::args(plan, phase, bufs, alpha, beta);
-                let maps = self.tma_maps(&k.kernel.config, &args);
-                if let Some(m) = &maps {
-                    args.tma = tma_mode(m);
-                }
-                let maps = maps.map(|m| tma::encode_pair(&m)).transpose()?;
-                let image = ArgImage::new(&args, maps.as_ref());
-                let func = gpu::entry_function(&k.functions, entry, &k.kernel.name)?;
-                let cfg = LaunchConfig {
-                    grid_dim: (grid[0], grid[1], grid[2]),
-                    block_dim: (block[0], block[1], block[2]),
-                    shared_mem_bytes: lds_bytes,
-                };
-                // The argument block matches the kernel's `CkArgs`; every address in it points
-                // into a live buffer of at least the size the plan requires (`launch` checked
-                // them), and every lane is ordered after the zero-fills.
-                let stream = &lanes[phase];
-                if cluster > 1 {
-                    // SAFETY: as above; a cluster plan's grid is whole clusters.
-                    unsafe { cluster::launch(func, stream, cfg, cluster, &image) }?;
-                } else {
-                    let mut builder = stream.launch_builder(func);
-                    builder.arg(&image);
-                    // SAFETY: as above.
-                    unsafe { builder.launch(cfg) }?;
-                }
-            }
+        let mut args = l.args;
+        let maps = l
+            .is_gemm()
+            .then(|| self.tma_maps(&k.kernel.config, &args))
+            .flatten();
+        if let Some(m) = &maps {
+            args.tma = tma_mode(m);
+        }
+        let maps = maps.map(|m| tma::encode_pair(&m)).transpose()?;
+        let image = ArgImage::new(&args, maps.as_ref());
+        let func = gpu::entry_function(&k.functions, l.entry, &k.kernel.name)?;
+        let cfg = LaunchConfig {
+            grid_dim: (l.grid[0], l.grid[1], l.grid[2]),
+            block_dim: (l.block[0], l.block[1], l.block[2]),
+            shared_mem_bytes: l.lds_bytes,
+        };
+        // The argument block matches the kernel's `CkArgs`; every address in it points into a
+        // live buffer of at least the size the plan requires (`launch` checked them), and the
+        // streams order the launch after the zero-fills and the copies it reads.
+        if l.cluster > 1 {
+            // SAFETY: as above; a cluster plan's grid is whole clusters.
+            unsafe { cluster::launch(func, stream, cfg, l.cluster, &image) }?;
+        } else {
+            let mut builder = stream.launch_builder(func);
+            builder.arg(&image);
+            // SAFETY: as above.
+            unsafe { builder.launch(cfg) }?;
         }
         Ok(())
     }

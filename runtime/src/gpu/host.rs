@@ -232,6 +232,104 @@ pub fn check_buffers<B>(
     Ok(())
 }
 
+/// One kernel launch of a plan, ready to enqueue.
+pub(crate) struct Enqueue {
+    pub entry: EntryKind,
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub lds_bytes: u32,
+    /// Workgroups a thread-block cluster; 1: none.
+    pub cluster: u32,
+    /// The stride phase whose stream it runs on (0: the back end's own).
+    pub lane: usize,
+    pub args: CkArgs,
+}
+
+impl Enqueue {
+    /// Whether the launch computes the GEMM (whose operands a TMA kernel copies through tensor
+    /// maps), not a repack of a staged copy.
+    pub fn is_gemm(&self) -> bool {
+        self.entry != EntryKind::Repack
+    }
+}
+
+/// The zero-fills of a plan, `(target, offset, bytes)`: every back end clears them first (they
+/// target buffers the kernels then read or accumulate into), then issues its [`PlanWork`].
+pub(crate) fn zero_fills(plan: &LaunchPlan) -> impl Iterator<Item = (ZeroTarget, u64, u64)> + '_ {
+    plan.steps.iter().filter_map(|s| match *s {
+        Step::Zero {
+            target,
+            offset,
+            bytes,
+        } => Some((target, offset, bytes)),
+        _ => None,
+    })
+}
+
+/// The launches of a plan in the order every back end issues them, after the zero-fills:
+/// `packs` on the back end's own stream, then `gemms`, each on its stride phase's lane (the
+/// phases write disjoint outputs and workspace regions: a back end may fork a stream per phase
+/// after the packs and join them before `unpacks`), then `unpacks`.
+pub(crate) struct PlanWork {
+    pub packs: Vec<Enqueue>,
+    pub gemms: Vec<Enqueue>,
+    pub unpacks: Vec<Enqueue>,
+}
+
+impl PlanWork {
+    /// The work of `plan` on these buffers, with the Scale / Bilinear factors `alpha` / `beta`.
+    pub fn of(plan: &LaunchPlan, bufs: hip::Buffers, alpha: f64, beta: f64) -> PlanWork {
+        let mut work = PlanWork {
+            packs: Vec::new(),
+            gemms: Vec::new(),
+            unpacks: Vec::new(),
+        };
+        for step in &plan.steps {
+            match *step {
+                Step::Zero { .. } => {}
+                Step::Launch {
+                    entry,
+                    grid,
+                    block,
+                    lds_bytes,
+                    phase,
+                    cluster,
+                } => work.gemms.push(Enqueue {
+                    entry,
+                    grid,
+                    block,
+                    lds_bytes,
+                    cluster,
+                    lane: phase,
+                    args: ArgImage::args(plan, phase, bufs, alpha, beta),
+                }),
+                Step::Repack {
+                    tensor,
+                    unpack,
+                    blocks,
+                    threads,
+                } => {
+                    let launch = Enqueue {
+                        entry: EntryKind::Repack,
+                        grid: [blocks, 1, 1],
+                        block: [threads, 1, 1],
+                        lds_bytes: 0,
+                        cluster: 1,
+                        lane: 0,
+                        args: plan.repack_args(bufs, tensor, unpack),
+                    };
+                    if unpack {
+                        work.unpacks.push(launch);
+                    } else {
+                        work.packs.push(launch);
+                    }
+                }
+            }
+        }
+        work
+    }
+}
+
 /// The argument block as the single kernel parameter: the fields, then the tensor maps of an
 /// sm_90a kernel on their 64-byte boundary (zeros where unused; a kernel whose struct has no
 /// maps reads only the fields).

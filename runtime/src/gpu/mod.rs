@@ -12,7 +12,9 @@ pub use host::{
     ArgImage, DeviceTensors, TensorMapBytes, check_buffers, entry_function, plan, portable_checks,
     portable_kernel,
 };
-pub(crate) use host::{HostDevice, device_backend, plan_on, run_on_host};
+pub(crate) use host::{
+    Enqueue, HostDevice, PlanWork, device_backend, plan_on, run_on_host, zero_fills,
+};
 #[cfg(feature = "cuda")]
 pub(crate) use host::{from_bytes, to_bytes};
 

@@ -10,12 +10,10 @@ pub mod hiprtc;
 pub use crate::gpu::{KernelCache, conv_dims};
 
 use crate::device::DeviceModel;
-use crate::gpu::{self, ArgImage, LaunchError};
+use crate::gpu::{self, ArgImage, LaunchError, PlanWork};
 use crate::problem::ConvProblem;
 use api::{Api, Function, Module, api};
-use ck_compiler::emit::hip::{
-    Buffers, DeviceInfo, EntryKind, HipKernel, LaunchPlan, NO_CLUSTERS, Step,
-};
+use ck_compiler::emit::hip::{Buffers, DeviceInfo, EntryKind, HipKernel, LaunchPlan, NO_CLUSTERS};
 use ck_compiler::ir::Instance;
 use std::collections::HashMap;
 use std::ffi::{CString, c_void};
@@ -361,35 +359,27 @@ impl HipBackend {
         let op = k.kernel.config.op;
         gpu::check_buffers(plan, op, t, workspace.as_deref(), DeviceBuffer::len)?;
         let mut workspace = workspace;
-        // Zero-fills first (they target buffers the kernels then read or accumulate into).
-        for step in &plan.steps {
-            if let Step::Zero {
-                target,
-                offset,
-                bytes,
-            } = *step
-            {
-                let buf = t.zero_target(workspace.as_deref_mut(), target, op)?;
-                let end = offset.saturating_add(bytes);
-                if end > buf.len as u64 {
-                    return Err(LaunchError::BufferSize {
-                        tensor: "zero-filled",
-                        have: buf.len,
-                        need: end,
-                    }
-                    .into());
+        for (target, offset, bytes) in gpu::zero_fills(plan) {
+            let buf = t.zero_target(workspace.as_deref_mut(), target, op)?;
+            let end = offset.saturating_add(bytes);
+            if end > buf.len as u64 {
+                return Err(LaunchError::BufferSize {
+                    tensor: "zero-filled",
+                    have: buf.len,
+                    need: end,
                 }
-                // SAFETY: `offset + bytes` lies inside the allocation (checked above); the
-                // null stream orders the fill before the launches.
-                api.check("hipMemsetAsync", unsafe {
-                    (api.memset_async)(
-                        buf.ptr.cast::<u8>().wrapping_add(offset as usize).cast(),
-                        0,
-                        bytes as usize,
-                        std::ptr::null_mut(),
-                    )
-                })?;
+                .into());
             }
+            // SAFETY: `offset + bytes` lies inside the allocation (checked above); the
+            // null stream orders the fill before the launches.
+            api.check("hipMemsetAsync", unsafe {
+                (api.memset_async)(
+                    buf.ptr.cast::<u8>().wrapping_add(offset as usize).cast(),
+                    0,
+                    bytes as usize,
+                    std::ptr::null_mut(),
+                )
+            })?;
         }
         let bufs = Buffers {
             input: t.input.address(),
@@ -398,45 +388,17 @@ impl HipBackend {
             d: t.d.as_ref().map_or(0, DeviceBuffer::address),
             workspace: workspace.as_deref().map_or(0, DeviceBuffer::address),
         };
-        // The null stream runs the copies and launches in the plan's order.
-        for step in &plan.steps {
-            let (entry, grid, block, lds_bytes, args) = match *step {
-                Step::Zero { .. } => continue,
-                Step::Launch { cluster: 2.., .. } => {
-                    return Err(HipError::Launch(LaunchError::Problem(
-                        "the plan launches thread-block clusters, which HIP devices do not have"
-                            .into(),
-                    )));
-                }
-                Step::Launch {
-                    entry,
-                    grid,
-                    block,
-                    lds_bytes,
-                    phase,
-                    ..
-                } => (
-                    entry,
-                    grid,
-                    block,
-                    lds_bytes,
-                    ArgImage::args(plan, phase, bufs, alpha, beta),
-                ),
-                Step::Repack {
-                    tensor,
-                    unpack,
-                    blocks,
-                    threads,
-                } => (
-                    EntryKind::Repack,
-                    [blocks, 1, 1],
-                    [threads, 1, 1],
-                    0,
-                    plan.repack_args(bufs, tensor, unpack),
-                ),
-            };
-            let image = ArgImage::new(&args, None);
-            let func = *gpu::entry_function(&k.functions, entry, &k.kernel.name)?;
+        // The null stream runs the copies and the stride phases one after another.
+        let work = PlanWork::of(plan, bufs, alpha, beta);
+        for l in work.packs.iter().chain(&work.gemms).chain(&work.unpacks) {
+            if l.cluster > 1 {
+                return Err(HipError::Launch(LaunchError::Problem(format!(
+                    "the plan launches clusters of {} workgroups, which HIP devices do not have",
+                    l.cluster
+                ))));
+            }
+            let image = ArgImage::new(&l.args, None);
+            let func = *gpu::entry_function(&k.functions, l.entry, &k.kernel.name)?;
             let mut params = [(&image as *const ArgImage).cast_mut().cast::<c_void>()];
             // SAFETY: the single parameter is the argument block with the kernel's `CkArgs`
             // layout; every address in it points into a live buffer of at least the size the
@@ -445,13 +407,13 @@ impl HipBackend {
             api.check("hipModuleLaunchKernel", unsafe {
                 (api.module_launch_kernel)(
                     func,
-                    grid[0],
-                    grid[1],
-                    grid[2],
-                    block[0],
-                    block[1],
-                    block[2],
-                    lds_bytes,
+                    l.grid[0],
+                    l.grid[1],
+                    l.grid[2],
+                    l.block[0],
+                    l.block[1],
+                    l.block[2],
+                    l.lds_bytes,
                     std::ptr::null_mut(),
                     params.as_mut_ptr(),
                     std::ptr::null_mut(),

@@ -39,6 +39,30 @@ impl Padded {
     pub fn copies(&self) -> usize {
         self.maps.iter().flatten().count()
     }
+
+    /// Pads `K` to a multiple of `vk` with zero filters: a copy of the weights with whole
+    /// filters added per group, and of the output with the channels padded. Refused (`None`)
+    /// where the weights already have a copy for the channels.
+    fn pad_filters(&mut self, vk: u64, group_outer: bool) -> Option<()> {
+        let q = &mut self.problem;
+        let k = q.k.next_multiple_of(vk);
+        if k == q.k {
+            return Some(());
+        }
+        if self.maps[1].is_some() {
+            return None;
+        }
+        let filter = product(&q.filter)?.checked_mul(q.c)?;
+        self.maps[1] = map(q.g, q.k.checked_mul(filter)?, k, filter, filter, 0);
+        let pixels = q.n.checked_mul(product(&q.output())?)?;
+        self.maps[2] = if group_outer {
+            map(q.g.checked_mul(pixels)?, q.k, 1, q.k, k, 0)
+        } else {
+            map(pixels, q.g.checked_mul(q.k)?, q.g, q.k, k, 0)
+        };
+        q.k = k;
+        Some(())
+    }
 }
 
 /// The map of rows of `blocks · inp` elements (less `shift`, clipped to `src`) into blocks of
@@ -60,31 +84,42 @@ fn product(v: &[u64]) -> Option<u64> {
 }
 
 impl ConvProblem {
-    /// The problem with its channels padded to a multiple of `v`, on copies of the input and
-    /// weights; `None` where no copy would change anything or the problem's tensors are not
-    /// channels-last with the channels of one group together.
+    /// The problem with its input channels `C` padded to a multiple of `vc` and its output
+    /// channels `K` to a multiple of `vk`, on copies of the tensors that change; `None` where no
+    /// copy would change anything, or where the tensors are not channels-last with the channels
+    /// of one group together.
     ///
-    /// Where the last spatial stride `s` is above 1 (dilation 1) and the input's pixels hold
-    /// one group's channels, the copies fold `s` pixels into one first: zero taps in front of
-    /// the filter make it and the left pad multiples of `s`, zero taps after it and zero pixels
-    /// after the input make those multiples too, and the right pad keeps the output. A 7 × 7
-    /// stride-2 stem over 3 channels becomes a 7 × 4 filter over 8 (6 of them data).
-    pub fn padded(&self, v: u64) -> Option<Padded> {
+    /// Where `C` needs padding and the last spatial stride `s` is above 1 (dilation 1) and the
+    /// input's pixels hold one group's channels, the copies fold `s` pixels into one first:
+    /// zero taps in front of the filter make it and the left pad multiples of `s`, zero taps
+    /// after it and zero pixels after the input make those multiples too, and the right pad
+    /// keeps the output. A 7 × 7 stride-2 stem over 3 channels becomes a 7 × 4 filter over 8
+    /// (6 of them data). `K` is padded with zero filters where the weights need no other copy
+    /// (a 3-channel output against vectors of 8: 8 filters, 5 of them zeros, into a copy of the
+    /// output whose first 3 channels are the result).
+    pub fn padded(&self, vc: u64, vk: u64) -> Option<Padded> {
         use Layout::*;
-        if v == 0 || self.validate().is_err() {
+        if vc == 0 || vk == 0 || self.validate().is_err() {
             return None;
         }
-        let group_outer = match self.layout.input {
-            Nwgc | Nhwgc | Ndhwgc => false,
-            Gnwc | Gnhwc | Gndhwc => true,
+        let group_outer = match (self.layout.input, self.layout.output) {
+            (Nwgc | Nhwgc | Ndhwgc, Nwgk | Nhwgk | Ndhwgk) => false,
+            (Gnwc | Gnhwc | Gndhwc, Gnwk | Gnhwk | Gndhwk) => true,
             _ => return None,
         };
         if !matches!(self.layout.weight, Gkxc | Gkyxc | Gkzyxc) {
             return None;
         }
-        let padded = self
-            .fold_padded(v, group_outer)
-            .or_else(|| self.channels_padded(v, group_outer))?;
+        let mut padded = if self.c.is_multiple_of(vc) {
+            Padded {
+                problem: self.clone(),
+                maps: [None; 3],
+            }
+        } else {
+            self.fold_padded(vc, group_outer)
+                .or_else(|| self.channels_padded(vc, group_outer))?
+        };
+        padded.pad_filters(vk, group_outer)?;
         let q = &padded.problem;
         let holds = padded.maps.iter().any(Option::is_some)
             && q.validate().is_ok()
@@ -172,7 +207,7 @@ mod tests {
             "fwd 2d N=2 K=64 C=3 filter=7x7 input=224x224 stride=2x2 lpad=3x3 rpad=3x3",
         )
         .unwrap();
-        let pd = p.padded(8).unwrap();
+        let pd = p.padded(8, 1).unwrap();
         let q = &pd.problem;
         assert_eq!(
             (q.c, q.filter.clone(), q.stride.clone()),
@@ -216,7 +251,7 @@ mod tests {
             "fwd 2d N=1 K=8 C=3 filter=3x3 input=9x9 stride=2x2 lpad=1x1 rpad=1x1",
         )
         .unwrap();
-        let pd = p.padded(4).unwrap();
+        let pd = p.padded(4, 1).unwrap();
         assert_eq!(pd.problem.input, vec![9, 5]);
         assert_eq!(pd.problem.c, 8);
         assert_eq!(pd.maps[0].unwrap().blocks, 5);
@@ -224,7 +259,7 @@ mod tests {
             "bwd_weight 2d G=2 N=1 K=8 C=5 filter=3x3 input=9x9 lpad=1x1 rpad=1x1",
         )
         .unwrap();
-        let pd = p.padded(8).unwrap();
+        let pd = p.padded(8, 1).unwrap();
         assert_eq!((pd.problem.c, pd.problem.filter.clone()), (8, vec![3, 3]));
         assert_eq!(
             pd.maps[0].unwrap(),
@@ -240,6 +275,43 @@ mod tests {
         // Nothing to pad.
         let p = ConvProblem::parse("fwd 2d N=1 K=8 C=16 filter=3x3 input=9x9 lpad=1x1 rpad=1x1")
             .unwrap();
-        assert_eq!(p.padded(8), None);
+        assert_eq!(p.padded(8, 8), None);
+    }
+
+    #[test]
+    fn odd_output_channels_get_zero_filters_where_the_weights_have_no_other_copy() {
+        let p = ConvProblem::parse("fwd 2d G=2 N=2 K=3 C=8 filter=3x3 input=6x6 lpad=1x1 rpad=1x1")
+            .unwrap();
+        let pd = p.padded(8, 8).unwrap();
+        assert_eq!((pd.problem.k, pd.problem.c), (8, 8));
+        assert_eq!(pd.maps[0], None);
+        // 3 filters of 72 elements a group, 8 with the zeros.
+        assert_eq!(
+            pd.maps[1],
+            Some(RowMap {
+                rows: 2,
+                src: 216,
+                blocks: 8,
+                inp: 72,
+                out: 72,
+                shift: 0
+            })
+        );
+        // NHWGK: a pixel holds both groups' 3 channels.
+        assert_eq!(
+            pd.maps[2],
+            Some(RowMap {
+                rows: 72,
+                src: 6,
+                blocks: 2,
+                inp: 3,
+                out: 8,
+                shift: 0
+            })
+        );
+        let both = ConvProblem::parse("fwd 2d N=1 K=3 C=5 filter=3x3 input=6x6 lpad=1x1 rpad=1x1")
+            .unwrap();
+        assert_eq!(both.padded(8, 8), None);
+        assert_eq!(both.padded(8, 1).map(|pd| pd.problem.c), Some(8));
     }
 }

@@ -225,6 +225,16 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
             c: v + 3,
             ..base
         },
+        Shape {
+            what: "odd output channels on padded copies",
+            g: 2 * m,
+            n: 1,
+            k: v + 3,
+            c: v,
+            input: 7,
+            stride: 2,
+            ..base
+        },
     ];
     // Forward and backward data reduce over the source channels and taps: few pixels and many
     // source channels make one output tile with the long GEMM-K that split-K divides.

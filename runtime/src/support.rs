@@ -174,9 +174,9 @@ impl Formulation {
 /// widths: for backward weight (K = 36 against an A vector of 8), as its transpose where that
 /// passes every rule (C and K swap places; the transpose's A operand is the input and its B
 /// the output gradient, so the instance must treat both alike: one element-wise op and one
-/// compute type for the two); then on copies with the channels padded to the instance's
-/// vectors where that passes every rule, unless the destination is copied and its op reads a
-/// D tensor (RGB stems on vector tiles).
+/// compute type for the two); then on copies with C and K padded to the instance's vectors
+/// where that passes every rule, unless the destination is copied and its op reads a D tensor
+/// (RGB stems and 3-channel outputs on vector tiles).
 pub fn formulation(
     inst: &Instance,
     p: &ConvProblem,
@@ -193,8 +193,9 @@ pub(crate) struct Forms<'p> {
     invalid: Option<String>,
     folded: Option<ConvProblem>,
     transposed: Option<ConvProblem>,
-    /// [`ConvProblem::padded`] to 2, 4, 8 and 16 channels, derived on first use.
-    padded: [OnceCell<Option<Padded>>; 4],
+    /// [`ConvProblem::padded`] to vectors of 1, 2, 4, 8 and 16 channels (C, then K), derived on
+    /// first use.
+    padded: [[OnceCell<Option<Padded>>; 5]; 5],
 }
 
 impl<'p> Forms<'p> {
@@ -208,10 +209,10 @@ impl<'p> Forms<'p> {
         }
     }
 
-    fn padded(&self, v: u64) -> Option<&Padded> {
-        let slot = [2, 4, 8, 16].iter().position(|&w| w == v)?;
-        self.padded[slot]
-            .get_or_init(|| self.problem.padded(v))
+    fn padded(&self, vc: u64, vk: u64) -> Option<&Padded> {
+        let slot = |v: u64| [1, 2, 4, 8, 16].iter().position(|&w| w == v);
+        self.padded[slot(vc)?][slot(vk)?]
+            .get_or_init(|| self.problem.padded(vc, vk))
             .as_ref()
     }
 }
@@ -252,16 +253,16 @@ pub(crate) fn formulation_among(
             Err(te) => reason = format!("{reason}; as its transpose, {}: {}", te.rule, te.reason),
         }
     }
-    let v = channel_vector(inst, p.op);
+    let [vc, vk] = channel_vectors(inst, p.op);
     let dst = gemm_roles(p.op).1.index();
-    if let Some(pd) = forms.padded(v)
+    if let Some(pd) = forms.padded(vc, vk)
         && (pd.maps[dst].is_none() || !is_binary(result))
     {
         match check(inst, &pd.problem, dev) {
             Ok(()) => return Ok(Formulation::Padded(pd.clone())),
             Err(pe) => {
                 reason = format!(
-                    "{reason}; with the channels padded to {v}, {}: {}",
+                    "{reason}; with C and K padded to {vc} and {vk}, {}: {}",
                     pe.rule, pe.reason
                 )
             }
@@ -273,9 +274,9 @@ pub(crate) fn formulation_among(
     })
 }
 
-/// The vector width an instance reads and writes the channels `C` with ([`vectors`]): the
-/// multiple [`ConvProblem::padded`] rounds them up to.
-fn channel_vector(inst: &Instance, op: Op) -> u64 {
+/// The vector widths an instance reads and writes the channels `C` and `K` with ([`vectors`]):
+/// the multiples [`ConvProblem::padded`] rounds them up to.
+fn channel_vectors(inst: &Instance, op: Op) -> [u64; 2] {
     let [va, vb, vc] = match &inst.tile_kernel {
         Some(tk) => tk.vector,
         None => [inst.a.src_vector, inst.b.src_vector, inst.c.vector],
@@ -283,8 +284,8 @@ fn channel_vector(inst: &Instance, op: Op) -> u64 {
     .map(|v| u64::from(v.max(1)));
     let lcm = |a: u64, b: u64| a / gcd(a, b) * b;
     match op {
-        Op::Fwd => lcm(va, vb),
-        Op::BwdData | Op::BwdWeight => lcm(vb, vc),
+        Op::Fwd => [lcm(va, vb), vc],
+        Op::BwdData | Op::BwdWeight => [lcm(vb, vc), va],
     }
 }
 

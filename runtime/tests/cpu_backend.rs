@@ -243,12 +243,23 @@ fn backward_weight_runs_as_its_transpose_where_its_vectors_need_it() {
             check(&inst, &p, &dev);
         }
     }
-    // Strides have no transpose: the vector rule stands.
+    // Strides have no transpose: the output gradient's channels are padded instead, and in a
+    // layout that keeps no group's channels together the vector rule stands.
     let strided =
         ConvProblem::parse("bwd_weight 2d N=2 K=6 C=4 filter=3 input=7 stride=2").unwrap();
     let mut inst = for_problem(instance(Variant::XdlV3), &strided);
     inst.a.src_vector = 4;
-    let err = run(&inst, &strided, &mut data(&strided), &dev).unwrap_err();
+    assert!(matches!(
+        formulation(&inst, &strided, &dev),
+        Ok(Formulation::Padded(pd)) if pd.problem.k == 8
+    ));
+    check(&inst, &strided, &dev);
+    let ngchw =
+        ConvProblem::parse("bwd_weight 2d N=2 K=6 C=4 filter=3 input=7 stride=2 layout=ngchw")
+            .unwrap();
+    let mut inst = for_problem(instance(Variant::XdlV3), &ngchw);
+    inst.a.src_vector = 4;
+    let err = run(&inst, &ngchw, &mut data(&ngchw), &dev).unwrap_err();
     assert!(
         err.to_string()
             .contains("K=6 is not divisible by the A vector width 4"),
@@ -258,8 +269,9 @@ fn backward_weight_runs_as_its_transpose_where_its_vectors_need_it() {
 
 /// Channels that break an instance's vectors (an RGB stem against vectors of 4) run on padded
 /// copies, with the last stride folded into the channels where there is one (zero taps in
-/// front of the filter, zero pixels past the input): every kind, every op (backward data and
-/// weight copy their destination back), groups, 1-D to 3-D, each data type.
+/// front of the filter, zero pixels past the input), and output channels padded with zero
+/// filters: every kind, every op (each copies its destination back where it is padded),
+/// groups, 1-D to 3-D, each data type.
 #[test]
 fn channels_that_break_the_vectors_run_on_padded_copies() {
     let dev = small_device();
@@ -271,6 +283,10 @@ fn channels_that_break_the_vectors_run_on_padded_copies() {
         "2d G=2 N=2 K=8 C=5 filter=3 input=6 pad=1",
         "2d G=2 N=2 K=8 C=3 filter=3x2 input=6x7 stride=1x3 lpad=1x2 rpad=0x1 layout=gnhwc",
         "2d N=2 K=8 C=6 filter=3 input=7 stride=2 dilation=2 pad=2",
+        "2d N=2 K=3 C=8 filter=3 input=7 stride=2 pad=1",
+        "2d G=2 N=1 K=5 C=4 filter=3x2 input=6x5 lpad=1x0 rpad=1x1 dtype=bf16",
+        "1d G=3 N=2 K=1 C=4 filter=5 input=12 stride=3 layout=gnhwc dtype=fp32",
+        "3d N=1 K=6 C=8 filter=1 input=3x4x5",
     ];
     for &v in Variant::ALL {
         for text in texts {
@@ -286,7 +302,9 @@ fn channels_that_break_the_vectors_run_on_padded_copies() {
                 }
             }
             match formulation(&inst, &p, &dev) {
-                Ok(Formulation::Padded(pd)) => assert_eq!(pd.problem.c % 4, 0),
+                Ok(Formulation::Padded(pd)) => {
+                    assert_eq!((pd.problem.c % 4, pd.problem.k % 4), (0, 0))
+                }
                 other => panic!("{} on `{p}`: {other:?}", inst.name),
             }
             check(&inst, &p, &dev);

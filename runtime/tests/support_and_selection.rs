@@ -48,9 +48,16 @@ fn identity_and_vector_rules() {
         Rule::DataType,
         &["bf16"],
     );
+    // K = 7 against an A vector of 2 runs on copies with a zero filter added; NGCHW keeps no
+    // group's channels together, so there the rule stands.
+    assert!(matches!(
+        formulation(&inst, &p("bwd_weight 2d N=2 K=7 C=8 filter=3 input=6"), &DeviceModel::default()),
+        Ok(Formulation::Padded(pd)) if pd.problem.k == 8
+    ));
+    let ngchw_k7 = p("bwd_weight 2d N=2 K=7 C=8 filter=3 input=6 layout=ngchw");
     rejects(
-        &inst,
-        &p("bwd_weight 2d N=2 K=7 C=8 filter=3 input=6"),
+        &for_problem(inst.clone(), &ngchw_k7),
+        &ngchw_k7,
         Rule::VectorA,
         &["K=7", "width 2"],
     );
@@ -85,6 +92,7 @@ fn identity_and_vector_rules() {
         formulation(&c4, &unit, &DeviceModel::default()),
         Ok(Formulation::Transposed(t)) if (t.k, t.c) == (6, 8)
     ));
+    // C and K both odd: padded copies would need two copies of the weights in one.
     let mut k4 = c4.clone();
     k4.a.src_vector = 4;
     rejects(
@@ -94,28 +102,34 @@ fn identity_and_vector_rules() {
         &[
             "K=6",
             "as its transpose, A vector: K=6 is not divisible by the A vector width 4",
-            "with the channels padded to 4, A vector: K=6",
         ],
     );
-    // Forward reads A=in along C (padded on copies) and writes C=out along K (not padded).
+    // Forward reads A=in along C and writes C=out along K: padded C copies the input and the
+    // weights, padded K the weights and the output.
     let fwd = instance(Variant::FwdXdl);
+    let dev = DeviceModel::default();
     assert!(matches!(
-        formulation(&fwd, &p("fwd 2d N=2 K=8 C=3 filter=3 input=6"), &DeviceModel::default()),
+        formulation(&fwd, &p("fwd 2d N=2 K=8 C=3 filter=3 input=6"), &dev),
         Ok(Formulation::Padded(pd)) if pd.maps[2].is_none()
     ));
+    assert!(matches!(
+        formulation(&fwd, &p("fwd 2d N=2 K=5 C=4 filter=3 input=6"), &dev),
+        Ok(Formulation::Padded(pd)) if pd.maps[0].is_none() && pd.maps[2].is_some()
+    ));
+    let ngchw_k5 = p("fwd 2d N=2 K=5 C=4 filter=3 input=6 layout=ngchw");
     rejects(
-        &fwd,
-        &p("fwd 2d N=2 K=5 C=4 filter=3 input=6"),
+        &for_problem(fwd.clone(), &ngchw_k5),
+        &ngchw_k5,
         Rule::VectorC,
         &["K=5"],
     );
     // CK-Tile uses its own vector triple.
-    let tile = instance(Variant::FwdTile);
+    let ngchw_c5 = p("fwd 2d N=2 K=4 C=5 filter=3 input=6 layout=ngchw");
     rejects(
-        &tile,
-        &p("fwd 2d N=2 K=5 C=4 filter=3 input=6"),
-        Rule::VectorC,
-        &["K=5"],
+        &for_problem(instance(Variant::FwdTile), &ngchw_c5),
+        &ngchw_c5,
+        Rule::VectorA,
+        &["C=5"],
     );
 }
 
@@ -293,9 +307,8 @@ fn registry_ranks_and_explains() {
         .unwrap();
     let mut wide = fit(Variant::XdlV1);
     wide.name = "wide".into();
-    // An A vector of 16: neither K = 8 nor its transpose's K = 6 divides, and padded copies
-    // pad only the channels C.
-    wide.a.src_vector = 16;
+    // Highest priority, but a ConvSpec that the 3x3 filter breaks.
+    wide.spec = ConvSpec::Filter1x1Stride1Pad0;
     reg.register(wide, 5).unwrap();
     let mut streamk = fit(Variant::TileStreamKTree);
     streamk.tile_kernel.as_mut().unwrap().vector = [1, 1, 1];
@@ -312,7 +325,7 @@ fn registry_ranks_and_explains() {
 
     let c = reg.candidates(&prob);
     let names: Vec<_> = c.iter().map(|c| c.instance.name.as_str()).collect();
-    // `wide` has the highest priority but C=6 breaks its B vector of 4: it ranks last.
+    // `wide` has the highest priority but its ConvSpec rejects the problem: it ranks last.
     assert_eq!(names.last(), Some(&"wide"));
     assert!(c[..3].iter().all(|c| c.verdict.is_ok()));
     let costs: Vec<f64> = c[..3]

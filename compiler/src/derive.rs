@@ -10,6 +10,7 @@ use crate::spec::{DlTransferSpec, Int, Ints, SplitKSpec, TransferSpec};
 use crate::validate::Basics;
 use crate::validate::codes as c;
 use crate::validate::report::{Report, SpanOf, array, indices, int, ints};
+use ck_dsl::Diagnostic;
 
 /// Largest fixed k_batch.
 const MAX_SPLIT_K: u64 = 1 << 16;
@@ -189,18 +190,17 @@ fn transfer(
         None => {
             let v = pow2_divisor(slice(vector_dim as usize), max_vector(side.global));
             if v == 1 {
-                r.warn(
+                let warning = Diagnostic::warning(
                     c::SCALAR_LOADS,
-                    s.cluster.sp(),
                     format!(
                         "`{key}.src_vector` derives to 1: each thread's slice along the vector dimension is one element, so the {} tile is read an element at a time",
                         if key == "a" { "A" } else { "B" }
                     ),
-                    "scalar global loads",
-                    format!(
-                        "write `{key}.src_vector = 1;` if that is meant, or give `{key}.cluster` fewer threads along the vector dimension"
-                    ),
-                );
+                )
+                .help(format!(
+                    "write `{key}.src_vector = 1;` if that is meant, or give `{key}.cluster` fewer threads along the vector dimension"
+                ));
+                r.warn(warning, s.cluster.sp(), "scalar global loads");
             }
             v
         }

@@ -16,6 +16,15 @@ fn session_for(path: &Path) -> Session {
     session
 }
 
+/// A fixture's file name and the code it starts with (`CK0301_tile_div.ck`: `CK0301`).
+fn name_and_code(path: &Path) -> (&str, &str) {
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    (name, name.split('_').next().unwrap_or_default())
+}
+
 #[test]
 fn pass_fixtures_compile() {
     insta::glob!("../fixtures/pass", "*.ck", |path| {
@@ -35,11 +44,7 @@ fn pass_fixtures_compile() {
 fn fail_fixtures_report_their_code() {
     insta::glob!("../fixtures/fail", "*.ck", |path| {
         let session = session_for(path);
-        let name = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or_default();
-        let code = name.split('_').next().unwrap_or_default();
+        let (name, code) = name_and_code(path);
         let diags = match ck_compiler::compile(&session) {
             Ok(_) => panic!("{name} should fail with {code}"),
             Err(d) => d,
@@ -57,11 +62,7 @@ fn fail_fixtures_report_their_code() {
 fn warn_fixtures_compile_and_warn_with_their_code() {
     insta::glob!("../fixtures/warn", "*.ck", |path| {
         let session = session_for(path);
-        let name = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or_default();
-        let code = name.split('_').next().unwrap_or_default();
+        let (name, code) = name_and_code(path);
         let validated = match ck_compiler::compile(&session) {
             Ok(v) => v,
             Err(d) => panic!("{name} should compile:\n{}", d.render(session.sources())),

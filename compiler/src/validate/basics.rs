@@ -8,6 +8,7 @@ use crate::ir::{ConvLayout, ElementOps, Types};
 use crate::model::*;
 use crate::ops::{self, DeviceOp, Mma, PipelineFamily, Support, layout_info};
 use crate::spec::Sp;
+use ck_dsl::Diagnostic;
 
 /// What every later rule needs to know about an instance.
 pub(crate) struct Basics {
@@ -470,15 +471,18 @@ fn check_targets(r: &mut Report, b: &Basics) {
         };
         let amd_kind = matches!(b.dev.mma, Mma::Xdl | Mma::Wmma | Mma::Dl);
         if ok && amd_kind && info.mma == MmaUnit::MmaSync {
-            r.warn(
+            let warning = Diagnostic::warning(
                 c::KIND_ON_NVIDIA,
-                r.spec.targets.sp(),
                 format!(
                     "`{}` is one of CK's AMD kernels: on `{a}` only its portable kernel runs, in warps of {} (CK's C++ builds for AMD targets only)",
                     b.kind, info.wave_size
                 ),
+            )
+            .help("use a `tile` kind for NVIDIA targets, or see `ckc explain` for the warp layout this one gets");
+            r.warn(
+                warning,
+                r.spec.targets.sp(),
                 format!("`{a}` runs the portable kernel only"),
-                "use a `tile` kind for NVIDIA targets, or see `ckc explain` for the warp layout this one gets",
             );
         }
         if !ok {

@@ -26,17 +26,11 @@ impl Report<'_> {
         self.errors += 1;
     }
 
-    /// Reports something that builds but is likely not what was meant (stable `CK09xx` codes).
-    pub fn warn(
-        &mut self,
-        code: &'static str,
-        span: Option<Span>,
-        message: impl Into<String>,
-        label: impl Into<String>,
-        help: impl Into<String>,
-    ) {
-        let d = self.place(Diagnostic::warning(code, message), span, label.into());
-        self.diags.push(d.help(help));
+    /// Reports `warning` (a [`Diagnostic::warning`] with its help: something that builds but is
+    /// likely not what was meant, stable `CK09xx` codes), labelled on `span` like an error.
+    pub fn warn(&mut self, warning: Diagnostic, span: Option<Span>, label: impl Into<String>) {
+        let d = self.place(warning, span, label.into());
+        self.diags.push(d);
     }
 
     /// The primary label on `span`, or on the instance name when the value was not written.

@@ -2,11 +2,13 @@
 //! `ckc run --verify`, the examples and the library tests share.
 
 use crate::backend::Backend;
+use crate::device::DeviceModel;
 use crate::elementwise::{ElementArgs, Elementwise, d_descs};
 use crate::exec::{Buffers, RunError, RunStats};
 use crate::layout::Role;
 use crate::problem::ConvProblem;
 use crate::reference::{random_tensor, reference, relative_error, tolerance};
+use crate::support::{Formulation, formulation};
 use crate::tensor::Tensor;
 use ck_compiler::ir::{ElementOps, Instance};
 use serde::Serialize;
@@ -59,7 +61,8 @@ impl fmt::Display for Verification {
 }
 
 /// Host bytes a checked run of `inst` on `p` holds at once: the three tensors and the D tensors
-/// in their types, and the fp64 reference of the destination.
+/// in their types, the fp64 reference of the destination, and the copies of a run on padded
+/// copies.
 pub fn host_bytes(inst: &Instance, p: &ConvProblem) -> Result<u64, RunError> {
     let mut bytes: u64 = 0;
     let mut add = |elements: u64, each: u32| {
@@ -72,6 +75,17 @@ pub fn host_bytes(inst: &Instance, p: &ConvProblem) -> Result<u64, RunError> {
         add(desc.elements(), dt.bytes());
     }
     add(p.desc(p.destination())?.elements(), 8);
+    // A run on padded copies holds those too (the CPU back end's on the host).
+    if let Ok(Formulation::Padded(pd)) = formulation(inst, p, &DeviceModel::default()) {
+        for (role, map) in [Role::Input, Role::Weight, Role::Output]
+            .iter()
+            .zip(pd.maps)
+        {
+            if let Some(m) = map {
+                add(m.staged_len(), p.dtype_of(*role).bytes());
+            }
+        }
+    }
     Ok(bytes)
 }
 
@@ -180,5 +194,20 @@ mod tests {
         let fresh = ProblemData::random(&inst, &p, 5).unwrap();
         let v = fresh.verify(&p).unwrap();
         assert!(!v.passed() && v.to_string().ends_with("FAIL"), "{v}");
+    }
+
+    #[test]
+    fn host_bytes_count_the_padded_copies() {
+        let p = ConvProblem::parse("fwd 2d N=2 K=8 C=3 filter=3 input=6 pad=1").unwrap();
+        let mut scalar = for_problem(instance(Variant::FwdXdl), &p);
+        (scalar.a.src_vector, scalar.b.src_vector) = (1, 1);
+        let mut vector = scalar.clone();
+        (vector.a.src_vector, vector.b.src_vector) = (4, 4);
+        // Input 2·36·3 → 2·36·4 and weights 8·9·3 → 8·9·4 fp16 elements copied.
+        let copies = (2 * 36 * 4 + 8 * 9 * 4) * 2;
+        assert_eq!(
+            host_bytes(&vector, &p).unwrap(),
+            host_bytes(&scalar, &p).unwrap() + copies
+        );
     }
 }

@@ -233,7 +233,7 @@ pub fn check_buffers<B>(
 }
 
 /// One kernel launch of a plan, ready to enqueue.
-pub(crate) struct Enqueue {
+pub struct Enqueue {
     pub entry: EntryKind,
     pub grid: [u32; 3],
     pub block: [u32; 3],
@@ -255,7 +255,7 @@ impl Enqueue {
 
 /// The zero-fills of a plan, `(target, offset, bytes)`: every back end clears them first (they
 /// target buffers the kernels then read or accumulate into), then issues its [`PlanWork`].
-pub(crate) fn zero_fills(plan: &LaunchPlan) -> impl Iterator<Item = (ZeroTarget, u64, u64)> + '_ {
+pub fn zero_fills(plan: &LaunchPlan) -> impl Iterator<Item = (ZeroTarget, u64, u64)> + '_ {
     plan.steps.iter().filter_map(|s| match *s {
         Step::Zero {
             target,
@@ -270,7 +270,7 @@ pub(crate) fn zero_fills(plan: &LaunchPlan) -> impl Iterator<Item = (ZeroTarget,
 /// `packs` on the back end's own stream, then `gemms`, each on its stride phase's lane (the
 /// phases write disjoint outputs and workspace regions: a back end may fork a stream per phase
 /// after the packs and join them before `unpacks`), then `unpacks`.
-pub(crate) struct PlanWork {
+pub struct PlanWork {
     pub packs: Vec<Enqueue>,
     pub gemms: Vec<Enqueue>,
     pub unpacks: Vec<Enqueue>,

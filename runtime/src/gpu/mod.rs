@@ -9,12 +9,10 @@ mod host;
 pub use cache::KernelCache;
 pub use dims::conv_dims;
 pub use host::{
-    ArgImage, DeviceTensors, TensorMapBytes, check_buffers, entry_function, plan, portable_checks,
-    portable_kernel,
+    ArgImage, DeviceTensors, Enqueue, PlanWork, TensorMapBytes, check_buffers, entry_function,
+    plan, portable_checks, portable_kernel, zero_fills,
 };
-pub(crate) use host::{
-    Enqueue, HostDevice, PlanWork, device_backend, plan_on, run_on_host, zero_fills,
-};
+pub(crate) use host::{HostDevice, device_backend, plan_on, run_on_host};
 #[cfg(feature = "cuda")]
 pub(crate) use host::{from_bytes, to_bytes};
 

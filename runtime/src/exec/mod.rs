@@ -316,11 +316,10 @@ pub fn run(
     let internal = |e: crate::tensor::TensorError| RunError::Internal(e.to_string());
     let mut acc = Tensor::zeros(acc_type, q.desc(q.destination())?).map_err(internal)?;
     let stats = gemm(&mut acc)?;
+    // A fold holds its destination in the same memory (padded runs returned above).
     let places = match &form {
-        // A fold holds its destination in the same memory.
-        Formulation::Direct | Formulation::Folded(_) => (0..dst.len()).collect(),
         Formulation::Transposed(t) => transposed_places(p, t)?,
-        Formulation::Padded(_) => return Err(RunError::Internal("a padded run".into())),
+        _ => (0..dst.len()).collect(),
     };
     for (c, j) in acc.to_f32().into_iter().zip(places) {
         let v = if result == ElementOp::PassThrough {

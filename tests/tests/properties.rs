@@ -1,11 +1,15 @@
 //! Property tests of the front ends against careless and hostile input: `.ck` sources and CK
 //! instance strings of the library with random edits (deleted runs, inserted tokens a compiler
 //! or a C preprocessor treats specially, replaced characters) and arbitrary problem strings
-//! give a result or diagnostics, never a panic; a problem that parses prints back to itself.
+//! give a result or diagnostics, never a panic; the first instances of an edited source that
+//! still compiles round-trip through the manifest (its parameters read back equal) and through
+//! their CK instance string (imported, compiled, printed again); a problem that parses prints
+//! back to itself.
 //! `PROPTEST_CASES=100000 cargo test --release -p ck-tests --test properties` runs longer.
 
-use ck_compiler::emit::instance_string;
+use ck_compiler::emit::{instance_string, manifest_json};
 use ck_compiler::import::{import_trait, to_ck_source};
+use ck_compiler::ir::Instance;
 use ck_compiler::load::Session;
 use ck_runtime::ConvProblem;
 use proptest::prelude::*;
@@ -136,11 +140,38 @@ fn apply(text: &str, edits: &[Edit]) -> String {
     chars.into_iter().collect()
 }
 
-fn compile_text(text: &str) {
+fn compile_text(text: &str) -> Option<ck_compiler::ir::Validated> {
     let mut session = Session::new();
     session.add_source("edited.ck", text);
     // Diagnostics or a library: either is an answer.
-    let _ = ck_compiler::compile(&session);
+    ck_compiler::compile(&session).ok()
+}
+
+/// Instances of an edited library that round-trip, at most this many a case (families expand
+/// to hundreds).
+const ROUND_TRIPS: usize = 3;
+
+/// The manifest's parameters read back as the instances, and each instance's CK string imported
+/// and compiled prints the same string.
+fn round_trips(set: &ck_compiler::ir::Validated) {
+    let json: serde_json::Value =
+        serde_json::from_str(&manifest_json(set).expect("a valid set has a manifest"))
+            .expect("the manifest is JSON");
+    let entries = json["instances"].as_array().expect("manifest entries");
+    for (inst, entry) in set.instances().iter().zip(entries).take(ROUND_TRIPS) {
+        let params: Instance =
+            serde_json::from_value(entry["params"].clone()).expect("parameters read back");
+        assert_eq!(&params, inst);
+        let s = instance_string(inst).expect("a valid instance prints");
+        assert_eq!(entry["instance_string"].as_str(), Some(s.as_str()));
+        let imported = import_trait(&s).unwrap_or_else(|e| panic!("{s}: {e}"));
+        let again = compile_text(&to_ck_source(&imported))
+            .unwrap_or_else(|| panic!("{s}: its import does not compile"));
+        let [back] = again.instances() else {
+            panic!("{s}: one instance expected")
+        };
+        assert_eq!(instance_string(back).expect("printable"), s);
+    }
 }
 
 proptest! {
@@ -155,7 +186,9 @@ proptest! {
         edits in prop::collection::vec(edit(), 1..4),
     ) {
         let all = sources();
-        compile_text(&apply(&all[file.index(all.len())], &edits));
+        if let Some(set) = compile_text(&apply(&all[file.index(all.len())], &edits)) {
+            round_trips(&set);
+        }
     }
 
     #[test]

@@ -55,11 +55,7 @@ impl Padded {
         let filter = product(&q.filter)?.checked_mul(q.c)?;
         self.maps[1] = map(q.g, q.k.checked_mul(filter)?, k, filter, filter, 0);
         let pixels = q.n.checked_mul(product(&q.output())?)?;
-        self.maps[2] = if group_outer {
-            map(q.g.checked_mul(pixels)?, q.k, 1, q.k, k, 0)
-        } else {
-            map(pixels, q.g.checked_mul(q.k)?, q.g, q.k, k, 0)
-        };
+        self.maps[2] = channels_map(pixels, q.g, q.k, k, group_outer)?;
         q.k = k;
         Some(())
     }
@@ -77,6 +73,23 @@ fn map(rows: u64, src: u64, blocks: u64, inp: u64, out: u64, shift: u64) -> Opti
         shift,
     };
     (!m.is_identity()).then_some(m)
+}
+
+/// The copy of a channels-last tensor of `pixels` pixels with the `ch` channels of each of its
+/// `g` groups padded to `to`: a pixel holds every group's channels (NHWGC), or a row is one
+/// group's pixel (GNHWC). `None` on overflow; `Some(None)` where nothing changes.
+fn channels_map(
+    pixels: u64,
+    g: u64,
+    ch: u64,
+    to: u64,
+    group_outer: bool,
+) -> Option<Option<RowMap>> {
+    Some(if group_outer {
+        map(g.checked_mul(pixels)?, ch, 1, ch, to, 0)
+    } else {
+        map(pixels, g.checked_mul(ch)?, g, ch, to, 0)
+    })
 }
 
 fn product(v: &[u64]) -> Option<u64> {
@@ -175,16 +188,8 @@ impl ConvProblem {
     /// [`Self::padded`] of the channels alone.
     fn channels_padded(&self, v: u64, group_outer: bool) -> Option<Padded> {
         let c = self.c.next_multiple_of(v);
-        if c == self.c {
-            return None;
-        }
         let pixels = self.n.checked_mul(product(&self.input)?)?;
-        // A pixel holds every group's channels (NHWGC) or one group's (GNHWC).
-        let input = if group_outer {
-            map(self.g.checked_mul(pixels)?, self.c, 1, self.c, c, 0)
-        } else {
-            map(pixels, self.g.checked_mul(self.c)?, self.g, self.c, c, 0)
-        };
+        let input = channels_map(pixels, self.g, self.c, c, group_outer)?;
         let taps = self
             .g
             .checked_mul(self.k)?

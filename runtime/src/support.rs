@@ -134,8 +134,8 @@ pub enum Formulation {
     /// As its fold ([`ConvProblem::folded`]: the same tensors, the last spatial stride in the
     /// channels), which the instance supports as stated.
     Folded(ConvProblem),
-    /// On copies of some of its tensors with the channels padded ([`ConvProblem::padded`]),
-    /// whose problem the instance supports as stated.
+    /// On copies of some of its tensors with the channels `C` or `K` padded
+    /// ([`ConvProblem::padded`]), whose problem the instance supports as stated.
     Padded(Padded),
 }
 
@@ -186,7 +186,8 @@ pub fn formulation(
 }
 
 /// A problem with the problems an instance may run in its place ([`ConvProblem::folded`],
-/// [`ConvProblem::transposed`]), derived once for ranking many instances.
+/// [`ConvProblem::transposed`], [`ConvProblem::padded`]), derived once for ranking many
+/// instances.
 pub(crate) struct Forms<'p> {
     problem: &'p ConvProblem,
     /// Why the problem is impossible, if it is: no instance supports it.

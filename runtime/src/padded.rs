@@ -41,19 +41,31 @@ impl Padded {
     }
 
     /// Pads `K` to a multiple of `vk` with zero filters: a copy of the weights with whole
-    /// filters added per group, and of the output with the channels padded. Refused (`None`)
-    /// where the weights already have a copy for the channels.
+    /// filters added per group, and of the output with the channels padded. Where the weights
+    /// already have a copy whose row is one group's filters ([`ConvProblem::padded`] of the
+    /// channels alone), that copy takes the zero filters too; refused (`None`) where their copy
+    /// folds a stride.
     fn pad_filters(&mut self, vk: u64, group_outer: bool) -> Option<()> {
         let q = &mut self.problem;
         let k = q.k.next_multiple_of(vk);
         if k == q.k {
             return Some(());
         }
-        if self.maps[1].is_some() {
-            return None;
-        }
-        let filter = product(&q.filter)?.checked_mul(q.c)?;
-        self.maps[1] = map(q.g, q.k.checked_mul(filter)?, k, filter, filter, 0);
+        let taps = product(&q.filter)?;
+        self.maps[1] = match self.maps[1] {
+            None => {
+                let filter = taps.checked_mul(q.c)?;
+                map(q.g, q.k.checked_mul(filter)?, k, filter, filter, 0)
+            }
+            // Blocks of one tap's channels, a group a row: the added blocks lie past the row.
+            Some(m) if m.rows == q.g && m.blocks == q.k.checked_mul(taps)? && m.out == q.c => {
+                Some(RowMap {
+                    blocks: k.checked_mul(taps)?,
+                    ..m
+                })
+            }
+            Some(_) => return None,
+        };
         let pixels = q.n.checked_mul(product(&q.output())?)?;
         self.maps[2] = channels_map(pixels, q.g, q.k, k, group_outer)?;
         q.k = k;
@@ -107,9 +119,10 @@ impl ConvProblem {
     /// zero taps in front of the filter make it and the left pad multiples of `s`, zero taps
     /// after it and zero pixels after the input make those multiples too, and the right pad
     /// keeps the output. A 7 × 7 stride-2 stem over 3 channels becomes a 7 × 4 filter over 8
-    /// (6 of them data). `K` is padded with zero filters where the weights need no other copy
-    /// (a 3-channel output against vectors of 8: 8 filters, 5 of them zeros, into a copy of the
-    /// output whose first 3 channels are the result).
+    /// (6 of them data). `K` is padded with zero filters in the weights' copy (a 3-channel
+    /// output against vectors of 8: 8 filters, 5 of them zeros, into a copy of the output whose
+    /// first 3 channels are the result); a folded copy takes no zero filters, so where both
+    /// need padding the stride stays and the channels alone are padded.
     pub fn padded(&self, vc: u64, vk: u64) -> Option<Padded> {
         use Layout::*;
         if vc == 0 || vk == 0 || self.validate().is_err() {
@@ -123,16 +136,18 @@ impl ConvProblem {
         if !matches!(self.layout.weight, Gkxc | Gkyxc | Gkzyxc) {
             return None;
         }
-        let mut padded = if self.c.is_multiple_of(vc) {
-            Padded {
+        let with_filters = |mut pd: Padded| pd.pad_filters(vk, group_outer).map(|()| pd);
+        let padded = if self.c.is_multiple_of(vc) {
+            with_filters(Padded {
                 problem: self.clone(),
                 maps: [None; 3],
-            }
+            })
         } else {
+            // A folded stride's weight copy takes no zero filters: then the channels alone.
             self.fold_padded(vc, group_outer)
-                .or_else(|| self.channels_padded(vc, group_outer))?
-        };
-        padded.pad_filters(vk, group_outer)?;
+                .and_then(with_filters)
+                .or_else(|| self.channels_padded(vc, group_outer).and_then(with_filters))
+        }?;
         let q = &padded.problem;
         let holds = padded.maps.iter().any(Option::is_some)
             && q.validate().is_ok()
@@ -190,11 +205,9 @@ impl ConvProblem {
         let c = self.c.next_multiple_of(v);
         let pixels = self.n.checked_mul(product(&self.input)?)?;
         let input = channels_map(pixels, self.g, self.c, c, group_outer)?;
-        let taps = self
-            .g
-            .checked_mul(self.k)?
-            .checked_mul(product(&self.filter)?)?;
-        let weight = map(taps, self.c, 1, self.c, c, 0);
+        // A group's filters a row, a tap's channels a block, so that zero filters can follow.
+        let taps = self.k.checked_mul(product(&self.filter)?)?;
+        let weight = map(self.g, taps.checked_mul(self.c)?, taps, self.c, c, 0);
         Some(Padded {
             problem: ConvProblem { c, ..self.clone() },
             maps: [input, weight, None],
@@ -284,7 +297,7 @@ mod tests {
     }
 
     #[test]
-    fn odd_output_channels_get_zero_filters_where_the_weights_have_no_other_copy() {
+    fn odd_output_channels_get_zero_filters_in_the_weights_copy() {
         let p = ConvProblem::parse("fwd 2d G=2 N=2 K=3 C=8 filter=3x3 input=6x6 lpad=1x1 rpad=1x1")
             .unwrap();
         let pd = p.padded(8, 8).unwrap();
@@ -314,9 +327,32 @@ mod tests {
                 shift: 0
             })
         );
+        // Both padded: one weight copy, 9 taps of 5 channels into 8 filters of 9 taps of 8.
         let both = ConvProblem::parse("fwd 2d N=1 K=3 C=5 filter=3x3 input=6x6 lpad=1x1 rpad=1x1")
             .unwrap();
-        assert_eq!(both.padded(8, 8), None);
-        assert_eq!(both.padded(8, 1).map(|pd| pd.problem.c), Some(8));
+        let pd = both.padded(8, 8).unwrap();
+        assert_eq!((pd.problem.k, pd.problem.c), (8, 8));
+        assert_eq!(
+            pd.maps[1],
+            Some(RowMap {
+                rows: 1,
+                src: 135,
+                blocks: 72,
+                inp: 5,
+                out: 8,
+                shift: 0
+            })
+        );
+        assert!(pd.maps[0].is_some() && pd.maps[2].is_some());
+        // A folded stride's weight copy takes no zero filters: K padded, the stride stays.
+        let stem = ConvProblem::parse(
+            "fwd 2d N=1 K=3 C=3 filter=7x7 input=16x16 stride=2x2 lpad=3x3 rpad=3x3",
+        )
+        .unwrap();
+        let pd = stem.padded(8, 8).unwrap();
+        assert_eq!((pd.problem.k, pd.problem.c), (8, 8));
+        assert_eq!(pd.problem.stride, vec![2, 2]);
+        let folded = stem.padded(8, 1).unwrap();
+        assert_eq!((folded.problem.c, folded.problem.stride), (8, vec![2, 1]));
     }
 }

@@ -376,3 +376,49 @@ family nv_narrow_2d : nv_tile {
         t64x64x64 = ([64, 64, 64], [2, 2, 1], [32, 32, 16]);
     }
 }
+
+/// Pointwise (1x1, unit stride, no pad) forward and backward data with few channels: the
+/// inverted-residual expansions and projections of mobile networks, 1x1 heads and 3-channel
+/// outputs padded to 8. With up to a few hundred channels on each side a 1x1 convolution is a
+/// pass over its tensors; the kernels' pointwise entry streams pixels with a group's weights in
+/// LDS. Problems whose weights do not fit it run the 128x64 tile.
+family nv_pointwise_2d : nv_tile {
+    dims = 2;
+    layout = nhwgc;
+    spec = filter1x1_stride1_pad0;
+    pipeline.version = compv3;
+    over op = [fwd, bwd_data];
+    over dtype = [fp16, bf16];
+    rows (tile, warps, warp_tile) {
+        /// 4 warps of 64x32, K per block 64.
+        t128x64x64 = ([128, 64, 64], [2, 2, 1], [64, 32, 16]);
+    }
+}
+
+/// The same over NWGC (1x1 layers of audio encoders); the kernels are the 2-D ones.
+family nv_pointwise_1d : nv_tile {
+    dims = 1;
+    layout = nwgc;
+    spec = filter1x1_stride1_pad0;
+    pipeline.version = compv3;
+    over op = [fwd, bwd_data];
+    over dtype = [fp16, bf16];
+    rows (tile, warps, warp_tile) {
+        /// 4 warps of 64x32, K per block 64.
+        t128x64x64 = ([128, 64, 64], [2, 2, 1], [64, 32, 16]);
+    }
+}
+
+/// The same over NDHWGC (1x1x1 layers of 3-D segmentation networks).
+family nv_pointwise_3d : nv_tile {
+    dims = 3;
+    layout = ndhwgc;
+    spec = filter1x1_stride1_pad0;
+    pipeline.version = compv3;
+    over op = [fwd, bwd_data];
+    over dtype = [fp16, bf16];
+    rows (tile, warps, warp_tile) {
+        /// 4 warps of 64x32, K per block 64.
+        t128x64x64 = ([128, 64, 64], [2, 2, 1], [64, 32, 16]);
+    }
+}

@@ -5,6 +5,7 @@ pub mod backend;
 pub mod declared;
 pub mod decompose;
 pub mod device;
+pub mod dims;
 pub mod elementwise;
 pub mod exec;
 pub mod features;

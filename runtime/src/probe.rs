@@ -113,6 +113,31 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
             rpad: 0,
             ..base
         },
+        // Filter1x1Stride1Pad0 kernels stream these on their pointwise entry: destination
+        // vectors that do not divide the workgroup, groups, and a last pass of few pixels.
+        Shape {
+            what: "pointwise, grouped, a partial pass",
+            g: 2 * m,
+            n: 3,
+            k: 3 * v,
+            c: 5 * v,
+            filter: 1,
+            input: 7,
+            lpad: 0,
+            rpad: 0,
+            ..base
+        },
+        Shape {
+            what: "pointwise, several workgroups",
+            n: 2,
+            k: 4 * v,
+            c: 2 * v,
+            filter: 1,
+            input: 16,
+            lpad: 0,
+            rpad: 0,
+            ..base
+        },
         Shape {
             what: "depthwise",
             g: 3 * m,
@@ -235,7 +260,8 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
             stride: 2,
             ..base
         },
-        // Both: one copy of the weights pads each filter's channels and adds zero filters.
+        // Both: one copy of the weights pads each filter's channels and adds zero filters (the
+        // stride stays where C alone would have folded it).
         Shape {
             what: "odd input and output channels on padded copies",
             g: m,
@@ -243,6 +269,7 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
             k: v + 3,
             c: v + 5,
             input: 7,
+            stride: 2,
             ..base
         },
     ];

@@ -5,12 +5,16 @@
 //! without enough measurements), the analytic cost model ([`crate::select::cost`]) ranks.
 
 use crate::device::DeviceModel;
+use crate::dims::conv_dims;
+use crate::elementwise::ops_by_role;
 use crate::features::{names, values_of};
 use crate::gbdt::Gbdt;
+use crate::layout::Role;
 use crate::problem::ConvProblem;
 use crate::support::Formulation;
+use ck_compiler::emit::hip::pointwise_suits;
 use ck_compiler::ir::Instance;
-use ck_compiler::model::{Arch, Op};
+use ck_compiler::model::{Arch, ConvSpec, ElementOp, Op};
 use std::sync::OnceLock;
 
 /// The embedded models: target, op, the model's text.
@@ -96,15 +100,42 @@ pub fn predict_all(
         .map(|(inst, form)| values_of(inst, form, p, dev, target))
         .collect();
     let mut us = model.predict_us(&values);
-    // The model knows the GEMM of the problem an instance computes; padded copies add their
-    // own launches.
-    for (t, (_, form)) in us.iter_mut().zip(runs) {
+    // The model knows the GEMM of the problem an instance computes; a pointwise entry streams
+    // it instead, and padded copies add their own launches.
+    for (t, (inst, form)) in us.iter_mut().zip(runs) {
+        if let Some(stream) = pointwise_us(inst, form.problem(p)) {
+            *t = stream;
+        }
         if let Formulation::Padded(pd) = form {
             *t += pd.copies() as f64 * COPY_LAUNCH_US + pd.copy_bytes() as f64 / COPY_BYTES_PER_US;
         }
     }
     us
 }
+
+/// The estimate of a run of `q` on the pointwise entry, where `inst`'s kernel takes it there
+/// (`pointwise_suits`): a launch, its bytes at about 60 % of the memory bandwidth, and the part
+/// of its multiply-adds on the SIMT lanes that the loads do not hide.
+fn pointwise_us(inst: &Instance, q: &ConvProblem) -> Option<f64> {
+    let plain = |op| op == ElementOp::PassThrough;
+    let ([a, b], _) = ops_by_role(inst.op, &inst.elementwise);
+    if inst.spec != ConvSpec::Filter1x1Stride1Pad0 || !plain(a) || !plain(b) {
+        return None;
+    }
+    let dims = conv_dims(q).ok().filter(pointwise_suits)?;
+    let pixels = (dims.n * dims.input.iter().product::<u64>()) as f64;
+    let elem = |role| q.dtype_of(role).bytes() as f64;
+    let bytes = pixels
+        * dims.g as f64
+        * (dims.c as f64 * elem(Role::Input) + dims.k as f64 * elem(Role::Output));
+    let flops = 2.0 * pixels * (dims.g * dims.c * dims.k) as f64;
+    Some(POINTWISE_LAUNCH_US + bytes / POINTWISE_BYTES_PER_US + flops / POINTWISE_FLOPS_PER_US)
+}
+
+/// The pointwise entry's terms, fitted to its runs on an H200 (`docs/performance.md`).
+const POINTWISE_LAUNCH_US: f64 = 2.0;
+const POINTWISE_BYTES_PER_US: f64 = 2.8e6;
+const POINTWISE_FLOPS_PER_US: f64 = 1.0e8;
 
 /// What the estimate of a run on padded copies adds for each copy: a launch, and its bytes at
 /// about two thirds of an H100's memory bandwidth.
@@ -121,6 +152,30 @@ mod tests {
         features: Vec<String>,
         rows: Vec<Vec<f64>>,
         predictions: Vec<f64>,
+    }
+
+    /// Runs on the pointwise entry are estimated by their bytes and multiply-adds; other runs
+    /// and other kernels get none.
+    #[test]
+    fn pointwise_runs_are_estimated_by_their_bytes() {
+        use crate::testing::{Variant, instance};
+        let mut inst = instance(Variant::FwdTile);
+        inst.spec = ConvSpec::Filter1x1Stride1Pad0;
+        let p = ConvProblem::parse("fwd 2d N=32 K=32 C=16 filter=1x1 input=112x112 dtype=fp16")
+            .unwrap();
+        let pixels = 32.0 * 112.0 * 112.0;
+        let want = POINTWISE_LAUNCH_US
+            + pixels * 48.0 * 2.0 / POINTWISE_BYTES_PER_US
+            + 2.0 * pixels * 512.0 / POINTWISE_FLOPS_PER_US;
+        let got = pointwise_us(&inst, &p).unwrap();
+        assert!((got - want).abs() < 1e-9 * want, "{got} against {want}");
+        let three =
+            ConvProblem::parse("fwd 2d N=32 K=32 C=16 filter=3x3 input=112x112 pad=1").unwrap();
+        assert_eq!(pointwise_us(&inst, &three), None);
+        let wide = ConvProblem::parse("fwd 2d N=1 K=256 C=256 filter=1x1 input=8x8").unwrap();
+        assert_eq!(pointwise_us(&inst, &wide), None);
+        inst.spec = ConvSpec::Default;
+        assert_eq!(pointwise_us(&inst, &p), None);
     }
 
     /// Each shipped model loads, reads features the runtime computes, and predicts through the

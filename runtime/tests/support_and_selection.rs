@@ -92,12 +92,18 @@ fn identity_and_vector_rules() {
         formulation(&c4, &unit, &DeviceModel::default()),
         Ok(Formulation::Transposed(t)) if (t.k, t.c) == (6, 8)
     ));
-    // C and K both odd: padded copies would need two copies of the weights in one.
+    // C and K both off the vectors: one copy of the weights pads both; in NGCHW, where no
+    // copy is made, the rule stands and says why the transpose fails too.
     let mut k4 = c4.clone();
     k4.a.src_vector = 4;
+    assert!(matches!(
+        formulation(&k4, &p("bwd_weight 2d N=2 K=6 C=6 filter=3 input=6"), &DeviceModel::default()),
+        Ok(Formulation::Padded(pd)) if (pd.problem.k, pd.problem.c) == (8, 8)
+    ));
+    let ngchw_k6 = p("bwd_weight 2d N=2 K=6 C=6 filter=3 input=6 layout=ngchw");
     rejects(
-        &k4,
-        &p("bwd_weight 2d N=2 K=6 C=6 filter=3 input=6"),
+        &for_problem(k4.clone(), &ngchw_k6),
+        &ngchw_k6,
         Rule::VectorA,
         &[
             "K=6",

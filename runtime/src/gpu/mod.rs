@@ -3,11 +3,10 @@
 //! host-tensor run of [`Backend::run`](crate::Backend::run) over any device.
 
 mod cache;
-mod dims;
 mod host;
 
+pub use crate::dims::conv_dims;
 pub use cache::KernelCache;
-pub use dims::conv_dims;
 pub use host::{
     ArgImage, DeviceTensors, Enqueue, PlanWork, TensorMapBytes, check_buffers, entry_function,
     plan, portable_checks, portable_kernel, zero_fills,
@@ -31,6 +30,12 @@ pub enum LaunchError {
         have: usize,
         need: u64,
     },
+}
+
+impl From<crate::dims::DimsError> for LaunchError {
+    fn from(e: crate::dims::DimsError) -> Self {
+        LaunchError::Problem(e.to_string())
+    }
 }
 
 /// A GPU as support checks and selection see it: each SM or CU is a compute unit with two

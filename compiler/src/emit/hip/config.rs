@@ -431,6 +431,12 @@ impl KernelConfig {
         self.merge_groups > 1
     }
 
+    /// Filter1x1Stride1Pad0 forward and backward-data kernels also carry the `pointwise` entry
+    /// (`pointwise.hip`): with few channels a 1x1 problem is one pass over its tensors.
+    pub fn has_pointwise(&self) -> bool {
+        self.fast_1x1 && self.op != Op::BwdWeight
+    }
+
     /// The kernel has the `sliced` backward-weight entry ([`Self::sliced_warps`]).
     pub fn has_sliced(&self) -> bool {
         self.sliced_warps > 1

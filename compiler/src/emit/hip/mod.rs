@@ -14,7 +14,7 @@ pub use args::{IMAGE_BYTES, TMA_MAP_BYTES, TMA_MAPS_OFFSET};
 pub use config::{Elem, HipError, KernelConfig, OperandCfg, Schedule, WgmmaLayout, gcd};
 pub use launch::{
     Buffers, ConvDims, DeviceInfo, EntryKind, LaunchPlan, MAX_CLUSTER, NO_CLUSTERS, PlanError,
-    RowMap, Staged, Step, ZeroTarget,
+    RowMap, Staged, Step, ZeroTarget, pointwise_suits,
 };
 pub use source::{KernelText, kernel_text};
 pub use tma::{BOX_CHANNELS, MapKind, TensorMap, tensor_maps, tma_mode};
@@ -68,6 +68,9 @@ pub fn emit_hip(inst: &Instance) -> Result<HipKernel, HipError> {
     .into_iter()
     .filter(|_| config.has_direct() && config.op == Op::BwdWeight);
     let sliced = config.has_sliced().then_some((EntryKind::Sliced, "sliced"));
+    let pointwise = config
+        .has_pointwise()
+        .then_some((EntryKind::Pointwise, "pointwise"));
     let entries = [
         (EntryKind::Main, "main"),
         (EntryKind::Convert, "convert"),
@@ -77,6 +80,7 @@ pub fn emit_hip(inst: &Instance) -> Result<HipKernel, HipError> {
     .chain(direct)
     .chain(direct_bwd_weight)
     .chain(sliced)
+    .chain(pointwise)
     .map(|(kind, suffix)| Entry {
         kind,
         symbol: format!("{base}_{suffix}"),

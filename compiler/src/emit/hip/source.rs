@@ -7,7 +7,8 @@ use super::config::{Elem, KernelConfig, SLICED_STAGES, Schedule};
 use super::launch::{
     CLUSTER_PAD, CONVERT_BLOCK, DCONV_BLOCK, DCONV_LDS_FLOATS, DCONV_PAD, DCONV_STRIP,
     DCONV_WARP_VECTORS, DIRECT_DEPTH, DIRECT_LANES, DIRECT_MMA_BLOCKS, DIRECT_RUNS, DIRECT_SETS,
-    DIRECT_SPAN, DIRECT_STEP_ROWS, DROWS_SLOTS, DROWS_VECS, REPACK_BLOCK, REPACK_CHUNK, STAGE_PAD,
+    DIRECT_SPAN, DIRECT_STEP_ROWS, DROWS_SLOTS, DROWS_VECS, PW_BLOCK, PW_PIXELS, REPACK_BLOCK,
+    REPACK_CHUNK, STAGE_PAD,
 };
 use crate::model::{ElementOp, Op, Reduction};
 use std::fmt::Write;
@@ -30,6 +31,8 @@ const BODY: [&str; 5] = [
 const DIRECT: &str = include_str!("direct.hip");
 const DIRECT_CONV: &str = include_str!("direct_conv.hip");
 const SLICED: &str = include_str!("sliced.hip");
+/// The pointwise entry of Filter1x1Stride1Pad0 forward and backward-data kernels.
+const POINTWISE: &str = include_str!("pointwise.hip");
 
 /// FNV-1a, 64 bits: a stable hash of the instance constants that names the kernel's symbols.
 fn fnv1a(text: &str) -> u64 {
@@ -54,7 +57,7 @@ fn eop(op: ElementOp) -> &'static str {
 pub struct KernelText {
     /// `ck_<hash of the constants>`; the entry points are `<base>_main`, `<base>_convert`,
     /// `<base>_repack` and,
-    /// where the kernel has them, `<base>_direct` and `<base>_direct_mma`.
+    /// where the kernel has them, `<base>_direct`, `<base>_direct_mma` and `<base>_pointwise`.
     pub symbol_base: String,
     /// Prelude, argument struct, constants and body, without any provenance comment.
     pub text: String,
@@ -106,6 +109,13 @@ pub fn kernel_text(cfg: &KernelConfig) -> KernelText {
     }
     if cfg.has_sliced() {
         text.push_str(SLICED);
+    }
+    if cfg.has_pointwise() {
+        let _ = writeln!(
+            text,
+            "\nconstexpr int PW_BLOCK = {PW_BLOCK};\nconstexpr int PW_PIXELS = {PW_PIXELS};"
+        );
+        text.push_str(POINTWISE);
     }
     KernelText { symbol_base, text }
 }

@@ -1328,3 +1328,59 @@ fn auto_split_k_adds_slices_in_clusters_where_the_device_has_them() {
     assert_eq!(main(&plan), (108, 1));
     assert_eq!((plan.args.cluster, plan.args.ws_slices), (0, 3));
 }
+
+#[test]
+fn filter1x1_kernels_stream_pointwise_problems_whose_weights_fit_the_lds() {
+    use crate::model::ConvSpec;
+    let pointwise = |op| {
+        let inst = SampleBuilder::new("pw", op)
+            .spec(ConvSpec::Filter1x1Stride1Pad0)
+            .build();
+        emit_hip(&inst).unwrap()
+    };
+    let one = |op| ConvDims {
+        k: 24,
+        c: 40,
+        filter: [1; 3],
+        pad: [0; 3],
+        ..dims(op)
+    };
+    for op in [Op::Fwd, Op::BwdData] {
+        let kernel = pointwise(op);
+        assert!(kernel.entry(EntryKind::Pointwise).is_some());
+        assert!(kernel.source.contains("CK_ENTRY_THREADS(pointwise,"));
+        let d = one(op);
+        let plan = kernel.plan(&d, &DEV).unwrap();
+        assert_eq!(launches(&plan), [EntryKind::Pointwise]);
+        // The group's weights as fp32 in LDS; a grid of both groups' pixel ranges.
+        let (src, dst): (u32, u64) = if op == Op::Fwd { (40, 24) } else { (24, 40) };
+        let span = 256 / (dst / 8) * 4;
+        assert!(matches!(
+            plan.steps[0],
+            Step::Launch { grid: [x, 2, 1], block: [256, 1, 1], lds_bytes, .. }
+                if u64::from(x) == (4u64 * 14 * 14).div_ceil(span) && lds_bytes == src * dst as u32 * 4
+        ));
+        assert_eq!(plan.workspace_bytes, 0);
+        // Channels off the vectors, weights past the LDS, a 3x3 filter: the GEMM tile.
+        for other in [
+            ConvDims { k: 20, ..d.clone() },
+            ConvDims {
+                k: 128,
+                c: 128,
+                ..d.clone()
+            },
+            dims(op),
+        ] {
+            assert_eq!(
+                launches(&kernel.plan(&other, &DEV).unwrap())[0],
+                EntryKind::Main
+            );
+        }
+    }
+    // Backward weight has no pointwise entry, nor kernels of other ConvSpecs.
+    let bwd_weight = pointwise(Op::BwdWeight);
+    assert!(bwd_weight.entry(EntryKind::Pointwise).is_none());
+    let plain = emit_hip(&SampleBuilder::new("p", Op::Fwd).build()).unwrap();
+    assert!(plain.entry(EntryKind::Pointwise).is_none());
+    assert!(!plain.source.contains("CK_ENTRY_THREADS(pointwise,"));
+}

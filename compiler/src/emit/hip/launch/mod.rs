@@ -2,7 +2,8 @@
 //! the argument block and the ordered steps. The runtime back ends and the tests use only this.
 //! This module plans the implicit GEMM (its schedules, stride phases and the transposed
 //! backward weight); `split` holds the split-K model and the convert launch, `narrow` the
-//! entries that run narrow problems in place of the GEMM tiles.
+//! entries that run narrow problems in place of the GEMM tiles, `pointwise` the streaming 1x1
+//! entry.
 
 use super::args::CkArgs;
 use super::config::{Elem, KernelConfig, Schedule};
@@ -11,6 +12,7 @@ use crate::model::{ElementOp, Layout, Op, Reduction};
 use serde::{Deserialize, Serialize};
 
 mod narrow;
+mod pointwise;
 mod repack;
 mod split;
 
@@ -19,6 +21,8 @@ pub(super) use narrow::{
     DIRECT_LANES, DIRECT_MMA_BLOCKS, DIRECT_RUNS, DIRECT_SETS, DIRECT_SPAN, DIRECT_STEP_ROWS,
     DROWS_SLOTS, DROWS_VECS,
 };
+pub use pointwise::pointwise_suits;
+pub(super) use pointwise::{PW_BLOCK, PW_PIXELS};
 pub(super) use repack::{REPACK_BLOCK, REPACK_CHUNK};
 pub use repack::{RowMap, Staged};
 pub(super) use split::{CONVERT_BLOCK, auto_split};
@@ -121,6 +125,9 @@ pub enum EntryKind {
     Sliced,
     /// A caller's tensor to or from its staged copy ([`RowMap`]).
     Repack,
+    /// Pointwise forward and backward data with few channels (Filter1x1Stride1Pad0 kernels;
+    /// see [`KernelConfig::has_pointwise`]).
+    Pointwise,
 }
 
 /// Which buffer a zero-fill step clears.
@@ -593,6 +600,9 @@ impl KernelConfig {
         });
         args.stage_out = i64::from(self.stage_output(dims, [xs, ws, ys], dev));
         if let Some(plan) = self.narrow_plan(dims, dev, [xs, ys], args, tensor_bytes) {
+            return Ok(plan);
+        }
+        if let Some(plan) = self.pointwise_plan(dims, dev, [xs, ys], args, tensor_bytes) {
             return Ok(plan);
         }
 

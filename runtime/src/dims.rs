@@ -1,13 +1,18 @@
-//! `ConvProblem` → the portable kernels' `ConvDims` (3-D spatial, left pads, output sizes).
+//! `ConvProblem` → the portable kernels' `ConvDims` (3-D spatial, left pads, output sizes), for
+//! the GPU back ends' plans and selection's estimates of the kernels' entries.
 
-use super::LaunchError;
 use crate::problem::ConvProblem;
 use ck_compiler::emit::hip::ConvDims;
 
-pub fn conv_dims(p: &ConvProblem) -> Result<ConvDims, LaunchError> {
+/// Why a problem has no kernel dimensions.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct DimsError(String);
+
+pub fn conv_dims(p: &ConvProblem) -> Result<ConvDims, DimsError> {
     let nd = p.ndim as usize;
     if !(1..=3).contains(&nd) {
-        return Err(LaunchError::Problem(format!(
+        return Err(DimsError(format!(
             "{}-D convolutions are not supported",
             p.ndim
         )));
@@ -22,7 +27,7 @@ pub fn conv_dims(p: &ConvProblem) -> Result<ConvDims, LaunchError> {
     ];
     for (what, v) in vectors {
         if v.len() != nd {
-            return Err(LaunchError::Problem(format!(
+            return Err(DimsError(format!(
                 "{what} has {} entries, expected {nd}",
                 v.len()
             )));
@@ -30,9 +35,7 @@ pub fn conv_dims(p: &ConvProblem) -> Result<ConvDims, LaunchError> {
     }
     let output = p.output();
     if output.contains(&0) {
-        return Err(LaunchError::Problem(
-            "the filter does not fit the padded input".into(),
-        ));
+        return Err(DimsError("the filter does not fit the padded input".into()));
     }
     // Right-align into 3-D, filling missing outer dimensions with `fill`.
     let to3 = |v: &[u64], fill: u64| {
@@ -106,12 +109,12 @@ mod tests {
     fn malformed_problems_are_errors() {
         let mut p = p1d();
         p.stride = vec![1, 1];
-        assert!(matches!(conv_dims(&p), Err(LaunchError::Problem(_))));
+        assert!(matches!(conv_dims(&p), Err(DimsError(_))));
         let mut p = p1d();
         p.filter = vec![40];
-        assert!(matches!(conv_dims(&p), Err(LaunchError::Problem(_))));
+        assert!(matches!(conv_dims(&p), Err(DimsError(_))));
         let mut p = p1d();
         p.ndim = 4;
-        assert!(matches!(conv_dims(&p), Err(LaunchError::Problem(_))));
+        assert!(matches!(conv_dims(&p), Err(DimsError(_))));
     }
 }

@@ -139,6 +139,17 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
             ..base
         },
         Shape {
+            what: "pointwise, odd output channels on padded copies",
+            n: 2,
+            k: v + 3,
+            c: 2 * v,
+            filter: 1,
+            input: 6,
+            lpad: 0,
+            rpad: 0,
+            ..base
+        },
+        Shape {
             what: "depthwise",
             g: 3 * m,
             n: 1,

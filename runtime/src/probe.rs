@@ -562,11 +562,7 @@ pub fn problem(inst: &Instance, s: &Shape) -> Result<ConvProblem, ProblemError> 
             weight: inst.layout.weight,
             output: inst.layout.output,
         },
-        dtype: ProblemTypes {
-            input: inst.types.input,
-            weight: inst.types.weight,
-            output: inst.types.output,
-        },
+        dtype: ProblemTypes::computed_by(&inst.types),
     };
     p.validate()?;
     Ok(p)

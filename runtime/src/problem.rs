@@ -7,6 +7,7 @@
 //! memory can address are errors with reasons.
 
 use crate::layout::{DescError, LayoutFamily, Role, TensorDesc, gemm_roles};
+use ck_compiler::ir::Types;
 use ck_compiler::model::{DataType, Layout, Op};
 use serde::{Deserialize, Serialize};
 
@@ -66,6 +67,30 @@ impl ProblemTypes {
             output: dtype,
         }
     }
+
+    /// The tensors' types in memory ([`DataType::storage`]): a tf32 problem's are fp32.
+    pub fn storage(&self) -> [DataType; 3] {
+        [self.input, self.weight, self.output].map(DataType::storage)
+    }
+
+    /// The types of the problems an instance of types `t` computes: its tensors' types, tf32
+    /// for all three where it rounds products to tf32.
+    pub fn computed_by(t: &Types) -> ProblemTypes {
+        if [t.compute_a, t.compute_b, t.input, t.weight].contains(&DataType::Tf32) {
+            return ProblemTypes::all(DataType::Tf32);
+        }
+        ProblemTypes {
+            input: t.input,
+            weight: t.weight,
+            output: t.output,
+        }
+    }
+
+    /// Whether products may be rounded to tf32 (fp32 tensors, the way PyTorch's `allow_tf32`
+    /// computes them): instances that compute in tf32 serve only such problems.
+    pub fn allows_tf32(&self) -> bool {
+        self.input == DataType::Tf32
+    }
 }
 
 /// Why a problem is impossible.
@@ -103,6 +128,15 @@ pub enum ProblemError {
         role: Role,
         elements: u64,
         dtype: DataType,
+    },
+    #[error(
+        "tf32 is fp32 data whose products may be rounded to tf32: all three tensors take it \
+         (dtype=tf32), got in={input} wei={weight} out={output}"
+    )]
+    MixedTf32 {
+        input: DataType,
+        weight: DataType,
+        output: DataType,
     },
     #[error("problem string: {0}")]
     Syntax(String),
@@ -270,6 +304,15 @@ impl ConvProblem {
                     extent,
                 });
             }
+        }
+        let t = self.dtype;
+        let tf32 = [t.input, t.weight, t.output].map(|d| d == DataType::Tf32);
+        if tf32.contains(&true) && tf32.contains(&false) {
+            return Err(ProblemError::MixedTf32 {
+                input: t.input,
+                weight: t.weight,
+                output: t.output,
+            });
         }
         for (role, dtype) in [
             (Role::Input, self.dtype.input),

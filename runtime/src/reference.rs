@@ -11,7 +11,7 @@
 //! least precise type involved: the result is rounded once to its storage type (fp16 u = 2^-11
 //! ≈ 4.9e-4, bf16 u = 2^-8 ≈ 3.9e-3), split-K atomic adds round a few more times, and fp32
 //! accumulation over GEMM-K adds ~√K·2^-24, so fp32 gets 1e-5 (or 4·√K·2^-24 for long
-//! reductions), fp16 2e-3, bf16 and tf32 1.6e-2.
+//! reductions), fp16 and tf32 (fp32 data, products of 10 mantissa bits) 2e-3, bf16 1.6e-2.
 
 use crate::elementwise::{Elementwise, apply, ops_by_role};
 use crate::exec::{RunError, check_tensor};
@@ -219,7 +219,8 @@ pub fn tolerance(dtype: DataType, reduction: u64) -> f64 {
     let accumulation = 4.0 * f64::from(f32::EPSILON) / 2.0 * (reduction.max(1) as f64).sqrt();
     let storage: f64 = match dtype {
         DataType::Fp32 | DataType::Fp64 => 1e-5,
-        DataType::Fp16 => 2e-3,
+        // tf32 products keep fp16's 10 mantissa bits.
+        DataType::Fp16 | DataType::Tf32 => 2e-3,
         _ => 1.6e-2,
     };
     storage.max(accumulation)
@@ -254,13 +255,14 @@ pub fn fresh_seed() -> u64 {
     h.finish()
 }
 
-/// A tensor of uniform values in `[-1, 1)` rounded to `dtype` (fp16, bf16 or fp32).
+/// A tensor of uniform values in `[-1, 1)` rounded to `dtype` (fp16, bf16 or fp32; tf32 data
+/// is fp32 in memory, its values not rounded).
 /// Zero-element tensors cannot occur: validated problems have no zero lengths.
 pub fn random_tensor(dtype: DataType, desc: TensorDesc, seed: u64) -> Result<Tensor, RunError> {
     let mut rng = SplitMix64::new(seed);
     let n = desc.elements() as usize;
     let mut vals = (0..n).map(|_| rng.next_signed());
-    let data = match dtype {
+    let data = match dtype.storage() {
         DataType::Fp16 => TensorData::F16(vals.by_ref().map(f16::from_f32).collect()),
         DataType::Bf16 => TensorData::Bf16(vals.by_ref().map(bf16::from_f32).collect()),
         DataType::Fp32 => TensorData::F32(vals.collect()),

@@ -306,7 +306,7 @@ impl Registry {
         };
         // A learned model of the device's run times ranks where one fits; the analytic cost
         // model elsewhere.
-        let model = target.and_then(|t| time_model::model_for(t, p.op));
+        let model = target.and_then(|t| time_model::model_for(t, p));
         let forms = Forms::of(p);
         // Each instance's formulation, then the estimates of those that run (the model's all
         // at once).

@@ -22,28 +22,53 @@
 //!   many times more (scalar loads of fp16, eight times). Instances that merge groups run
 //!   their own small-channel paths, whose loads the vectors do not describe.
 //!
+//! - **SIMT math.** Exact fp32 products on NVIDIA run on the SIMT lanes, not the tensor cores:
+//!   their MACs cost [`SIMT_FP32_MAC`] times as much.
+//!
 //! Batches of merged groups (`ceil(G/merge)`) run one after another at full occupancy.
 
 use crate::decompose::{GemmShape, StreamKPlan, is_two_stage, k_batch};
 use crate::device::DeviceModel;
 use crate::probe::vectors;
 use crate::problem::ConvProblem;
+use ck_compiler::arch::{ArchInfo, MmaUnit};
 use ck_compiler::ir::Instance;
+use ck_compiler::model::DataType;
 
 /// Cost of reading, adding and writing one accumulator element of a partial tile.
 pub const FIXUP_MACS: f64 = 4.0;
 
+/// How many times longer a multiply-add takes on NVIDIA's SIMT lanes than on its tensor cores'
+/// TF32 MMAs: the tensor cores have no exact fp32 form, so fp32 products run on the lanes.
+pub const SIMT_FP32_MAC: f64 = 4.0;
+
+/// The device the estimate is for: `dev.arch` when known, else the instance's first target.
+fn arch_of(inst: &Instance, dev: &DeviceModel) -> Option<&'static ArchInfo> {
+    dev.arch
+        .or_else(|| inst.targets.first().copied())
+        .map(ck_compiler::arch::info)
+}
+
 /// How many times longer a workgroup takes for its MACs than one that keeps every SIMD (SM
 /// sub-partition) of its compute unit busy: one wave runs on one SIMD, so a workgroup of fewer
-/// waves than SIMDs leaves the others idle. Judged on `dev.arch` when known, else on the
-/// instance's first target.
+/// waves than SIMDs leaves the others idle.
 fn idle_simds(inst: &Instance, dev: &DeviceModel) -> f64 {
-    let Some(arch) = dev.arch.or_else(|| inst.targets.first().copied()) else {
+    let Some(a) = arch_of(inst, dev) else {
         return 1.0;
     };
-    let a = ck_compiler::arch::info(arch);
     let waves = (inst.block / a.wave_size.max(1)).max(1);
     f64::from(a.simds_per_cu) / f64::from(waves.min(a.simds_per_cu).max(1))
+}
+
+/// How many times longer a MAC takes for running on the vector lanes ([`SIMT_FP32_MAC`] for
+/// exact fp32 on NVIDIA) than on the matrix units.
+fn simt_math(inst: &Instance, dev: &DeviceModel) -> f64 {
+    let nvidia = arch_of(inst, dev).is_some_and(|a| a.mma == MmaUnit::MmaSync);
+    if nvidia && inst.types.compute_a == DataType::Fp32 {
+        SIMT_FP32_MAC
+    } else {
+        1.0
+    }
 }
 
 /// How many times longer a K step takes for loading its operands in vectors narrower than 16
@@ -67,7 +92,8 @@ pub fn cost(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> f64 {
     let iters = shape.iters_per_tile(inst);
     let slots = dev.slots();
     let tile_elems = mpb * npb;
-    let iter_macs = tile_elems * kpb * idle_simds(inst, dev) * narrow_loads(inst, p);
+    let iter_macs =
+        tile_elems * kpb * idle_simds(inst, dev) * narrow_loads(inst, p) * simt_math(inst, dev);
     let batches = shape.batches as f64;
     if let Some(sk) = inst.work.streamk {
         let plan = StreamKPlan::new(tiles, iters, slots);

@@ -27,10 +27,10 @@ use crate::device::DeviceModel;
 use crate::elementwise::{is_binary, ops_by_role};
 use crate::layout::{Role, gemm_roles};
 use crate::padded::Padded;
-use crate::problem::ConvProblem;
+use crate::problem::{ConvProblem, ProblemTypes};
 use ck_compiler::emit::hip::gcd;
 use ck_compiler::ir::Instance;
-use ck_compiler::model::{ConvSpec, Kind, Layout, Op};
+use ck_compiler::model::{ConvSpec, DataType, Kind, Layout, Op};
 use serde::Serialize;
 use std::cell::OnceCell;
 use std::fmt;
@@ -313,10 +313,17 @@ fn check(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> Result<(), Unsu
 /// Whether the instance computes the problem's op at its rank, in its layouts and types: the
 /// first rule, which most of a library fails, checked without a reason.
 pub(crate) fn same_kind(inst: &Instance, p: &ConvProblem) -> bool {
-    let (l, t) = (&inst.layout, &inst.types);
+    let l = &inst.layout;
     (inst.op, inst.ndim) == (p.op, p.ndim)
         && (l.input, l.weight, l.output) == (p.layout.input, p.layout.weight, p.layout.output)
-        && (t.input, t.weight, t.output) == (p.dtype.input, p.dtype.weight, p.dtype.output)
+        && computes(inst, p)
+}
+
+/// Whether the instance's tensor and compute types serve the problem's: the same types in
+/// memory, and tf32 products only where the problem allows them.
+fn computes(inst: &Instance, p: &ConvProblem) -> bool {
+    let t = ProblemTypes::computed_by(&inst.types);
+    t.storage() == p.dtype.storage() && (!t.allows_tf32() || p.dtype.allows_tf32())
 }
 
 fn identity(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
@@ -346,12 +353,24 @@ fn identity(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
         );
     }
     let t = &inst.types;
-    if (t.input, t.weight, t.output) != (p.dtype.input, p.dtype.weight, p.dtype.output) {
+    if !computes(inst, p) {
         return fail(
             Rule::DataType,
             format!(
-                "instance takes in={} wei={} out={}, problem in={} wei={} out={}",
-                t.input, t.weight, t.output, p.dtype.input, p.dtype.weight, p.dtype.output
+                "instance takes in={} wei={} out={} computed in {}/{}, problem in={} wei={} out={}{}",
+                t.input,
+                t.weight,
+                t.output,
+                t.compute_a,
+                t.compute_b,
+                p.dtype.input,
+                p.dtype.weight,
+                p.dtype.output,
+                if p.dtype.storage() == [DataType::Fp32; 3] && !p.dtype.allows_tf32() {
+                    " (fp32 problems allow tf32 products with dtype=tf32)"
+                } else {
+                    ""
+                }
             ),
         );
     }

@@ -51,7 +51,7 @@ pub fn round_to(dtype: DataType, v: f32) -> f32 {
 }
 
 impl Tensor {
-    /// A zero tensor.
+    /// A zero tensor (tf32 data is fp32 in memory).
     pub fn zeros(dtype: DataType, desc: TensorDesc) -> Result<Tensor, TensorError> {
         let n = usize::try_from(desc.elements()).map_err(|_| TensorError::Length {
             layout: desc.layout,
@@ -59,7 +59,7 @@ impl Tensor {
             expected: desc.elements(),
             got: usize::MAX,
         })?;
-        let data = match dtype {
+        let data = match dtype.storage() {
             DataType::Fp16 => TensorData::F16(vec![f16::ZERO; n]),
             DataType::Bf16 => TensorData::Bf16(vec![bf16::ZERO; n]),
             DataType::Fp32 => TensorData::F32(vec![0.0; n]),

@@ -14,7 +14,7 @@ use crate::problem::ConvProblem;
 use crate::support::Formulation;
 use ck_compiler::emit::hip::pointwise_suits;
 use ck_compiler::ir::Instance;
-use ck_compiler::model::{Arch, ConvSpec, ElementOp, Op};
+use ck_compiler::model::{Arch, ConvSpec, DataType, ElementOp, Op};
 use std::sync::OnceLock;
 
 /// The embedded models: target, op, the model's text.
@@ -69,9 +69,19 @@ impl Loaded {
     }
 }
 
-/// The model for `op` on `target`, loaded on first use; None where there is none (or, which
-/// the tests rule out, it does not load).
-pub fn model_for(target: Arch, op: Op) -> Option<&'static Loaded> {
+/// The model that ranks `p` on `target`: its op's, loaded on first use. None where there is
+/// none (or, which the tests rule out, it does not load), and for data other than fp16 and
+/// bf16, which the models were not trained on.
+pub fn model_for(target: Arch, p: &ConvProblem) -> Option<&'static Loaded> {
+    let trained = [DataType::Fp16, DataType::Bf16];
+    if !p.dtype.storage().iter().all(|d| trained.contains(d)) {
+        return None;
+    }
+    model_of(target, p.op)
+}
+
+/// The model for `op` on `target`, loaded on first use.
+fn model_of(target: Arch, op: Op) -> Option<&'static Loaded> {
     static LOADED: OnceLock<Vec<Option<Loaded>>> = OnceLock::new();
     let loaded = LOADED.get_or_init(|| {
         MODELS
@@ -197,7 +207,7 @@ mod tests {
                 include_str!("../tests/fixtures/models/bwd_weight_validation.json"),
             ),
         ] {
-            let loaded = model_for(Arch::Sm90, op).expect("a shipped model");
+            let loaded = model_of(Arch::Sm90, op).expect("a shipped model");
             let v: Validation = serde_json::from_str(text).unwrap();
             // The rows are in the runtime's feature order, as selection computes them.
             assert_eq!(v.features, names(), "{op}");
@@ -210,6 +220,10 @@ mod tests {
                 );
             }
         }
-        assert!(model_for(Arch::Gfx942, Op::Fwd).is_none());
+        assert!(model_of(Arch::Gfx942, Op::Fwd).is_none());
+        // fp32 and tf32 problems are ranked by the analytic model.
+        let p = |dtype| ConvProblem::new(Op::Fwd, 1, 8, 64, 64, &[3, 3], &[28, 28], dtype).unwrap();
+        assert!(model_for(Arch::Sm90, &p(DataType::Fp16)).is_some());
+        assert!(model_for(Arch::Sm90, &p(DataType::Tf32)).is_none());
     }
 }

@@ -376,6 +376,10 @@ pub enum BenchOp {
 pub enum BenchType {
     Fp16,
     Bf16,
+    /// fp32 data, exact fp32 products.
+    Fp32,
+    /// fp32 data whose products may be rounded to tf32 (PyTorch's `allow_tf32`).
+    Tf32,
 }
 
 // The measuring commands' (cargo feature `cuda`).
@@ -398,6 +402,8 @@ impl BenchType {
         match self {
             BenchType::Fp16 => DataType::Fp16,
             BenchType::Bf16 => DataType::Bf16,
+            BenchType::Fp32 => DataType::Fp32,
+            BenchType::Tf32 => DataType::Tf32,
         }
     }
 }

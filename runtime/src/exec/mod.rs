@@ -199,7 +199,7 @@ pub(crate) fn check_tensor(p: &ConvProblem, role: Role, t: &Tensor) -> Result<()
             got_lengths: t.desc().lengths.clone(),
         });
     }
-    let expected = p.dtype_of(role);
+    let expected = p.dtype_of(role).storage();
     if t.dtype() != expected {
         return Err(RunError::DataType {
             role,

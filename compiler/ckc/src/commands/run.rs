@@ -133,7 +133,7 @@ fn select<'r>(
     }
     let _ = db;
     let target = backend.target();
-    let predicted = target.is_some_and(|t| ck_runtime::time_model::model_for(t, p.op).is_some());
+    let predicted = target.is_some_and(|t| ck_runtime::time_model::model_for(t, p).is_some());
     crate::output::outln!(
         "selected by:     {}",
         ranking(target, predicted, reg.device().compute_units)

@@ -233,6 +233,11 @@ const MMA_SYNC: [MatrixUnit; 1] = [MatrixUnit {
     lanes: 32,
     block: [16, 8, 16],
 }];
+/// NVIDIA `mma.sync` m16n8k8 on TF32 operands: fp32 data whose instance computes in tf32.
+const MMA_SYNC_TF32: [MatrixUnit; 1] = [MatrixUnit {
+    lanes: 32,
+    block: [16, 8, 8],
+}];
 /// gfx9 MFMA (wave64): 32x32x8, else 16x16x16 (f16 and bf16_1k forms).
 const MFMA: [MatrixUnit; 2] = [
     MatrixUnit {
@@ -263,12 +268,13 @@ struct MathThreads {
     instr: [u32; 2],
 }
 
-/// The layout for the first fitting instruction of `units`, if there is one: 16-bit operands of
-/// one type, whole warps starting on a warp boundary, and a tile the warps cover exactly. The
-/// instance's own instruction block and wave grid win when they fit; then the earlier unit, then
-/// the squarest warp tile (fewest fragment loads).
+/// The layout for the first fitting instruction of `units`, if there is one: operands of one
+/// type (16-bit, or fp32 for the TF32 units), whole warps starting on a warp boundary, and a
+/// tile the warps cover exactly. The instance's own instruction block and wave grid win when
+/// they fit; then the earlier unit, then the squarest warp tile (fewest fragment loads).
 fn mma_layout(units: &[MatrixUnit], [a, b]: [Elem; 2], t: &MathThreads) -> Option<MmaLayout> {
-    if a != b || a == Elem::F32 {
+    let tf32_units = units == MMA_SYNC_TF32.as_slice();
+    if a != b || (a == Elem::F32) != tf32_units {
         return None;
     }
     let [m, n, k] = t.tile;
@@ -329,7 +335,9 @@ pub struct KernelConfig {
     pub thread_grid: [u32; 2],
     pub per_thread: [u32; 2],
     /// Warp layouts of the matrix-instruction paths, where the tile and types allow one:
-    /// NVIDIA `mma.sync`, gfx9 MFMA (wave64) and gfx11/gfx12 WMMA (wave32).
+    /// NVIDIA `mma.sync` (m16n8k8 on TF32 operands where the instance computes fp32 data in
+    /// tf32), gfx9 MFMA (wave64) and gfx11/gfx12 WMMA (wave32). Exact fp32 runs on the SIMT
+    /// path.
     pub mma: Option<MmaLayout>,
     pub mfma: Option<MmaLayout>,
     pub wmma: Option<MmaLayout>,
@@ -509,6 +517,8 @@ impl KernelConfig {
             elem(inst, inst.types.weight)?,
             elem(inst, inst.types.output)?,
         );
+        // fp32 data computed in tf32 (both compute types): the tensor cores' TF32 MMAs.
+        let tf32 = [inst.types.compute_a, inst.types.compute_b] == [DataType::Tf32; 2];
         let ops = inst.elementwise;
         // A, B and the result by conv role; the contiguous dimension of each operand follows from
         // the op (channels are innermost in the NHWGC/GKYXC/NHWGK family).
@@ -575,12 +585,15 @@ impl KernelConfig {
             // An operand loaded along its rows is kept row-contiguous in LDS ([K][rows + pad]):
             // its global vectors land as one store, and the tensor-core path reads it with a
             // transposing matrix load. The 16-byte pad staggers consecutive K rows over the
-            // banks. An operand loaded along K keeps the instance's K1 layout.
+            // banks; TF32 fragments, read an element a lane from four K rows, take 32 bytes so
+            // that those rows start eight banks apart. An operand loaded along K keeps the
+            // instance's K1 layout.
             let vector = vector_width(want, if along { rows } else { k }, e);
+            let row_pad = if tf32 { 32 } else { 16 } / e.bytes();
             // An operand loaded along K keeps K1 runs of at least one vector (CK-Tile kinds
             // have no K1 of their own), so each vector lands as one store.
             let (k1, lds_row) = if along {
-                (1, rows + 16 / e.bytes())
+                (1, rows + row_pad)
             } else {
                 let k1 = gcd(k1.max(vector), k);
                 (k1, rows * k1 + if pad { k1 } else { 0 })
@@ -671,7 +684,7 @@ impl KernelConfig {
             math_begin,
             thread_grid,
             per_thread,
-            mma: mma_layout(&MMA_SYNC, elems, &math),
+            mma: mma_layout(if tf32 { &MMA_SYNC_TF32 } else { &MMA_SYNC }, elems, &math),
             wgmma: wgmma_layout(
                 [&a, &b],
                 inst.block,

@@ -162,9 +162,14 @@ CK_DEV int ck_swz_chunk(int row, int v, int vw) {
 }
 
 // Not volatile: a pure function of its registers, so the compiler may interleave it with the
-// (volatile, ordered) fragment loads of the next K step.
+// (volatile, ordered) fragment loads of the next K step. fp32 operands are TF32 fragments of an
+// m16n8k8 step (ck_frag rounds them).
 CK_DEV void ck_mma(float (&c)[4], const unsigned (&a)[4], const unsigned (&b)[4]) {
-    if (ck_is_bf16<AT>::value)
+    if (sizeof(AT) == 4)
+        asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    else if (ck_is_bf16<AT>::value)
         asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
             : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
             : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
@@ -253,28 +258,45 @@ CK_DEV void ck_math_step(ck_acc& acc, const AT* As, const BT* Bs, const ck_block
     ck_acc_pin(acc);
 }
 #elif defined(CK_TENSOR_CORES)
-// Two consecutive-K elements of a 16-bit operand packed into one register (low half first).
+// The kernel has an MMA tile for fp32 operands only where its instance computes in tf32: K
+// steps of 8 (m16n8k8), a register one element rounded to TF32. 16-bit operands take steps of
+// 16, a register two consecutive-K elements.
+constexpr bool MMA_TF32 = sizeof(AT) == 4;
+constexpr int MMA_K = MMA_TF32 ? 8 : 16;
+// K elements of one ldmatrix row (16 bytes).
+constexpr int LDSM_K = 16 / (int)sizeof(AT);
+
+// Two consecutive-K elements of a 16-bit operand packed into one register (low half first), or
+// one fp32 element rounded to TF32 (to nearest, ties away: the MMA would drop its low bits).
 template <int ROW, int K1, typename T> CK_DEV unsigned ck_pair(const T* s, int r, int k) {
-    if (K1 % 2 == 0) return *reinterpret_cast<const unsigned*>(s + ck_lds_idx<ROW, K1>(r, k));
-    return (unsigned)s[ck_lds_idx<ROW, K1>(r, k)].bits | ((unsigned)s[ck_lds_idx<ROW, K1>(r, k + 1)].bits << 16);
+    if constexpr (MMA_TF32) {
+        unsigned u;
+        asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(u) : "f"(s[ck_lds_idx<ROW, K1>(r, k)]));
+        return u;
+    } else {
+        if (K1 % 2 == 0) return *reinterpret_cast<const unsigned*>(s + ck_lds_idx<ROW, K1>(r, k));
+        return (unsigned)s[ck_lds_idx<ROW, K1>(r, k)].bits | ((unsigned)s[ck_lds_idx<ROW, K1>(r, k + 1)].bits << 16);
+    }
 }
 
-// Fragment of a 16-row (A) or 8-row (B) slice at rows r0 + rc.., K k0..k0+15, in mma.sync's
-// order: (row g, k 2t), then for A (row g+8, k 2t); then the same at k + 8. Row-contiguous
-// operands (K1 == 1, rows 16-byte aligned) load with a transposing ldmatrix, K1 % 8 == 0 ones
-// with a plain one (8 rows of 16 bytes either way); other K1 layouts read register pairs.
-// ldmatrix addresses are linear in (row, k) for these layouts (K1 of 1, 8 or a multiple of 16,
-// K steps of 16): `lp` points at the lane's row of matrix 0 (ck_frag_lane), and rc and k0,
-// constants after unrolling, only add an immediate offset.
+// Fragment of a 16-row (A) or 8-row (B) slice at rows r0 + rc.., K k0..k0+MMA_K-1, in mma.sync's
+// order: (row g, k 2t) (TF32: k t), then for A (row g+8, the same k); then the same at
+// k + MMA_K / 2. Row-contiguous 16-bit operands (K1 == 1, rows 16-byte aligned) load with a
+// transposing ldmatrix, K1 % 8 == 0 ones (TF32: K1 % 4 == 0) with a plain one (8 rows of 16
+// bytes either way); other layouts read registers one at a time. ldmatrix addresses are
+// linear in (row, k) for these layouts (16-bit: K1 of 1, 8 or a multiple of 16; TF32: a power
+// of two from 4; K steps of MMA_K): `lp` points at the lane's row of matrix 0 (ck_frag_lane),
+// and rc and k0, constants after unrolling, only add an immediate offset.
 template <int ROW, int K1> struct ck_ldsm_linear {
-    static constexpr bool value = (K1 == 1 && ROW % 8 == 0) || K1 == 8 || K1 % 16 == 0;
+    static constexpr bool value = MMA_TF32 ? K1 >= 4 && (K1 & (K1 - 1)) == 0
+                                           : (K1 == 1 && ROW % 8 == 0) || K1 == 8 || K1 % 16 == 0;
 };
 
 template <int ROWS, int ROW, int K1> CK_DEV int ck_frag_lane(int r0, int lane) {
     constexpr int NREG = ROWS / 4;
     const int q = (lane / 8) % NREG, rr = lane % 8;
-    // Matrix q covers rows r0 + 8 * (q % (ROWS / 8)) and K chunk 8 * (q / (ROWS / 8)).
-    const int mr = r0 + 8 * (q % (ROWS / 8)), mk = 8 * (q / (ROWS / 8));
+    // Matrix q covers rows r0 + 8 * (q % (ROWS / 8)) and K chunk LDSM_K * (q / (ROWS / 8)).
+    const int mr = r0 + 8 * (q % (ROWS / 8)), mk = LDSM_K * (q / (ROWS / 8));
     return K1 == 1 ? ck_lds_idx<ROW, K1>(mr, mk + rr) : ck_lds_idx<ROW, K1>(mr + rr, mk);
 }
 
@@ -283,15 +305,19 @@ CK_DEV void ck_frag(unsigned (&f)[4], const T* s, const T* lp, int r0, int rc, i
     constexpr int NREG = ROWS / 4;
     if (ck_ldsm_linear<ROW, K1>::value) {
         ck_ldsm<NREG, K1 == 1>(f, lp + ck_lds_idx<ROW, K1>(rc, k0));
+        if constexpr (MMA_TF32) {
+#pragma unroll
+            for (int i = 0; i < NREG; ++i) asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(f[i]) : "f"(__uint_as_float(f[i])));
+        }
     } else {
-        const int g = lane / 4, t = (lane % 4) * 2;
+        const int g = lane / 4, t = (lane % 4) * (MMA_K / 8);
 #pragma unroll
         for (int i = 0; i < NREG; ++i)
-            f[i] = ck_pair<ROW, K1>(s, r0 + rc + g + 8 * (i % (ROWS / 8)), k0 + t + 8 * (i / (ROWS / 8)));
+            f[i] = ck_pair<ROW, K1>(s, r0 + rc + g + 8 * (i % (ROWS / 8)), k0 + t + (MMA_K / 2) * (i / (ROWS / 8)));
     }
 }
 
-// The fragments of one 16-deep K step of the warp's tile.
+// The fragments of one MMA_K-deep K step of the warp's tile.
 struct ck_frags {
     unsigned a[FM][4], b[FN][4];
 };
@@ -324,8 +350,8 @@ CK_DEV void ck_math_step(ck_acc& acc, const AT* As, const BT* Bs, const ck_block
     ck_frags f[2];
     ck_load_frags(f[0], w, 0, b.lane);
 #pragma unroll
-    for (int s = 0; s < KPB / 16; ++s) {
-        if (s + 1 < KPB / 16) ck_load_frags(f[(s + 1) % 2], w, 16 * (s + 1), b.lane);
+    for (int s = 0; s < KPB / MMA_K; ++s) {
+        if (s + 1 < KPB / MMA_K) ck_load_frags(f[(s + 1) % 2], w, MMA_K * (s + 1), b.lane);
         const ck_frags& c = f[s % 2];
 #pragma unroll
         for (int i = 0; i < FM; ++i)

@@ -1,0 +1,133 @@
+// fp32 data on Hopper (sm_90), in 16-byte vectors (channel counts a multiple of 4; others run on
+// padded copies or the scalar tiles of generic.ck). The tf32 families compute in tf32: their
+// warps run mma.sync m16n8k8 TF32 MMAs, each operand rounded to 10 mantissa bits as it leaves
+// LDS, sums in fp32. They serve problems that allow tf32 products (`dtype=tf32`: what PyTorch
+// does for convolutions by default). The fp32 families compute exactly, on the SIMT lanes.
+
+/// Hopper, CK-Tile kernel, 16-byte vectors of fp32.
+defaults fp32_tile {
+    targets = [sm_90];
+    kind = tile;
+    dtype = fp32;
+    vector = [4, 4, 4];
+    split_k = auto;
+    pipeline { scheduler = intrawave; version = compv3; }
+}
+
+/// Products rounded to tf32, on the tensor cores.
+defaults tf32_tile : fp32_tile {
+    types.compute_a = tf32;
+    types.compute_b = tf32;
+}
+
+/// Forward and backward data in tf32: M = N·Ho·Wo (N·Hi·Wi), N = K (C), GEMM-K = C·Y·X
+/// (K·Y·X). An fp32 row of 32 K elements is as many bytes as a 16-bit row of 64.
+family nv_tf32_fwd_bwd_data_2d : tf32_tile {
+    dims = 2;
+    layout = nhwgc;
+    over op = [fwd, bwd_data];
+    rows (tile, warps, warp_tile) {
+        /// 8 warps of 64x32.
+        t128x128x32 = ([128, 128, 32], [2, 4, 1], [64, 32, 8]);
+        /// 4 warps of 64x32: K or C of 64.
+        t128x64x32 = ([128, 64, 32], [2, 2, 1], [64, 32, 8]);
+        /// 4 warps of 32x32: few output pixels.
+        t64x64x32 = ([64, 64, 32], [2, 2, 1], [32, 32, 8]);
+        /// 8 warps of 64x64: K or C of 128 on many pixels.
+        t256x128x32 = ([256, 128, 32], [4, 2, 1], [64, 64, 8]);
+    }
+}
+
+/// 1-D (NWGC) and 3-D (NDHWGC) forward and backward data in tf32: the 2-D kernels.
+family nv_tf32_fwd_bwd_data_1d : tf32_tile {
+    dims = 1;
+    layout = nwgc;
+    over op = [fwd, bwd_data];
+    rows (tile, warps, warp_tile) {
+        t128x128x32 = ([128, 128, 32], [2, 4, 1], [64, 32, 8]);
+        t128x64x32 = ([128, 64, 32], [2, 2, 1], [64, 32, 8]);
+        t64x64x32 = ([64, 64, 32], [2, 2, 1], [32, 32, 8]);
+    }
+}
+
+family nv_tf32_fwd_bwd_data_3d : tf32_tile {
+    dims = 3;
+    layout = ndhwgc;
+    over op = [fwd, bwd_data];
+    rows (tile, warps, warp_tile) {
+        t128x128x32 = ([128, 128, 32], [2, 4, 1], [64, 32, 8]);
+        t128x64x32 = ([128, 64, 32], [2, 2, 1], [64, 32, 8]);
+        t64x64x32 = ([64, 64, 32], [2, 2, 1], [32, 32, 8]);
+    }
+}
+
+/// Backward weight in tf32: M = K, N = C·Y·X, GEMM-K = N·Ho·Wo, split over workgroups, the
+/// slices added into the fp32 weights.
+family nv_tf32_bwd_weight_2d : tf32_tile {
+    dims = 2;
+    layout = nhwgc;
+    op = bwd_weight;
+    rows (tile, warps, warp_tile) {
+        /// 8 warps of 64x32.
+        t128x128x32 = ([128, 128, 32], [2, 4, 1], [64, 32, 8]);
+        /// 4 warps of 64x32, tall.
+        t128x64x32 = ([128, 64, 32], [2, 2, 1], [64, 32, 8]);
+        /// 4 warps of 32x64, wide: C·Y·X much larger than K.
+        t64x128x32 = ([64, 128, 32], [2, 2, 1], [32, 64, 8]);
+        /// 4 warps of 32x32: small K and C.
+        t64x64x32 = ([64, 64, 32], [2, 2, 1], [32, 32, 8]);
+    }
+}
+
+family nv_tf32_bwd_weight_1d : tf32_tile {
+    dims = 1;
+    layout = nwgc;
+    op = bwd_weight;
+    rows (tile, warps, warp_tile) {
+        t128x128x32 = ([128, 128, 32], [2, 4, 1], [64, 32, 8]);
+        t64x64x32 = ([64, 64, 32], [2, 2, 1], [32, 32, 8]);
+    }
+}
+
+family nv_tf32_bwd_weight_3d : tf32_tile {
+    dims = 3;
+    layout = ndhwgc;
+    op = bwd_weight;
+    rows (tile, warps, warp_tile) {
+        t128x128x32 = ([128, 128, 32], [2, 4, 1], [64, 32, 8]);
+        t64x128x32 = ([64, 128, 32], [2, 2, 1], [32, 64, 8]);
+        t64x64x32 = ([64, 64, 32], [2, 2, 1], [32, 32, 8]);
+    }
+}
+
+/// Exact fp32, every op and rank: 8 x 8 outputs a thread (4 x 4 on the small tile) on the
+/// SIMT lanes, operands in 16-byte vectors.
+family nv_fp32_2d : fp32_tile {
+    dims = 2;
+    layout = nhwgc;
+    over op = [fwd, bwd_data, bwd_weight];
+    rows (tile, warps, warp_tile) {
+        t128x128x16 = ([128, 128, 16], [2, 4, 1], [64, 32, 1]);
+        t64x64x16 = ([64, 64, 16], [2, 2, 1], [32, 32, 1]);
+    }
+}
+
+family nv_fp32_1d : fp32_tile {
+    dims = 1;
+    layout = nwgc;
+    over op = [fwd, bwd_data, bwd_weight];
+    rows (tile, warps, warp_tile) {
+        t128x128x16 = ([128, 128, 16], [2, 4, 1], [64, 32, 1]);
+        t64x64x16 = ([64, 64, 16], [2, 2, 1], [32, 32, 1]);
+    }
+}
+
+family nv_fp32_3d : fp32_tile {
+    dims = 3;
+    layout = ndhwgc;
+    over op = [fwd, bwd_data, bwd_weight];
+    rows (tile, warps, warp_tile) {
+        t128x128x16 = ([128, 128, 16], [2, 4, 1], [64, 32, 1]);
+        t64x64x16 = ([64, 64, 16], [2, 2, 1], [32, 32, 1]);
+    }
+}

@@ -17,7 +17,7 @@
 //! | `pad` | sizes, both sides | 0 |
 //! | `lpad`, `rpad` | sizes, one side (override `pad`) | `pad` |
 //! | `layout` | `nhwgc`, `gnhwc`, `ngchw` (or any rank's spelling, e.g. `nwgc`): the layout family | `nhwgc` |
-//! | `dtype` | `fp32`, `fp16`, `bf16`, … for all three tensors | `fp16` |
+//! | `dtype` | `fp32`, `fp16`, `bf16`, … for all three tensors; `tf32`: fp32 tensors whose products may be rounded to tf32 (all three or none) | `fp16` |
 //! | `in`, `wei`, `out` | a data type for one tensor (overrides `dtype`) | `dtype` |
 //!
 //! Example: `bwd_weight 2d G=1 N=32 K=128 C=128 filter=3x3 input=28x28 stride=1 pad=1 dilation=1 dtype=fp16`.

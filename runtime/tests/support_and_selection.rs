@@ -394,3 +394,48 @@ fn registry_ranks_and_explains() {
         "no instance is registered"
     );
 }
+
+/// A tf32 problem is fp32 tensors whose products may be rounded to tf32: an instance that
+/// computes in tf32 serves only such problems, an exact fp32 one serves both, and a run of the
+/// tf32 instance on the CPU back end meets the tf32 bound (fp16's) but not fp32's.
+#[test]
+fn tf32_problems_take_tf32_and_exact_instances() {
+    use ck_runtime::backend::CpuBackend;
+    use ck_runtime::reference::tolerance;
+    use ck_runtime::verify::ProblemData;
+    let fp32 = p("fwd 2d N=2 K=8 C=12 filter=3 input=7 pad=1 dtype=fp32");
+    let tf32 = p("fwd 2d N=2 K=8 C=12 filter=3 input=7 pad=1 dtype=tf32");
+    let exact = for_problem(instance(Variant::FwdTile), &fp32);
+    let mut rounded = exact.clone();
+    rounded.types.compute_a = DataType::Tf32;
+    rounded.types.compute_b = DataType::Tf32;
+    assert_eq!(supports(&exact, &fp32), Ok(()));
+    assert_eq!(supports(&exact, &tf32), Ok(()));
+    assert_eq!(supports(&rounded, &tf32), Ok(()));
+    rejects(
+        &rounded,
+        &fp32,
+        Rule::DataType,
+        &["tf32/tf32", "dtype=tf32"],
+    );
+    // Mixed tf32 and fp32 tensors name no one rounding.
+    assert!(
+        ConvProblem::parse("fwd 2d N=2 K=8 C=8 filter=3 input=7 in=tf32 wei=fp32 out=fp32")
+            .is_err()
+    );
+    let mut data = ProblemData::random(&rounded, &tf32, 7).unwrap();
+    data.run(&CpuBackend::default(), &rounded, &tf32).unwrap();
+    let v = data.verify(&tf32).unwrap();
+    assert!(
+        v.relative_error <= v.bound,
+        "{} > {}",
+        v.relative_error,
+        v.bound
+    );
+    assert!(
+        v.relative_error > tolerance(DataType::Fp32, 108),
+        "{}",
+        v.relative_error
+    );
+    assert_eq!(v.bound, tolerance(DataType::Fp16, 108));
+}

@@ -787,6 +787,14 @@ mod tests {
             ..math(128, [64, 64, 32], any, any)
         };
         assert_eq!(mma_layout(&MMA_SYNC, f16, &t), None);
+        // fp32 operands computed in tf32 take m16n8k8 steps, 16-bit ones never.
+        let f32 = [Elem::F32; 2];
+        let l = mma_layout(&MMA_SYNC_TF32, f32, &math(128, [128, 64, 32], any, any)).unwrap();
+        assert_eq!((l.warps, l.frags, l.block), ([2, 2], [4, 4], [16, 8, 8]));
+        assert_eq!(
+            mma_layout(&MMA_SYNC_TF32, f16, &math(128, [128, 64, 32], any, any)),
+            None
+        );
     }
 
     #[test]

@@ -35,6 +35,9 @@ family nv_tf32_fwd_bwd_data_2d : tf32_tile {
         t64x64x32 = ([64, 64, 32], [2, 2, 1], [32, 32, 8]);
         /// 8 warps of 64x64: K or C of 128 on many pixels.
         t256x128x32 = ([256, 128, 32], [4, 2, 1], [64, 64, 8]);
+        /// 4 warps of 64x64, 16-deep K: half the loads a thread issues per MMA of the 8-warp
+        /// tiles (backward data over 128 or more channels).
+        t128x128x16_w4 = ([128, 128, 16], [2, 2, 1], [64, 64, 8]);
     }
 }
 

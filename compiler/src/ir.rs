@@ -84,6 +84,14 @@ pub struct Types {
     pub ds: Vec<DataType>,
 }
 
+impl Types {
+    /// Whether products are rounded to tf32: fp32 data computed in tf32 (validation keeps the
+    /// two compute types equal, and they default to the input type, so tf32 data counts too).
+    pub fn tf32_products(&self) -> bool {
+        [self.compute_a, self.compute_b].contains(&DataType::Tf32)
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ElementOps {
     pub input: ElementOp,

@@ -76,7 +76,7 @@ impl ProblemTypes {
     /// The types of the problems an instance of types `t` computes: its tensors' types, tf32
     /// for all three where it rounds products to tf32.
     pub fn computed_by(t: &Types) -> ProblemTypes {
-        if [t.compute_a, t.compute_b, t.input, t.weight].contains(&DataType::Tf32) {
+        if t.tf32_products() {
             return ProblemTypes::all(DataType::Tf32);
         }
         ProblemTypes {

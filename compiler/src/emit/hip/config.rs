@@ -517,8 +517,8 @@ impl KernelConfig {
             elem(inst, inst.types.weight)?,
             elem(inst, inst.types.output)?,
         );
-        // fp32 data computed in tf32 (both compute types): the tensor cores' TF32 MMAs.
-        let tf32 = [inst.types.compute_a, inst.types.compute_b] == [DataType::Tf32; 2];
+        // fp32 data computed in tf32: the tensor cores' TF32 MMAs.
+        let tf32 = inst.types.tf32_products();
         let ops = inst.elementwise;
         // A, B and the result by conv role; the contiguous dimension of each operand follows from
         // the op (channels are innermost in the NHWGC/GKYXC/NHWGK family).

@@ -316,6 +316,18 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
                 rpad: 0,
                 ..base
             },
+            // A filter narrower than the stride: one stride phase has the tap, the other
+            // three get zeros.
+            Shape {
+                what: "1x1, strided",
+                c: 2 * v,
+                filter: 1,
+                input: 7,
+                stride: 2,
+                lpad: 0,
+                rpad: 0,
+                ..base
+            },
         ]),
         Op::BwdWeight => {
             // Tiles whose warps lie along K run few output channels on their sliced entry: K

@@ -125,17 +125,17 @@ template <int CH, bool ACROSS> CK_DEV void ck_direct(const CkArgs& a, float* red
     }
 }
 
-// ---- Depthwise backward weight along output rows (C = K = 1 a group, a 3x3 filter of unit
-// width stride and dilation; the host picks it, see `direct_rows_plan`). A thread owns one
-// 8-group vector of one output row at a time and all nine taps of it (72 sums); the three input
-// rows it reads slide through registers a column at a time, so each input element is loaded once
-// a row where the per-pixel entry above loads it nine times. A block has DROWS_VECS vectors by
-// DROWS_SLOTS slots; block y takes output rows [y, y + 1) · direct_rows of the (image, depth,
-// row) sequence, each slot every DROWS_SLOTS-th of them. The slots' sums meet in LDS, 36 a
-// thread at a time, and the block writes its workspace slice; the convert entry adds the slices.
+// ---- Depthwise backward weight along output rows (C = K = 1 a group, one depth tap, unit
+// width dilation, width stride 1 or 2, a 3x3 filter or rows of 5 or 7 taps; the host picks it,
+// see `direct_rows_plan`). A thread owns one 8-group vector and RT filter rows (the three of a
+// 3x3, else one) of one output row at a time: RT·KX taps of 8 sums. The input columns of its
+// rows slide through registers, SX new ones an output column, so each input element is loaded
+// once per output row and filter row where the per-pixel entry above loads it once a tap. A
+// block has DROWS_VECS vectors by KY / RT filter-row groups by `slots` row slots (blockDim.x
+// holds them all); block y takes output rows [y, y + 1) · direct_rows of the (image, depth,
+// row) sequence, each slot every slots-th of them. The slots' sums meet in LDS, DROWS_CHUNK
+// taps at a time, and the block writes its workspace slice; the convert entry adds the slices.
 constexpr int DROWS_BLOCK = DROWS_VECS * DROWS_SLOTS;
-// Columns whose loads a thread issues before it uses any.
-constexpr int DROWS_COLS = 3;
 
 // Eight values as floats; bf16 ones two from each 32-bit word (a shift and a mask).
 template <typename T> CK_DEV void ck_floats8(float (&f)[8], const ck_vec<T, 8>& v) {
@@ -155,8 +155,16 @@ template <typename T> CK_DEV ck_vec<T, 8> ck_load8(const T* p) {
     return *reinterpret_cast<const ck_vec<T, 8>*>(p);
 }
 
-CK_DEV void ck_direct_rows(const CkArgs& a, float* red) {
-    const int o = (int)threadIdx.x % DROWS_VECS, slot = (int)threadIdx.x / DROWS_VECS;
+template <int RT, int KX, int SX> CK_DEV void ck_rows_taps(const CkArgs& a, float* red) {
+    // Columns kept from one output column to the next, and output columns whose loads a
+    // thread issues before it uses any (one for rows of 7, whose window takes the registers:
+    // the taps entry then fits two blocks of 5-tap rows an SM).
+    constexpr int W = KX - SX;
+    constexpr int COLS = KX == 7 ? 1 : SX == 1 ? 3 : 2;
+    constexpr int TAPS = RT * KX;
+    const int groups = (int)a.Y / RT, slots = (int)blockDim.x / (DROWS_VECS * groups);
+    const int o = (int)threadIdx.x % DROWS_VECS, fg = (int)threadIdx.x / DROWS_VECS % groups;
+    const int slot = (int)threadIdx.x / (DROWS_VECS * groups);
     const int nvec = (int)(a.G / 8), vec = (int)blockIdx.x * DROWS_VECS + o;
     const int ho = (int)a.Ho, wo = (int)a.Wo, planes_d = (int)a.Do, pw = (int)a.pw, wi = (int)a.Wi;
     const int rows = (int)a.N * planes_d * ho, r0 = (int)blockIdx.y * (int)a.direct_rows;
@@ -165,13 +173,13 @@ CK_DEV void ck_direct_rows(const CkArgs& a, float* red) {
     const BT* x = reinterpret_cast<const BT*>(a.x);
     // Offsets within a row fit 32 bits (the host checks).
     const int xw = (int)a.xs_w, yw = (int)a.ys_w;
-    float acc[9][8];
+    float acc[TAPS][8];
 #pragma unroll
-    for (int t = 0; t < 9; ++t)
+    for (int t = 0; t < TAPS; ++t)
 #pragma unroll
         for (int k = 0; k < 8; ++k) acc[t][k] = 0.0f;
     // A warp's threads share their row: every branch on rows and columns is uniform.
-    for (int r = r0 + slot; vec < nvec && r < r1; r += DROWS_SLOTS) {
+    for (int r = r0 + slot; vec < nvec && r < r1; r += slots) {
         const int oh = r % ho, plane = r / ho, od = plane % planes_d, n = plane / planes_d;
         // The filter has one depth tap: the input plane is fixed by the output's.
         const int id = od * (int)a.sd - (int)a.pd;
@@ -179,12 +187,14 @@ CK_DEV void ck_direct_rows(const CkArgs& a, float* red) {
         // Groups are contiguous (the host checks): the vector's first is group 8 vec.
         const BT* xp = x + n * ck_ix(a.xs_n) + id * ck_ix(a.xs_d) + vec * 8;
         const AT* yr = dy + n * ck_ix(a.ys_n) + od * ck_ix(a.ys_d) + oh * ck_ix(a.ys_h) + vec * 8;
-        const BT* xr[3];
-        bool in[3];
+        const BT* xr[RT];
+        bool in[RT];
+        bool rows_in = true;
 #pragma unroll
-        for (int t = 0; t < 3; ++t) {
-            const int ih = oh * (int)a.sh - (int)a.ph + t * (int)a.dh;
+        for (int t = 0; t < RT; ++t) {
+            const int ih = oh * (int)a.sh - (int)a.ph + (fg * RT + t) * (int)a.dh;
             in[t] = ck_in(ih, a.Hi);
+            rows_in = rows_in && in[t];
             xr[t] = xp + ih * ck_ix(a.xs_h);
         }
         // Input column `col` of filter row t, raw (zeros outside the input).
@@ -193,80 +203,108 @@ CK_DEV void ck_direct_rows(const CkArgs& a, float* red) {
             v = ck_load8(ok ? xr[t] + col * xw : x);
             ck_zero_unless(v, ok);
         };
-        // Output column w reads input columns w - pw, w - pw + 1 and w - pw + 2: the window
-        // holds the first two as floats, each column loads the third. A step issues the loads
-        // of DROWS_COLS columns before it uses any; three columns a step bring the window back
-        // to the registers it started in.
-        float w0[3][8], w1[3][8];
+        // Output column w reads input columns w·SX − pw + kx: the window holds the first W of
+        // them as floats, each output column loads the other SX.
+        float win[RT][W][8];
 #pragma unroll
-        for (int t = 0; t < 3; ++t) {
-            ck_vec<BT, 8> v;
-            load(v, t, -pw);
-            ck_floats8(w0[t], v);
-            load(v, t, 1 - pw);
-            ck_floats8(w1[t], v);
-        }
-        const bool rows_in = in[0] && in[1] && in[2];
-        for (int c0 = 0; c0 < wo; c0 += DROWS_COLS) {
-            ck_vec<AT, 8> yv[DROWS_COLS];
-            ck_vec<BT, 8> xv[DROWS_COLS][3];
-            if (rows_in && c0 + DROWS_COLS <= wo && c0 - pw + 2 >= 0 && c0 + DROWS_COLS - pw + 1 < wi) {
+        for (int t = 0; t < RT; ++t)
+#pragma unroll
+            for (int j = 0; j < W; ++j) {
+                ck_vec<BT, 8> v;
+                load(v, t, j - pw);
+                ck_floats8(win[t][j], v);
+            }
+        for (int c0 = 0; c0 < wo; c0 += COLS) {
+            ck_vec<AT, 8> yv[COLS];
+            ck_vec<BT, 8> xv[COLS][RT][SX];
+            // Output column c0 + j loads input columns first + j·SX + s.
+            const int first = c0 * SX - pw + W;
+            if (rows_in && c0 + COLS <= wo && first >= 0 && first + COLS * SX <= wi) {
                 // Every load of the step inside the tensors (most steps): no checks.
 #pragma unroll
-                for (int j = 0; j < DROWS_COLS; ++j) {
+                for (int j = 0; j < COLS; ++j) {
                     yv[j] = ck_load8(yr + (c0 + j) * yw);
 #pragma unroll
-                    for (int t = 0; t < 3; ++t)
-                        xv[j][t] = ck_load8(xr[t] + (c0 + j - pw + 2) * xw);
+                    for (int t = 0; t < RT; ++t)
+#pragma unroll
+                        for (int s = 0; s < SX; ++s)
+                            xv[j][t][s] = ck_load8(xr[t] + (first + j * SX + s) * xw);
                 }
             } else {
 #pragma unroll
-                for (int j = 0; j < DROWS_COLS; ++j) {
+                for (int j = 0; j < COLS; ++j) {
                     // Columns past the row multiply zeros.
                     const bool has = c0 + j < wo;
                     yv[j] = ck_load8(has ? yr + (c0 + j) * yw : dy);
                     ck_zero_unless(yv[j], has);
 #pragma unroll
-                    for (int t = 0; t < 3; ++t) load(xv[j][t], t, c0 + j - pw + 2);
+                    for (int t = 0; t < RT; ++t)
+#pragma unroll
+                        for (int s = 0; s < SX; ++s) load(xv[j][t][s], t, first + j * SX + s);
                 }
             }
 #pragma unroll
-            for (int j = 0; j < DROWS_COLS; ++j) {
+            for (int j = 0; j < COLS; ++j) {
                 float dv[8];
                 ck_floats8(dv, yv[j]);
 #pragma unroll
-                for (int t = 0; t < 3; ++t) {
-                    float w2[8];
-                    ck_floats8(w2, xv[j][t]);
+                for (int t = 0; t < RT; ++t) {
+                    float nw[SX][8];
 #pragma unroll
-                    for (int k = 0; k < 8; ++k) {
-                        acc[3 * t][k] += dv[k] * w0[t][k];
-                        acc[3 * t + 1][k] += dv[k] * w1[t][k];
-                        acc[3 * t + 2][k] += dv[k] * w2[k];
-                        w0[t][k] = w1[t][k];
-                        w1[t][k] = w2[k];
-                    }
+                    for (int s = 0; s < SX; ++s) ck_floats8(nw[s], xv[j][t][s]);
+#pragma unroll
+                    for (int kx = 0; kx < KX; ++kx)
+#pragma unroll
+                        for (int k = 0; k < 8; ++k)
+                            acc[t * KX + kx][k] += dv[k] * (kx < W ? win[t][kx][k] : nw[kx - W][k]);
+                    // The window moves SX columns: its columns SX on, then the new ones.
+#pragma unroll
+                    for (int q = 0; q < W; ++q)
+#pragma unroll
+                        for (int k = 0; k < 8; ++k)
+                            win[t][q][k] = q + SX < W ? win[t][q + SX][k] : nw[q + SX - W][k];
                 }
             }
         }
     }
-    // Workspace element g·9 + tap of the block's slice; sums (tap, k) of half h are h·36 on.
-    float* out = reinterpret_cast<float*>(a.ws) + (ck_i64)blockIdx.y * a.G * 9;
+    // Workspace element g·taps + tap of the block's slice; the thread's local tap q is filter
+    // row fg·RT + q / KX, column q % KX.
+    const int taps = (int)a.Y * KX;
+    float* out = reinterpret_cast<float*>(a.ws) + (ck_i64)blockIdx.y * a.G * taps;
+    float* mine = red + (int)threadIdx.x * DROWS_STRIDE;
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-        float* mine = red + (slot * DROWS_VECS + o) * 36;
+    for (int q0 = 0; q0 < TAPS; q0 += DROWS_CHUNK) {
 #pragma unroll
-        for (int q = 0; q < 36; ++q) mine[q] = acc[(36 * h + q) / 8][(36 * h + q) % 8];
+        for (int qq = 0; qq < DROWS_CHUNK; ++qq)
+#pragma unroll
+            for (int k = 0; k < 8; ++k) mine[qq * 8 + k] = q0 + qq < TAPS ? acc[q0 + qq][k] : 0.0f;
         __syncthreads();
-        for (int e = (int)threadIdx.x; e < DROWS_VECS * 36; e += DROWS_BLOCK) {
-            const int oo = e / 36, q = e % 36, tap = (36 * h + q) / 8, k = (36 * h + q) % 8;
+        const int items = DROWS_VECS * groups * DROWS_CHUNK * 8;
+        for (int e = (int)threadIdx.x; e < items; e += (int)blockDim.x) {
+            const int k = e % 8, qq = e / 8 % DROWS_CHUNK, g = e / (8 * DROWS_CHUNK) % groups;
+            const int oo = e / (8 * DROWS_CHUNK * groups), q = q0 + qq;
             const int v = (int)blockIdx.x * DROWS_VECS + oo;
             float sum = 0.0f;
-            for (int s = 0; s < DROWS_SLOTS; ++s) sum += red[(s * DROWS_VECS + oo) * 36 + q];
-            if (v < nvec) out[(v * 8 + k) * 9 + tap] = sum;
+            for (int sl = 0; sl < slots; ++sl)
+                sum += red[((sl * groups + g) * DROWS_VECS + oo) * DROWS_STRIDE + qq * 8 + k];
+            if (q < TAPS && v < nvec) out[(v * 8 + k) * taps + (g * RT + q / KX) * KX + q % KX] = sum;
         }
         __syncthreads();
     }
+}
+
+// The filters and width strides the host sends to each entry: a 3x3 filter (all three rows a
+// thread), rows of 5 or 7 taps (one a thread). Two entries, so that the 3x3 one keeps its own
+// register count.
+CK_DEV void ck_direct_rows(const CkArgs& a, float* red) {
+    a.sw == 1 ? ck_rows_taps<3, 3, 1>(a, red) : ck_rows_taps<3, 3, 2>(a, red);
+}
+CK_DEV void ck_direct_row_taps(const CkArgs& a, float* red) {
+    const bool unit = a.sw == 1;
+    if (a.X == 5)
+        unit ? ck_rows_taps<1, 5, 1>(a, red) : ck_rows_taps<1, 5, 2>(a, red);
+    else
+        unit ? ck_rows_taps<1, 7, 1>(a, red) : ck_rows_taps<1, 7, 2>(a, red);
 }
 
 #if defined(CK_MMA_SYNC)
@@ -500,8 +538,12 @@ CK_ENTRY_THREADS(direct_mma, DIRECT_BLOCK, DIRECT_MMA_BLOCKS)(const CK_GRID_CONS
 #endif
 }
 
-// The depthwise rows entry; LDS from the launch: the slots' sums, 36 a thread.
+// The depthwise rows entries; LDS from the launch: the slots' sums, DROWS_STRIDE floats a thread.
 CK_ENTRY_THREADS(direct_rows, DROWS_BLOCK, 1)(const CK_GRID_CONST CkArgs a) {
     extern __shared__ __align__(16) unsigned char ck_smem[];
     ck_direct_rows(a, reinterpret_cast<float*>(ck_smem));
+}
+CK_ENTRY_THREADS(direct_row_taps, DROWS_BLOCK, 1)(const CK_GRID_CONST CkArgs a) {
+    extern __shared__ __align__(16) unsigned char ck_smem[];
+    ck_direct_row_taps(a, reinterpret_cast<float*>(ck_smem));
 }

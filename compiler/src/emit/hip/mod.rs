@@ -64,6 +64,7 @@ pub fn emit_hip(inst: &Instance) -> Result<HipKernel, HipError> {
     let direct_bwd_weight = [
         (EntryKind::DirectMma, "direct_mma"),
         (EntryKind::DirectRows, "direct_rows"),
+        (EntryKind::DirectRowTaps, "direct_row_taps"),
     ]
     .into_iter()
     .filter(|_| config.has_direct() && config.op == Op::BwdWeight);

@@ -7,8 +7,8 @@ use super::config::{Elem, KernelConfig, SLICED_STAGES, Schedule};
 use super::launch::{
     CLUSTER_PAD, CONVERT_BLOCK, DCONV_BLOCK, DCONV_LDS_FLOATS, DCONV_PAD, DCONV_STRIP,
     DCONV_WARP_VECTORS, DIRECT_DEPTH, DIRECT_LANES, DIRECT_MMA_BLOCKS, DIRECT_RUNS, DIRECT_SETS,
-    DIRECT_SPAN, DIRECT_STEP_ROWS, DROWS_SLOTS, DROWS_VECS, PW_BLOCK, PW_PIXELS, REPACK_BLOCK,
-    REPACK_CHUNK, STAGE_PAD,
+    DIRECT_SPAN, DIRECT_STEP_ROWS, DROWS_CHUNK, DROWS_SLOTS, DROWS_STRIDE, DROWS_VECS, PW_BLOCK,
+    PW_PIXELS, REPACK_BLOCK, REPACK_CHUNK, STAGE_PAD,
 };
 use crate::model::{ElementOp, Op, Reduction};
 use std::fmt::Write;
@@ -94,7 +94,8 @@ pub fn kernel_text(cfg: &KernelConfig) -> KernelText {
                  constexpr int DIRECT_SPAN = {DIRECT_SPAN};\nconstexpr int DIRECT_DEPTH = {DIRECT_DEPTH};\n\
                  constexpr int DIRECT_RUNS = {DIRECT_RUNS};\nconstexpr int DIRECT_STEP_ROWS = {DIRECT_STEP_ROWS};\n\
                  constexpr int DIRECT_MMA_BLOCKS = {DIRECT_MMA_BLOCKS};\nconstexpr int DROWS_VECS = {DROWS_VECS};\n\
-                 constexpr int DROWS_SLOTS = {DROWS_SLOTS};"
+                 constexpr int DROWS_SLOTS = {DROWS_SLOTS};\nconstexpr int DROWS_CHUNK = {DROWS_CHUNK};\n\
+                 constexpr int DROWS_STRIDE = {DROWS_STRIDE};"
             );
             text.push_str(DIRECT);
         } else {

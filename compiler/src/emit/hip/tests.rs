@@ -563,20 +563,46 @@ fn strided_backward_data_runs_one_unit_stride_gemm_per_phase() {
     }
     // Every input pixel is in exactly one phase.
     assert_eq!(pixels, 13 * 13);
-    // Dilated strided dimensions, and filters smaller than the stride, are not split.
-    for other in [
-        ConvDims {
-            dilation: [1, 2, 2],
-            ..d.clone()
-        },
-        ConvDims {
-            filter: [1, 1, 1],
-            pad: [0; 3],
-            ..d.clone()
-        },
-    ] {
-        assert!(k.plan(&other, &DEV).unwrap().phases.is_empty());
-    }
+    // Dilated strided dimensions are not split.
+    let dilated = ConvDims {
+        dilation: [1, 2, 2],
+        ..d.clone()
+    };
+    assert!(k.plan(&dilated, &DEV).unwrap().phases.is_empty());
+}
+
+/// A filter narrower than the stride (1x1 stride 2): the one phase with a tap is a unit-stride
+/// GEMM over every other row and column, and the whole output is zero-filled first for the
+/// three without taps; an output op with a D tensor keeps the strided GEMM.
+#[test]
+fn tapless_stride_phases_are_zero_filled() {
+    let d = ConvDims {
+        filter: [1, 1, 1],
+        pad: [0; 3],
+        ..stride_2()
+    };
+    let k = emit_hip(&SampleBuilder::new("p", Op::BwdData).build()).unwrap();
+    let plan = k.plan(&d, &DEV).unwrap();
+    assert_eq!(plan.phases.len(), 1);
+    assert_eq!(
+        plan.steps[0],
+        Step::Zero {
+            target: ZeroTarget::Output,
+            offset: 0,
+            bytes: plan.tensor_bytes[0],
+        }
+    );
+    let a = plan.phases[0].args;
+    assert_eq!((a.Hi, a.Wi, a.Y, a.X, a.ph, a.pw), (7, 7, 1, 1, 0, 0));
+    assert_eq!((a.sh, a.sw), (1, 1));
+    assert_eq!(plan.phases[0].offsets, [0, 0, 0]);
+    let bilinear = emit_hip(
+        &SampleBuilder::new("p", Op::BwdData)
+            .output_op(ElementOp::Bilinear)
+            .build(),
+    )
+    .unwrap();
+    assert!(bilinear.plan(&d, &DEV).unwrap().phases.is_empty());
 }
 
 #[test]
@@ -736,17 +762,17 @@ fn merged_backward_weight_runs_narrow_groups_on_the_small_channel_entry() {
             .source
             .contains(&format!("constexpr int DIRECT_SETS = {sets};"))
     );
-    // Depthwise, 512 groups, a width stride of 2 (the rows entry takes unit ones): 64 row sets
+    // Depthwise, 512 groups, a width stride of 3 (the rows entry takes 1 and 2): 64 row sets
     // of 8 groups in 8 row blocks; the pixels over about four blocks per compute unit, but at
     // least 64 pixels each.
     let dw = ConvDims {
-        stride: [1, 1, 2],
-        output: [1, 14, 7],
+        stride: [1, 1, 3],
+        output: [1, 14, 5],
         ..depthwise(Op::BwdWeight)
     };
     let plan = merged.plan(&dw, &DEV).unwrap();
     assert_eq!(launches(&plan), [EntryKind::Direct, EntryKind::Convert]);
-    let pixels: u64 = 32 * 14 * 7;
+    let pixels: u64 = 32 * 14 * 5;
     let (slices, per) = (plan.args.ws_slices as u64, plan.args.direct_pixels as u64);
     assert_eq!(slices, (4 * 132u64).div_ceil(8).min(pixels.div_ceil(64)));
     assert!(per * slices >= pixels && per * (slices - 1) < pixels);
@@ -881,7 +907,7 @@ fn merged_backward_weight_runs_depthwise_along_rows() {
         assert_eq!(launches(&plan), [EntryKind::DirectRows, EntryKind::Convert]);
         assert_eq!((plan.args.direct_rows, plan.args.ws_slices), (8, 56));
         assert_eq!(plan.workspace_bytes, 56 * 512 * 9 * 4);
-        let lds = 256 * 36 * 4;
+        let lds = 256 * 33 * 4;
         assert!(
             matches!(plan.steps[0], Step::Launch { grid: [2, 56, 1], block: [256, 1, 1], lds_bytes, .. } if lds_bytes == lds)
         );
@@ -897,17 +923,23 @@ fn merged_backward_weight_runs_depthwise_along_rows() {
         )
         .unwrap();
     assert_eq!((many.args.direct_rows, many.args.ws_slices), (14, 512));
-    // Strides and pads of the rows are the kernel's; a width stride or dilation, or groups
-    // not in whole vectors, are not.
-    let rows = |d: ConvDims| launches(&merged.plan(&d, &NV).unwrap())[0] == EntryKind::DirectRows;
+    // Strides and pads of the rows are the kernel's, and width strides of 2; a width dilation,
+    // a width stride of 3, or groups not in whole vectors, are not.
+    let first = |d: ConvDims| launches(&merged.plan(&d, &NV).unwrap())[0];
+    let rows = |d: ConvDims| first(d) == EntryKind::DirectRows;
     assert!(rows(ConvDims {
         stride: [1, 2, 1],
         output: [1, 7, 14],
         ..dw.clone()
     }));
+    assert!(rows(ConvDims {
+        stride: [1, 2, 2],
+        output: [1, 7, 7],
+        ..dw.clone()
+    }));
     assert!(!rows(ConvDims {
-        stride: [1, 1, 2],
-        output: [1, 14, 7],
+        stride: [1, 1, 3],
+        output: [1, 14, 5],
         ..dw.clone()
     }));
     assert!(!rows(ConvDims {
@@ -919,6 +951,40 @@ fn merged_backward_weight_runs_depthwise_along_rows() {
         g: 508,
         ..dw.clone()
     }));
+    // Rows of 5 or 7 taps go to the entry of one filter row a thread: 32 vectors by 5 rows
+    // (one slot each) or by 7, the LDS the threads' sums.
+    let taps = with_entry(merged.clone(), EntryKind::DirectRowTaps, "direct_row_taps");
+    for (f, threads) in [(5, 160), (7, 224)] {
+        let d = ConvDims {
+            filter: [1, f, f],
+            pad: [0, f / 2, f / 2],
+            stride: [1, 2, 2],
+            output: [1, 7, 7],
+            ..dw.clone()
+        };
+        let plan = taps.plan(&d, &NV).unwrap();
+        assert_eq!(launches(&plan), [EntryKind::DirectRowTaps, EntryKind::Convert]);
+        assert!(
+            matches!(plan.steps[0], Step::Launch { block: [t, 1, 1], lds_bytes, .. } if t == threads && lds_bytes == threads * 33 * 4)
+        );
+        assert_eq!(
+            plan.workspace_bytes,
+            plan.args.ws_slices as u64 * 512 * f * f * 4
+        );
+    }
+    // Depth taps are not the rows entries'.
+    assert!(!matches!(
+        first(ConvDims {
+            ndim: 3,
+            filter: [3, 3, 3],
+            input: [4, 14, 14],
+            output: [4, 14, 14],
+            pad: [1, 1, 1],
+            layouts: [Layout::Ndhwgc, Layout::Gkzyxc, Layout::Ndhwgk],
+            ..dw.clone()
+        }),
+        EntryKind::DirectRows | EntryKind::DirectRowTaps
+    ));
 }
 
 #[test]

@@ -19,7 +19,7 @@ mod split;
 pub(super) use narrow::{
     DCONV_BLOCK, DCONV_LDS_FLOATS, DCONV_PAD, DCONV_STRIP, DCONV_WARP_VECTORS, DIRECT_DEPTH,
     DIRECT_LANES, DIRECT_MMA_BLOCKS, DIRECT_RUNS, DIRECT_SETS, DIRECT_SPAN, DIRECT_STEP_ROWS,
-    DROWS_SLOTS, DROWS_VECS,
+    DROWS_CHUNK, DROWS_SLOTS, DROWS_STRIDE, DROWS_VECS,
 };
 pub use pointwise::pointwise_suits;
 pub(super) use pointwise::{PW_BLOCK, PW_PIXELS};
@@ -118,8 +118,10 @@ pub enum EntryKind {
     /// Its tensor-core path (NVIDIA sm_80+), with its own register budget; an empty entry on
     /// other targets, where no plan launches it.
     DirectMma,
-    /// Its depthwise path along output rows (`ck_direct_rows`).
+    /// Its depthwise path along output rows (`ck_direct_rows`): 3x3 filters.
     DirectRows,
+    /// The same for rows of 5 or 7 taps, one filter row a thread (`ck_direct_row_taps`).
+    DirectRowTaps,
     /// Backward weight with GEMM-K split over the warps of a workgroup (tiles whose warps lie
     /// along K; see [`KernelConfig::sliced_warps`]).
     Sliced,
@@ -789,9 +791,11 @@ impl KernelConfig {
     /// problem of their own over every s-th tap from the phase's first. Each phase is planned
     /// on views of the tensors (s-fold strides, offset origins) with a workspace region of its
     /// own, so that the phases may run at once; none runs the taps the other phases' pixels
-    /// skip. Taken where every strided dimension has unit dilation, a filter and an input at
-    /// least the stride (each phase has taps and pixels) and the schedule is split-K (StreamK
-    /// flags are per plan); the phases' plans must not clear the output, which the others write.
+    /// skip. A phase without taps (a filter narrower than the stride: 1x1 stride 2) gets only
+    /// zeros: one zero-fill of the whole output first, which every back end issues before the
+    /// phases (not where the output op adds a D tensor). Taken where every strided dimension has unit dilation and an input at least the
+    /// stride (each phase has pixels) and the schedule is split-K (StreamK flags are per plan);
+    /// the phases' own plans must not clear the output, which the others write.
     fn phase_plan(
         &self,
         dims: &ConvDims,
@@ -802,16 +806,14 @@ impl KernelConfig {
         let splits = dims.op == Op::BwdData
             && s.iter().any(|&v| v > 1)
             && matches!(self.schedule, Schedule::SplitK { .. })
-            && (0..3).all(|i| {
-                s[i] == 1
-                    || (dims.dilation[i] == 1 && dims.filter[i] >= s[i] && dims.input[i] >= s[i])
-            });
+            && (0..3).all(|i| s[i] == 1 || (dims.dilation[i] == 1 && dims.input[i] >= s[i]));
         if !splits {
             return Ok(None);
         }
         let te = self.tensor_elems();
         let (mut steps, mut phases, mut workspace_bytes) = (Vec::new(), Vec::new(), 0);
-        for p in 0..s.iter().product::<u64>() {
+        let mut tapless = false;
+        'phases: for p in 0..s.iter().product::<u64>() {
             let r = [p / (s[1] * s[2]), (p / s[2]) % s[1], p % s[2]];
             let (mut d, mut xv, mut wv) = (dims.clone(), xs.to_vec(), ws.to_vec());
             let (mut x_off, mut w_off) = (0, 0);
@@ -821,6 +823,18 @@ impl KernelConfig {
                 }
                 // The phase's first tap t0: (r + pad - t0) is a multiple of the stride.
                 let t0 = (r[i] + dims.pad[i]) % s[i];
+                if t0 >= dims.filter[i] {
+                    // Its pixels are op(0): zeros unless the output op adds a D tensor.
+                    let zero_out = matches!(
+                        self.out_op,
+                        ElementOp::PassThrough | ElementOp::Scale | ElementOp::Relu
+                    );
+                    if !zero_out {
+                        return Ok(None);
+                    }
+                    tapless = true;
+                    continue 'phases;
+                }
                 d.input[i] = (dims.input[i] - r[i]).div_ceil(s[i]);
                 d.filter[i] = (dims.filter[i] - t0).div_ceil(s[i]);
                 d.pad[i] = (r[i] + dims.pad[i] - t0) / s[i];
@@ -866,11 +880,22 @@ impl KernelConfig {
                 workspace_offset: region,
             });
         }
+        let tensor_bytes = self.tensor_bytes(dims);
+        if tapless {
+            steps.insert(
+                0,
+                Step::Zero {
+                    target: ZeroTarget::Output,
+                    offset: 0,
+                    bytes: tensor_bytes[0],
+                },
+            );
+        }
         Ok(Some(LaunchPlan {
             steps,
             workspace_bytes,
             flags_offset: 0,
-            tensor_bytes: self.tensor_bytes(dims),
+            tensor_bytes,
             args: phases[0].args,
             phases,
             transposed: None,

@@ -29,9 +29,12 @@ pub(in crate::emit::hip) const DIRECT_RUNS: u64 = 2;
 /// hold a step's fragments).
 pub(in crate::emit::hip) const DIRECT_MMA_BLOCKS: u64 = 2;
 /// Shape of the depthwise backward-weight path along rows (`ck_direct_rows`, emitted into its
-/// source): 8-group vectors and output-row slots a block.
+/// source): 8-group vectors a block, and its threads a vector at most; the floats of a thread's
+/// sums in LDS at once (`DROWS_CHUNK` taps of 8, one more float for the banks).
 pub(in crate::emit::hip) const DROWS_VECS: u64 = 32;
 pub(in crate::emit::hip) const DROWS_SLOTS: u64 = 8;
+pub(in crate::emit::hip) const DROWS_CHUNK: u64 = 4;
+pub(in crate::emit::hip) const DROWS_STRIDE: u64 = DROWS_CHUNK * 8 + 1;
 /// LDS of the scalar backward-weight small-channel path: each warp's sums of its row sets.
 const DIRECT_LDS: u64 = DIRECT_SETS * DIRECT_LANES / 32 * 9 * DIRECT_SPAN * DIRECT_SETS * 4;
 /// LDS of the tensor-core path's warp sums (each warp's [tap][8][8] floats), the least it takes,
@@ -120,21 +123,29 @@ fn direct_mma_plan(
 }
 
 /// The depthwise backward-weight plan along output rows (`ck_direct_rows`): `x` blocks of
-/// [`DROWS_VECS`] 8-group vectors, `y` blocks of `direct_rows` output rows (one a thread where
-/// that makes at most eight blocks a compute unit; more rows a block, fewer workspace slices,
-/// beyond), each writing its workspace slice; the convert entry adds them. None where the grid
-/// would exceed its limits.
+/// [`DROWS_VECS`] 8-group vectors by the filter's row groups (a thread takes all three rows of a
+/// 3x3 filter, one row of others) by row slots (at most [`DROWS_SLOTS`] threads a vector), `y`
+/// blocks of `direct_rows` output rows (one a slot where that makes at most eight blocks a
+/// compute unit; more rows a block, fewer workspace slices, beyond), each writing its workspace
+/// slice; the convert entry adds them. None where the grid would exceed its limits.
 fn direct_rows_plan(
     dims: &ConvDims,
     dev: &DeviceInfo,
     mut args: CkArgs,
     tensor_bytes: [u64; 3],
 ) -> Option<LaunchPlan> {
+    let row_groups = if dims.filter == [1, 3, 3] {
+        1
+    } else {
+        dims.filter[1]
+    };
+    let slots = (DROWS_SLOTS / row_groups).max(1);
+    let threads = DROWS_VECS * row_groups * slots;
     let vec_blocks = (dims.g / 8).div_ceil(DROWS_VECS);
     let rows = dims.n * dims.output[0] * dims.output[1];
     let cus = u64::from(dev.compute_units);
     let slices = rows
-        .div_ceil(DROWS_SLOTS)
+        .div_ceil(slots)
         .min((8 * cus).div_ceil(vec_blocks))
         .clamp(1, MAX_GRID_Y);
     let per_block = rows.div_ceil(slices);
@@ -143,15 +154,28 @@ fn direct_rows_plan(
         return None;
     }
     args.direct_rows = per_block as i64;
+    let entry = if row_groups == 1 {
+        EntryKind::DirectRows
+    } else {
+        EntryKind::DirectRowTaps
+    };
     let launch = plain_launch(
-        EntryKind::DirectRows,
+        entry,
         [vec_blocks as u32, slices as u32, 1],
-        [
-            (DROWS_VECS * DROWS_SLOTS) as u32,
-            (DROWS_VECS * DROWS_SLOTS * 36 * 4) as u32,
-        ],
+        [threads as u32, (threads * DROWS_STRIDE * 4) as u32],
     );
     Some(slices_plan(launch, slices, dims, dev, args, tensor_bytes))
+}
+
+/// Whether the depthwise rows entry takes `dims`' filter and width steps: one depth tap, a 3x3
+/// filter or rows of 5 or 7 taps (at most [`DROWS_SLOTS`] of them), width stride 1 or 2 at unit
+/// width dilation.
+fn rows_filter(dims: &ConvDims) -> bool {
+    let [z, y, x] = dims.filter;
+    z == 1
+        && (x == 3 && y == 3 || [5, 7].contains(&x) && (1..=DROWS_SLOTS).contains(&y))
+        && [1, 2].contains(&dims.stride[2])
+        && dims.dilation[2] == 1
 }
 
 /// A backward-weight small-channel launch whose `slices` workgroup rows (`grid[1]`) each write
@@ -265,17 +289,15 @@ impl KernelConfig {
             if let Some(plan) = self.sliced_plan(dims, dev, [xs, ys], args, tensor_bytes) {
                 return Some(plan);
             }
-            let vectors = self
-                .dconv_channels(dims, xs, ys)
-                .filter(|_| self.small_channels(dims));
-            // Depthwise with unit width steps, and offsets within a row in 32 bits.
+            let vectors = self.dconv_channels(dims, xs, ys);
+            // Depthwise with the rows entry's filters and width steps, and offsets within a
+            // row in 32 bits.
             let row_offsets = |s: &[(char, i64)], w: u64| {
                 get(s, 'W').unsigned_abs().saturating_mul(w) <= i32::MAX as u64
             };
             let along_rows = |c: u64| {
                 c == 1
-                    && dims.stride[2] == 1
-                    && dims.dilation[2] == 1
+                    && rows_filter(dims)
                     && row_offsets(xs, dims.input[2])
                     && row_offsets(ys, dims.output[2])
             };
@@ -285,6 +307,7 @@ impl KernelConfig {
             {
                 return Some(plan);
             }
+            let vectors = vectors.filter(|_| self.small_channels(dims));
             let mma = vectors.filter(|_| self.mma_operands(dev));
             if let Some(plan) =
                 mma.and_then(|ch| direct_mma_plan(dims, dev, ch, args, tensor_bytes))

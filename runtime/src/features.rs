@@ -59,10 +59,47 @@ pub fn values_of(
     dev: &DeviceModel,
     target: Option<Arch>,
 ) -> Vec<f64> {
-    let mut f = Features::default();
+    let mut f = Features {
+        values: Vec::with_capacity(ROW),
+        names: None,
+    };
     collect(&mut f, inst, form, p, dev, target);
     f.values
 }
+
+/// [`values_of`] for each instance running `p` as its formulation: the problem's own
+/// features computed once for each problem the instances run (as stated, folded, transposed,
+/// padded).
+pub fn rows_of(
+    runs: &[(&Instance, &Formulation)],
+    p: &ConvProblem,
+    dev: &DeviceModel,
+    target: Option<Arch>,
+) -> Vec<Vec<f64>> {
+    let mut problems: Vec<(&ConvProblem, Vec<f64>)> = Vec::new();
+    runs.iter()
+        .map(|&(inst, form)| {
+            let q = form.problem(p);
+            let mut f = Features {
+                values: Vec::with_capacity(ROW),
+                names: None,
+            };
+            match problems.iter().find(|(seen, _)| *seen == q) {
+                Some((_, values)) => f.values.extend_from_slice(values),
+                None => {
+                    problem(&mut f, q);
+                    problems.push((q, f.values.clone()));
+                }
+            }
+            beside_problem(&mut f, inst, form, q, dev, target);
+            f.values
+        })
+        .collect()
+}
+
+/// Room for a row of values: at least as many as [`names`] gives, so that a row is one
+/// allocation.
+const ROW: usize = 128;
 
 /// The feature names, in the order [`features`] and [`values`] give them.
 pub fn names() -> Vec<String> {
@@ -96,6 +133,18 @@ fn collect(
 ) {
     let q = form.problem(p);
     problem(f, q);
+    beside_problem(f, inst, form, q, dev, target);
+}
+
+/// The features after the problem's own, of `inst` computing `q` as `form`.
+fn beside_problem(
+    f: &mut Features,
+    inst: &Instance,
+    form: &Formulation,
+    q: &ConvProblem,
+    dev: &DeviceModel,
+    target: Option<Arch>,
+) {
     f.push("transposed", matches!(form, Formulation::Transposed(_)));
     instance(f, inst, target);
     launch(f, inst, q, dev);
@@ -292,6 +341,7 @@ mod tests {
         let f = features(&inst, &p, &dev, Some(Arch::Gfx90a)).unwrap();
         let names: Vec<String> = f.iter().map(|(n, _)| n.clone()).collect();
         assert_eq!(names, super::names());
+        assert!(names.len() <= ROW, "{} features", names.len());
         let get = |name: &str| f.iter().find(|(n, _)| n == name).unwrap().1;
         assert_eq!(get("op=bwd_weight"), 1.0);
         assert_eq!(get("op=fwd"), 0.0);
@@ -311,6 +361,28 @@ mod tests {
         // An unsupported problem has no features.
         let fwd = ConvProblem::parse("fwd 2d N=4 K=64 C=64 filter=3 input=14 pad=1").unwrap();
         assert!(features(&inst, &fwd, &dev, None).is_err());
+    }
+
+    #[test]
+    fn rows_share_problem_features_and_equal_each_instances_values() {
+        let wide = instance(Variant::XdlV3);
+        let mut narrow = wide.clone();
+        narrow.tile.n /= 2;
+        let p = ConvProblem::parse("bwd_weight 2d N=4 K=32 C=64 filter=3 input=14 pad=1").unwrap();
+        let t = Formulation::Transposed(p.transposed().unwrap());
+        let dev = DeviceModel::default();
+        let runs = [
+            (&wide, &Formulation::Direct),
+            (&narrow, &t),
+            (&narrow, &Formulation::Direct),
+            (&wide, &t),
+        ];
+        let rows = rows_of(&runs, &p, &dev, Some(Arch::Gfx942));
+        assert_eq!(rows.len(), runs.len());
+        for ((inst, form), row) in runs.iter().zip(&rows) {
+            assert_eq!(*row, values_of(inst, form, &p, &dev, Some(Arch::Gfx942)));
+        }
+        assert_ne!(rows[0], rows[3]);
     }
 
     #[test]

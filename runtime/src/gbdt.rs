@@ -42,11 +42,18 @@ struct RawTree {
     leaf: Vec<f64>,
 }
 
-/// A checked tree, each node's fields together (evaluation visits about ten nodes a tree).
+/// A checked tree, each node's fields together: internal nodes first, then one node per leaf
+/// that sends every row back to itself, so that a walk may take more steps than its path
+/// needs and stay at its leaf (rows walk side by side without a branch per node).
 #[derive(Clone, Debug, PartialEq)]
 struct Tree {
     nodes: Vec<Node>,
+    /// The number of internal nodes: node `internal + i` is leaf `i`.
+    internal: u32,
     leaf: Vec<f64>,
+    /// Internal nodes on the longest path from the root: every walk ends within this many
+    /// steps.
+    depth: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -54,10 +61,13 @@ struct Node {
     threshold: f64,
     split: u32,
     nan_left: bool,
-    /// Children: an index ≥ 0 is a node, `-(i + 1)` leaf `i`.
-    left: i32,
-    right: i32,
+    /// Children by node index (left, right).
+    child: [u32; 2],
 }
+
+/// Rows walked side by side: their steps are independent, so the processor overlaps them where
+/// one row's walk would wait on each comparison and mispredict each branch.
+const LANES: usize = 8;
 
 /// A loaded, checked model.
 #[derive(Clone, Debug, PartialEq)]
@@ -129,43 +139,72 @@ impl RawTree {
     /// The checked tree with its nodes packed; node and feature indices fit 32 bits.
     fn packed(self, features: usize) -> Result<Tree, String> {
         self.check(features)?;
-        let small = |c: i64| i32::try_from(c).map_err(|_| format!("child {c} past 32 bits"));
-        let nodes = (0..self.split.len())
+        let internal = self.split.len();
+        let index = |c: i64| {
+            // `check` proved every child in range: a node below `internal`, or a leaf.
+            let i = if c >= 0 {
+                c as usize
+            } else {
+                internal + (-c - 1) as usize
+            };
+            u32::try_from(i).map_err(|_| format!("child {c} past 32 bits"))
+        };
+        let mut nodes = (0..internal)
             .map(|i| {
                 Ok(Node {
                     threshold: self.threshold[i],
                     split: u32::try_from(self.split[i]).map_err(|_| "feature past 32 bits")?,
                     nan_left: self.nan_left[i],
-                    left: small(self.left[i])?,
-                    right: small(self.right[i])?,
+                    child: [index(self.left[i])?, index(self.right[i])?],
                 })
             })
-            .collect::<Result<_, String>>()?;
+            .collect::<Result<Vec<_>, String>>()?;
+        // A leaf's row goes left whatever its value (NaN included), to the leaf itself.
+        for l in 0..self.leaf.len() {
+            let me = index(-(l as i64) - 1)?;
+            nodes.push(Node {
+                threshold: f64::INFINITY,
+                split: 0,
+                nan_left: true,
+                child: [me, me],
+            });
+        }
+        let mut depth = 0;
+        let mut stack = vec![(0usize, 0u32)];
+        while let Some((i, d)) = stack.pop() {
+            if i < internal {
+                stack.extend(nodes[i].child.map(|c| (c as usize, d + 1)));
+            } else {
+                depth = depth.max(d);
+            }
+        }
         Ok(Tree {
             nodes,
+            internal: u32::try_from(internal).map_err(|_| "nodes past 32 bits")?,
             leaf: self.leaf,
+            depth,
         })
     }
 }
 
 impl Tree {
-    fn eval(&self, x: &[f64]) -> f64 {
-        if self.nodes.is_empty() {
-            return self.leaf[0];
+    /// Adds the tree's value for each of [`LANES`] rows to `out`.
+    fn add_to(&self, rows: &[&[f64]; LANES], out: &mut [f64; LANES]) {
+        let mut at = [0u32; LANES];
+        for _ in 0..self.depth {
+            for l in 0..LANES {
+                let n = &self.nodes[at[l] as usize];
+                let v = rows[l][n.split as usize];
+                let left = (v <= n.threshold) | (n.nan_left & v.is_nan());
+                at[l] = n.child[usize::from(!left)];
+            }
+            if at.iter().all(|&a| a >= self.internal) {
+                break;
+            }
         }
-        let mut c = 0i32;
-        // `check` proved every path from the root ends at a leaf.
-        while c >= 0 {
-            let n = &self.nodes[c as usize];
-            let v = x[n.split as usize];
-            let left = if v.is_nan() {
-                n.nan_left
-            } else {
-                v <= n.threshold
-            };
-            c = if left { n.left } else { n.right };
+        for l in 0..LANES {
+            out[l] += self.leaf[(at[l] - self.internal) as usize];
         }
-        self.leaf[(-c - 1) as usize]
     }
 }
 
@@ -196,19 +235,35 @@ impl Gbdt {
         })
     }
 
+    /// The model reading each row as values of `names` in order, where every feature it reads
+    /// is among them: rows need not be gathered into the model's own order.
+    pub fn over(mut self, names: &[String]) -> Option<Gbdt> {
+        let index = self
+            .features
+            .iter()
+            .map(|f| u32::try_from(names.iter().position(|n| n == f)?).ok())
+            .collect::<Option<Vec<u32>>>()?;
+        for t in &mut self.trees {
+            for n in &mut t.nodes[..t.internal as usize] {
+                n.split = index[n.split as usize];
+            }
+        }
+        self.features = names.to_vec();
+        Some(self)
+    }
+
     /// The feature names the model reads, in the order [`Gbdt::predict`] takes them.
     pub fn features(&self) -> &[String] {
         &self.features
     }
 
-    /// The prediction for each row of the model's features, in order. Tree by tree: a tree's
-    /// nodes stay in the cache while every row walks them, where a row at a time would walk
-    /// every tree's.
+    /// The prediction for each row of the model's features, in order: `base` plus each tree's
+    /// leaf, added in tree order.
     ///
     /// # Panics
     /// When a row is shorter than [`Gbdt::features`].
     pub fn predict(&self, rows: &[Vec<f64>]) -> Vec<f64> {
-        let mut out = vec![self.base; rows.len()];
+        let mut out = vec![0.0; rows.len()];
         for row in rows {
             assert!(
                 row.len() >= self.features.len(),
@@ -216,10 +271,15 @@ impl Gbdt {
                 row.len()
             );
         }
-        for t in &self.trees {
-            for (o, row) in out.iter_mut().zip(rows) {
-                *o += t.eval(row);
+        // Rows in groups of LANES, the last filled up with its own first row.
+        for (o, group) in out.chunks_mut(LANES).zip(rows.chunks(LANES)) {
+            let lanes: [&[f64]; LANES] =
+                std::array::from_fn(|l| group.get(l).unwrap_or(&group[0]).as_slice());
+            let mut sums = [self.base; LANES];
+            for t in &self.trees {
+                t.add_to(&lanes, &mut sums);
             }
+            o.copy_from_slice(&sums[..o.len()]);
         }
         out
     }

@@ -15,7 +15,7 @@ use ck_compiler::ir::Instance;
 use ck_compiler::model::Arch;
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::RwLock;
+use std::sync::{Arc, OnceLock, RwLock};
 
 #[derive(Clone, Debug, PartialEq)]
 struct Entry {
@@ -28,51 +28,102 @@ struct Entry {
 pub struct Registry {
     entries: Vec<Entry>,
     device: DeviceModel,
-    choices: Choices,
+    memo: Memo,
 }
 
-/// The instance selected before for a problem, by back end (its name and target; none for
-/// [`Registry::select`]): a problem seen again is answered by one lookup. Emptied whenever an
-/// instance is registered; a clone of the registry starts empty.
+/// A back end as the registry remembers it: its name and target (none for
+/// [`Registry::select`]).
+type BackendKey<'a> = (&'a str, Option<Arch>);
+
+/// What the registry remembers for each back end: the instance selected before for a problem
+/// (a problem seen again is answered by one lookup), and the back end's verdict on each
+/// instance ([`Backend::accepts`] depends on the instance alone). Emptied whenever an instance
+/// is registered; a clone of the registry starts empty.
 #[derive(Debug, Default)]
-struct Choices(RwLock<Vec<ChoiceTable>>);
+struct Memo(RwLock<Vec<BackendMemo>>);
 
-type ChoiceTable = ((String, Option<Arch>), HashMap<ConvProblem, usize>);
+#[derive(Debug)]
+struct BackendMemo {
+    name: String,
+    target: Option<Arch>,
+    choices: HashMap<ConvProblem, usize>,
+    /// By entry, filled as candidates reach the back end's check.
+    accepted: Arc<[OnceLock<Result<(), Unsupported>>]>,
+}
 
-impl Clone for Choices {
+impl Clone for Memo {
     fn clone(&self) -> Self {
-        Choices::default()
+        Memo::default()
     }
 }
 
-impl Choices {
-    fn get(&self, backend: (&str, Option<Arch>), p: &ConvProblem) -> Option<usize> {
+impl Memo {
+    fn get(&self, backend: BackendKey<'_>, p: &ConvProblem) -> Option<usize> {
         let tables = self.0.read().ok()?;
-        let (_, table) = tables
-            .iter()
-            .find(|((name, target), _)| name == backend.0 && *target == backend.1)?;
-        table.get(p).copied()
+        let memo = tables.iter().find(|m| m.is(backend))?;
+        memo.choices.get(p).copied()
     }
 
-    fn put(&self, backend: (&str, Option<Arch>), p: &ConvProblem, index: usize) {
+    fn put(&self, backend: BackendKey<'_>, entries: usize, p: &ConvProblem, index: usize) {
         // A poisoned lock only loses the cache.
         let Ok(mut tables) = self.0.write() else {
             return;
         };
-        let slot = tables
+        let memo = Self::slot(&mut tables, backend, entries);
+        memo.choices.insert(p.clone(), index);
+    }
+
+    /// The back end's verdicts on the `entries` registered instances, as far as known.
+    fn accepted(
+        &self,
+        backend: BackendKey<'_>,
+        entries: usize,
+    ) -> Arc<[OnceLock<Result<(), Unsupported>>]> {
+        if let Some(m) = self
+            .0
+            .read()
+            .ok()
+            .and_then(|t| t.iter().find(|m| m.is(backend)).map(|m| m.accepted.clone()))
+        {
+            return m;
+        }
+        match self.0.write() {
+            Ok(mut tables) => Self::slot(&mut tables, backend, entries).accepted.clone(),
+            // A poisoned lock only loses the cache: verdicts for this ranking alone.
+            Err(_) => (0..entries).map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    fn slot<'t>(
+        tables: &'t mut Vec<BackendMemo>,
+        backend: BackendKey<'_>,
+        entries: usize,
+    ) -> &'t mut BackendMemo {
+        let at = tables
             .iter()
-            .position(|((name, target), _)| name == backend.0 && *target == backend.1)
+            .position(|m| m.is(backend))
             .unwrap_or_else(|| {
-                tables.push(((backend.0.to_string(), backend.1), HashMap::new()));
+                tables.push(BackendMemo {
+                    name: backend.0.to_string(),
+                    target: backend.1,
+                    choices: HashMap::new(),
+                    accepted: (0..entries).map(|_| OnceLock::new()).collect(),
+                });
                 tables.len() - 1
             });
-        tables[slot].1.insert(p.clone(), index);
+        &mut tables[at]
     }
 
     fn clear(&mut self) {
         if let Ok(t) = self.0.get_mut() {
             t.clear();
         }
+    }
+}
+
+impl BackendMemo {
+    fn is(&self, (name, target): BackendKey<'_>) -> bool {
+        self.name == name && self.target == target
     }
 }
 
@@ -205,7 +256,7 @@ impl Registry {
         Registry {
             entries: Vec::new(),
             device,
-            choices: Choices::default(),
+            memo: Memo::default(),
         }
     }
 
@@ -219,7 +270,7 @@ impl Registry {
             return Err(RegistryError::Duplicate(instance.name));
         }
         self.entries.push(Entry { instance, priority });
-        self.choices.clear();
+        self.memo.clear();
         Ok(())
     }
 
@@ -297,12 +348,20 @@ impl Registry {
         target: Option<Arch>,
         verdicts: Verdicts,
     ) -> Vec<Candidate<'_>> {
-        let runs = |inst: &Instance| match backend.map(|b| (b.name(), b.accepts(inst))) {
-            Some((name, Err(e))) => Err(Unsupported {
-                rule: Rule::Backend,
-                reason: format!("the {name} back end: {e}"),
-            }),
-            _ => Ok(()),
+        let accepted = backend.map(|b| {
+            let key = (b.name(), b.target());
+            (b, self.memo.accepted(key, self.entries.len()))
+        });
+        let runs = |at: usize, inst: &Instance| match &accepted {
+            Some((b, verdicts)) => verdicts[at]
+                .get_or_init(|| {
+                    b.accepts(inst).map_err(|e| Unsupported {
+                        rule: Rule::Backend,
+                        reason: format!("the {} back end: {e}", b.name()),
+                    })
+                })
+                .clone(),
+            None => Ok(()),
         };
         // A learned model of the device's run times ranks where one fits; the analytic cost
         // model elsewhere.
@@ -313,11 +372,12 @@ impl Registry {
         let judged: Vec<(&Entry, Result<Formulation, Unsupported>, RunsAs)> = self
             .entries
             .iter()
-            .filter(|e| verdicts == Verdicts::All || same_kind(&e.instance, p))
-            .map(|e| {
+            .enumerate()
+            .filter(|(_, e)| verdicts == Verdicts::All || same_kind(&e.instance, p))
+            .map(|(at, e)| {
                 let form = formulation_among(&e.instance, &forms, &self.device);
                 let runs_as = form.as_ref().map_or(RunsAs::Stated, Formulation::runs_as);
-                let form = form.and_then(|f| runs(&e.instance).map(|()| f));
+                let form = form.and_then(|f| runs(at, &e.instance).map(|()| f));
                 (e, form, runs_as)
             })
             .collect();
@@ -394,7 +454,7 @@ impl Registry {
         let target = backend.and_then(|b| b.target());
         let key = (backend.map_or("", |b| b.name()), target);
         // Only valid problems were chosen for.
-        if let Some(i) = self.choices.get(key, p) {
+        if let Some(i) = self.memo.get(key, p) {
             return Ok(&self.entries[i].instance);
         }
         if let Err(e) = p.validate() {
@@ -410,7 +470,7 @@ impl Registry {
                 .iter()
                 .position(|e| std::ptr::eq(&e.instance, best.instance))
             {
-                self.choices.put(key, p, i);
+                self.memo.put(key, self.entries.len(), p, i);
             }
             return Ok(best.instance);
         }
@@ -440,21 +500,88 @@ mod tests {
         reg.register(instance(Variant::XdlV3), 0).unwrap();
         let p = ConvProblem::parse("bwd_weight 2d N=2 K=16 C=16 filter=3 input=8 pad=1").unwrap();
         let first = reg.select(&p).unwrap().name.clone();
-        assert_eq!(reg.choices.get(("", None), &p), Some(0));
+        assert_eq!(reg.memo.get(("", None), &p), Some(0));
         assert_eq!(reg.select(&p).unwrap().name, first);
         // Another back end keys its own choices.
         let cpu = CpuBackend::default();
-        assert_eq!(reg.choices.get(("cpu", None), &p), None);
+        assert_eq!(reg.memo.get(("cpu", None), &p), None);
         reg.select_for(&p, &cpu).unwrap();
-        assert!(reg.choices.get(("cpu", None), &p).is_some());
+        assert!(reg.memo.get(("cpu", None), &p).is_some());
         // A higher-priority instance registered later wins at once.
         let mut better = instance(Variant::XdlV1);
         better.name = "better".into();
         reg.register(better, 5).unwrap();
-        assert_eq!(reg.choices.get(("", None), &p), None);
+        assert_eq!(reg.memo.get(("", None), &p), None);
         assert_eq!(reg.select(&p).unwrap().name, "better");
         // A clone starts without choices.
-        assert_eq!(reg.clone().choices.get(("", None), &p), None);
+        assert_eq!(reg.clone().memo.get(("", None), &p), None);
+    }
+
+    /// A back end that counts the instances it is asked about.
+    struct Counting {
+        cpu: CpuBackend,
+        asked: std::cell::Cell<usize>,
+    }
+
+    impl Backend for Counting {
+        fn name(&self) -> &str {
+            "counting"
+        }
+        fn accepts(&self, inst: &Instance) -> Result<(), crate::RunError> {
+            self.asked.set(self.asked.get() + 1);
+            self.cpu.accepts(inst)
+        }
+        fn workspace_size(&self, inst: &Instance, p: &ConvProblem) -> u64 {
+            self.cpu.workspace_size(inst, p)
+        }
+        fn run(
+            &self,
+            inst: &Instance,
+            p: &ConvProblem,
+            bufs: &mut crate::Buffers<'_>,
+        ) -> Result<crate::RunStats, crate::RunError> {
+            self.cpu.run(inst, p, bufs)
+        }
+    }
+
+    #[test]
+    fn a_back_end_is_asked_about_each_instance_once_until_the_registry_changes() {
+        let mut added = instance(Variant::XdlV3);
+        added.name = "added".into();
+        added.elementwise.output = ElementOp::Add;
+        let mut reg = Registry::default();
+        reg.register(added, 0).unwrap();
+        reg.register(instance(Variant::XdlV1), 0).unwrap();
+        let counting = Counting {
+            cpu: CpuBackend::default(),
+            asked: Default::default(),
+        };
+        let problems = ["pad=1", "pad=0", "stride=2"].map(|s| {
+            ConvProblem::parse(&format!("bwd_weight 2d N=2 K=16 C=16 filter=3 input=8 {s}"))
+                .unwrap()
+        });
+        let first = reg.candidates_for(&problems[0], &counting);
+        assert_eq!(counting.asked.get(), 2);
+        for p in &problems {
+            reg.select_for(p, &counting).unwrap();
+        }
+        assert_eq!(counting.asked.get(), 2);
+        // The remembered verdicts are the back end's own.
+        assert_eq!(reg.candidates_for(&problems[0], &counting), first);
+        assert_eq!(
+            first[1].verdict.as_ref().unwrap_err().rule,
+            Rule::Backend,
+            "{first:?}"
+        );
+        // A new instance: every instance is asked about again.
+        let mut more = instance(Variant::XdlV1);
+        more.name = "more".into();
+        reg.register(more, 0).unwrap();
+        reg.select_for(&problems[0], &counting).unwrap();
+        assert_eq!(counting.asked.get(), 5);
+        // A clone asks again.
+        reg.clone().select_for(&problems[0], &counting).unwrap();
+        assert_eq!(counting.asked.get(), 8);
     }
 
     #[test]

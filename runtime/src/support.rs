@@ -197,6 +197,9 @@ pub(crate) struct Forms<'p> {
     /// [`ConvProblem::padded`] to vectors of 1, 2, 4, 8 and 16 channels (C, then K), derived on
     /// first use.
     padded: [[OnceCell<Option<Padded>>; 5]; 5],
+    /// The 2 GB rule ([`tensor_sizes`]) for the problem as stated, folded and transposed: it
+    /// depends on the instance only through its 64-bit indexing.
+    sizes: [OnceCell<Result<(), Unsupported>>; 3],
 }
 
 impl<'p> Forms<'p> {
@@ -207,6 +210,7 @@ impl<'p> Forms<'p> {
             folded: problem.folded(),
             transposed: problem.transposed(),
             padded: Default::default(),
+            sizes: Default::default(),
         }
     }
 
@@ -232,12 +236,13 @@ pub(crate) fn formulation_among(
         });
     }
     identity(inst, p)?;
+    let [stated, folded, transposed] = &forms.sizes;
     if let Some(q) = &forms.folded
-        && check(inst, q, dev).is_ok()
+        && check(inst, q, folded, dev).is_ok()
     {
         return Ok(Formulation::Folded(q.clone()));
     }
-    let direct = check(inst, p, dev);
+    let direct = check(inst, p, stated, dev);
     let err = match direct {
         Ok(()) => return Ok(Formulation::Direct),
         Err(e) => e,
@@ -249,7 +254,7 @@ pub(crate) fn formulation_among(
     let alike = sources[0] == sources[1] && inst.types.compute_a == inst.types.compute_b;
     let mut reason = err.reason;
     if let Some(t) = forms.transposed.as_ref().filter(|_| alike) {
-        match check(inst, t, dev) {
+        match check(inst, t, transposed, dev) {
             Ok(()) => return Ok(Formulation::Transposed(t.clone())),
             Err(te) => reason = format!("{reason}; as its transpose, {}: {}", te.rule, te.reason),
         }
@@ -259,7 +264,7 @@ pub(crate) fn formulation_among(
     if let Some(pd) = forms.padded(vc, vk)
         && (pd.maps[dst].is_none() || !is_binary(result))
     {
-        match check(inst, &pd.problem, dev) {
+        match check(inst, &pd.problem, &OnceCell::new(), dev) {
             Ok(()) => return Ok(Formulation::Padded(pd.clone())),
             Err(pe) => {
                 reason = format!(
@@ -291,8 +296,14 @@ fn channel_vectors(inst: &Instance, op: Op) -> [u64; 2] {
 }
 
 /// CK's rules for `inst` running `p` as stated, past the identity rule ([`formulation_among`]
-/// checks it once: a fold or transpose keeps the op, rank, layouts and types).
-fn check(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> Result<(), Unsupported> {
+/// checks it once: a fold or transpose keeps the op, rank, layouts and types); `sizes` keeps
+/// `p`'s 2 GB verdict for other instances.
+fn check(
+    inst: &Instance,
+    p: &ConvProblem,
+    sizes: &OnceCell<Result<(), Unsupported>>,
+    dev: &DeviceModel,
+) -> Result<(), Unsupported> {
     if let Some(arch) = dev.arch
         && !inst.targets.contains(&arch)
     {
@@ -306,7 +317,7 @@ fn check(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> Result<(), Unsu
     conv_spec(inst, p)?;
     groups(inst, p)?;
     transpose(inst, p)?;
-    tensor_sizes(inst, p)?;
+    tensor_sizes(inst, p, sizes)?;
     split_k(inst, p, dev)
 }
 
@@ -433,24 +444,30 @@ fn is_1x1_s1_p0(p: &ConvProblem) -> bool {
 }
 
 fn conv_spec(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
-    let shape = format!(
-        "filter={} stride={} lpad={} rpad={}",
-        dims(&p.filter),
-        dims(&p.stride),
-        dims(&p.left_pad),
-        dims(&p.right_pad)
-    );
+    // Written only for a refusal: most checks pass.
+    let shape = || {
+        format!(
+            "filter={} stride={} lpad={} rpad={}",
+            dims(&p.filter),
+            dims(&p.stride),
+            dims(&p.left_pad),
+            dims(&p.right_pad)
+        )
+    };
     match inst.spec {
         ConvSpec::Filter1x1Stride1Pad0 if !is_1x1_s1_p0(p) => fail(
             Rule::ConvSpec,
-            format!("filter1x1_stride1_pad0 needs a 1x1 filter, stride 1, pads 0; {shape}"),
+            format!(
+                "filter1x1_stride1_pad0 needs a 1x1 filter, stride 1, pads 0; {}",
+                shape()
+            ),
         ),
         ConvSpec::Filter1x1Pad0
             if !(all(&p.filter, 1) && all(&p.left_pad, 0) && all(&p.right_pad, 0)) =>
         {
             fail(
                 Rule::ConvSpec,
-                format!("filter1x1_pad0 needs a 1x1 filter and pads 0; {shape}"),
+                format!("filter1x1_pad0 needs a 1x1 filter and pads 0; {}", shape()),
             )
         }
         ConvSpec::Filter3x3 if !(p.c == 1 && all(&p.filter, 3)) => fail(
@@ -467,7 +484,10 @@ fn conv_spec(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
             if explicit && !is_1x1_s1_p0(p) {
                 return fail(
                     Rule::ExplicitGemm,
-                    format!("explicit GEMM needs a 1x1 filter, stride 1, pads 0; {shape}"),
+                    format!(
+                        "explicit GEMM needs a 1x1 filter, stride 1, pads 0; {}",
+                        shape()
+                    ),
                 );
             }
             Ok(())
@@ -527,10 +547,19 @@ fn transpose(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
     Ok(())
 }
 
-fn tensor_sizes(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
+fn tensor_sizes(
+    inst: &Instance,
+    p: &ConvProblem,
+    sizes: &OnceCell<Result<(), Unsupported>>,
+) -> Result<(), Unsupported> {
     if inst.work.large_tensor || inst.kind == Kind::XdlLargeTensor {
         return Ok(());
     }
+    sizes.get_or_init(|| under_two_gb(p)).clone()
+}
+
+/// Whether every tensor of `p` fits a 32-bit-indexed kernel.
+fn under_two_gb(p: &ConvProblem) -> Result<(), Unsupported> {
     for role in [Role::Input, Role::Weight, Role::Output] {
         let elements = p.desc(role).map(|d| d.elements()).unwrap_or(u64::MAX);
         let bytes = elements.saturating_mul(p.dtype_of(role).bytes() as u64);

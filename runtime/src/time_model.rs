@@ -7,7 +7,7 @@
 use crate::device::DeviceModel;
 use crate::dims::conv_dims;
 use crate::elementwise::ops_by_role;
-use crate::features::{names, values_of};
+use crate::features::{names, rows_of};
 use crate::gbdt::Gbdt;
 use crate::layout::Role;
 use crate::problem::ConvProblem;
@@ -36,33 +36,22 @@ const MODELS: &[(Arch, Op, &str)] = &[
     ),
 ];
 
-/// A loaded model and, for each feature it reads, its position among [`names`].
+/// A loaded model, reading rows in the order of [`names`].
 pub struct Loaded {
     pub model: Gbdt,
-    index: Vec<usize>,
 }
 
 impl Loaded {
     /// The model of `text`, where it loads and reads only features the runtime computes.
     fn new(text: &str) -> Option<Loaded> {
-        let model = Gbdt::from_json(text).ok()?;
-        let names = names();
-        let index = model
-            .features()
-            .iter()
-            .map(|f| names.iter().position(|n| n == f))
-            .collect::<Option<Vec<usize>>>()?;
-        Some(Loaded { model, index })
+        let model = Gbdt::from_json(text).ok()?.over(&names())?;
+        Some(Loaded { model })
     }
 
     /// Predicted microseconds for each list of feature values in the order of [`names`].
     pub fn predict_us(&self, values: &[Vec<f64>]) -> Vec<f64> {
-        let rows: Vec<Vec<f64>> = values
-            .iter()
-            .map(|v| self.index.iter().map(|&i| v[i]).collect())
-            .collect();
         self.model
-            .predict(&rows)
+            .predict(values)
             .into_iter()
             .map(f64::exp2)
             .collect()
@@ -105,11 +94,7 @@ pub fn predict_all(
     dev: &DeviceModel,
     target: Option<Arch>,
 ) -> Vec<f64> {
-    let values: Vec<Vec<f64>> = runs
-        .iter()
-        .map(|(inst, form)| values_of(inst, form, p, dev, target))
-        .collect();
-    let mut us = model.predict_us(&values);
+    let mut us = model.predict_us(&rows_of(runs, p, dev, target));
     // The model knows the GEMM of the problem an instance computes; a pointwise entry streams
     // it instead, and padded copies add their own launches.
     for (t, (inst, form)) in us.iter_mut().zip(runs) {

@@ -131,7 +131,7 @@ template <int CH, bool ACROSS> CK_DEV void ck_direct(const CkArgs& a, float* red
 // 3x3, else one) of one output row at a time: RT·KX taps of 8 sums. The input columns of its
 // rows slide through registers, SX new ones an output column, so each input element is loaded
 // once per output row and filter row where the per-pixel entry above loads it once a tap. A
-// block has DROWS_VECS vectors by KY / RT filter-row groups by `slots` row slots (blockDim.x
+// block has direct_vecs vectors by KY / RT filter-row groups by `slots` row slots (blockDim.x
 // holds them all); block y takes output rows [y, y + 1) · direct_rows of the (image, depth,
 // row) sequence, each slot every slots-th of them. The slots' sums meet in LDS, DROWS_CHUNK
 // taps at a time, and the block writes its workspace slice; the convert entry adds the slices.
@@ -157,15 +157,19 @@ template <typename T> CK_DEV ck_vec<T, 8> ck_load8(const T* p) {
 
 template <int RT, int KX, int SX> CK_DEV void ck_rows_taps(const CkArgs& a, float* red) {
     // Columns kept from one output column to the next, and output columns whose loads a
-    // thread issues before it uses any (one for rows of 7, whose window takes the registers:
-    // the taps entry then fits two blocks of 5-tap rows an SM).
+    // thread issues before it uses any: at unit stride a whole turn of the window, which
+    // brings it back to the registers it started in (no moves); at stride 2 two columns (one
+    // for rows of 7), which the registers allow.
     constexpr int W = KX - SX;
-    constexpr int COLS = KX == 7 ? 1 : SX == 1 ? 3 : 2;
+    constexpr int COLS = SX == 1 ? KX : KX == 7 ? 1 : 2;
     constexpr int TAPS = RT * KX;
-    const int groups = (int)a.Y / RT, slots = (int)blockDim.x / (DROWS_VECS * groups);
-    const int o = (int)threadIdx.x % DROWS_VECS, fg = (int)threadIdx.x / DROWS_VECS % groups;
-    const int slot = (int)threadIdx.x / (DROWS_VECS * groups);
-    const int nvec = (int)(a.G / 8), vec = (int)blockIdx.x * DROWS_VECS + o;
+    // The block's vectors (direct_vecs, up to DROWS_VECS: no idle lanes where the groups are
+    // fewer), its filter-row groups and row slots.
+    const int vecs = (int)a.direct_vecs, groups = (int)a.Y / RT;
+    const int slots = (int)blockDim.x / (vecs * groups);
+    const int o = (int)threadIdx.x % vecs, fg = (int)threadIdx.x / vecs % groups;
+    const int slot = (int)threadIdx.x / (vecs * groups);
+    const int nvec = (int)(a.G / 8), vec = (int)blockIdx.x * vecs + o;
     const int ho = (int)a.Ho, wo = (int)a.Wo, planes_d = (int)a.Do, pw = (int)a.pw, wi = (int)a.Wi;
     const int rows = (int)a.N * planes_d * ho, r0 = (int)blockIdx.y * (int)a.direct_rows;
     const int r1 = rows - r0 < (int)a.direct_rows ? rows : r0 + (int)a.direct_rows;
@@ -178,7 +182,7 @@ template <int RT, int KX, int SX> CK_DEV void ck_rows_taps(const CkArgs& a, floa
     for (int t = 0; t < TAPS; ++t)
 #pragma unroll
         for (int k = 0; k < 8; ++k) acc[t][k] = 0.0f;
-    // A warp's threads share their row: every branch on rows and columns is uniform.
+    // Threads of a row and filter row branch alike (a warp spans at most a few of them).
     for (int r = r0 + slot; vec < nvec && r < r1; r += slots) {
         const int oh = r % ho, plane = r / ho, od = plane % planes_d, n = plane / planes_d;
         // The filter has one depth tap: the input plane is fixed by the output's.
@@ -279,14 +283,14 @@ template <int RT, int KX, int SX> CK_DEV void ck_rows_taps(const CkArgs& a, floa
 #pragma unroll
             for (int k = 0; k < 8; ++k) mine[qq * 8 + k] = q0 + qq < TAPS ? acc[q0 + qq][k] : 0.0f;
         __syncthreads();
-        const int items = DROWS_VECS * groups * DROWS_CHUNK * 8;
+        const int items = vecs * groups * DROWS_CHUNK * 8;
         for (int e = (int)threadIdx.x; e < items; e += (int)blockDim.x) {
             const int k = e % 8, qq = e / 8 % DROWS_CHUNK, g = e / (8 * DROWS_CHUNK) % groups;
             const int oo = e / (8 * DROWS_CHUNK * groups), q = q0 + qq;
-            const int v = (int)blockIdx.x * DROWS_VECS + oo;
+            const int v = (int)blockIdx.x * vecs + oo;
             float sum = 0.0f;
             for (int sl = 0; sl < slots; ++sl)
-                sum += red[((sl * groups + g) * DROWS_VECS + oo) * DROWS_STRIDE + qq * 8 + k];
+                sum += red[((sl * groups + g) * vecs + oo) * DROWS_STRIDE + qq * 8 + k];
             if (q < TAPS && v < nvec) out[(v * 8 + k) * taps + (g * RT + q / KX) * KX + q % KX] = sum;
         }
         __syncthreads();

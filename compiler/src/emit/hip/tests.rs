@@ -951,10 +951,11 @@ fn merged_backward_weight_runs_depthwise_along_rows() {
         g: 508,
         ..dw.clone()
     }));
-    // Rows of 5 or 7 taps go to the entry of one filter row a thread: 32 vectors by 5 rows
-    // (one slot each) or by 7, the LDS the threads' sums.
+    // Rows of 5 or 7 taps go to the entry of one filter row a thread. At stride 2 the 7x7
+    // output has 224 rows: 8 vectors by 5 rows by 6 slots (38 slices of 6 rows, 304 blocks), or
+    // 4 vectors by 7 rows by 9 slots (25 slices, 400 blocks); the LDS the threads' sums.
     let taps = with_entry(merged.clone(), EntryKind::DirectRowTaps, "direct_row_taps");
-    for (f, threads) in [(5, 160), (7, 224)] {
+    for (f, vecs, threads) in [(5, 8, 240), (7, 4, 252)] {
         let d = ConvDims {
             filter: [1, f, f],
             pad: [0, f / 2, f / 2],
@@ -963,7 +964,12 @@ fn merged_backward_weight_runs_depthwise_along_rows() {
             ..dw.clone()
         };
         let plan = taps.plan(&d, &NV).unwrap();
-        assert_eq!(launches(&plan), [EntryKind::DirectRowTaps, EntryKind::Convert]);
+        assert_eq!(
+            launches(&plan),
+            [EntryKind::DirectRowTaps, EntryKind::Convert]
+        );
+        assert_eq!(plan.args.direct_vecs, vecs);
+        assert!(plan.args.ws_slices <= 64);
         assert!(
             matches!(plan.steps[0], Step::Launch { block: [t, 1, 1], lds_bytes, .. } if t == threads && lds_bytes == threads * 33 * 4)
         );
@@ -972,6 +978,48 @@ fn merged_backward_weight_runs_depthwise_along_rows() {
             plan.args.ws_slices as u64 * 512 * f * f * 4
         );
     }
+    // 144 groups are 18 vectors: one block of 18 by 14 row slots, no idle lanes.
+    let few = merged
+        .plan(
+            &ConvDims {
+                g: 144,
+                ..dw.clone()
+            },
+            &NV,
+        )
+        .unwrap();
+    assert!(matches!(
+        few.steps[0],
+        Step::Launch {
+            grid: [1, _, 1],
+            block: [252, 1, 1],
+            ..
+        }
+    ));
+    assert_eq!(few.args.direct_vecs, 18);
+    // A 7x7 image of 960 groups: the slices stop at half the input's bytes (32 images of
+    // 47,040 elements, 2 bytes each, against 960 · 25 · 4 bytes a slice), and the blocks take
+    // fewer vectors, so that there are two a compute unit: 4 vectors by 5 rows by 12 slots.
+    let small = taps
+        .plan(
+            &ConvDims {
+                g: 960,
+                n: 32,
+                input: [1, 7, 7],
+                output: [1, 7, 7],
+                filter: [1, 5, 5],
+                pad: [0, 2, 2],
+                ..dw.clone()
+            },
+            &NV,
+        )
+        .unwrap();
+    let cap = 32 * 7 * 7 * 960 * 2 / (2 * 960 * 25 * 4);
+    assert_eq!(small.args.ws_slices as u64, cap);
+    assert_eq!(small.args.direct_vecs, 4);
+    assert!(
+        matches!(small.steps[0], Step::Launch { grid: [30, s, 1], block: [240, 1, 1], .. } if u64::from(s) == cap)
+    );
     // Depth taps are not the rows entries'.
     assert!(!matches!(
         first(ConvDims {

@@ -35,6 +35,11 @@ pub(in crate::emit::hip) const DROWS_VECS: u64 = 32;
 pub(in crate::emit::hip) const DROWS_SLOTS: u64 = 8;
 pub(in crate::emit::hip) const DROWS_CHUNK: u64 = 4;
 pub(in crate::emit::hip) const DROWS_STRIDE: u64 = DROWS_CHUNK * 8 + 1;
+/// Workspace slices of the 5- and 7-tap rows entry at most: the convert adds an output's slices
+/// in a chain of loads (at most 8 thread sets an output), whose latency outgrew what more blocks
+/// gained there. The 3x3 entry's blocks (three filter rows a thread) ran faster with every slice
+/// their rows give (docs/performance.md).
+const DROWS_MAX_SLICES: u64 = 64;
 /// LDS of the scalar backward-weight small-channel path: each warp's sums of its row sets.
 const DIRECT_LDS: u64 = DIRECT_SETS * DIRECT_LANES / 32 * 9 * DIRECT_SPAN * DIRECT_SETS * 4;
 /// LDS of the tensor-core path's warp sums (each warp's [tap][8][8] floats), the least it takes,
@@ -123,11 +128,17 @@ fn direct_mma_plan(
 }
 
 /// The depthwise backward-weight plan along output rows (`ck_direct_rows`): `x` blocks of
-/// [`DROWS_VECS`] 8-group vectors by the filter's row groups (a thread takes all three rows of a
-/// 3x3 filter, one row of others) by row slots (at most [`DROWS_SLOTS`] threads a vector), `y`
-/// blocks of `direct_rows` output rows (one a slot where that makes at most eight blocks a
-/// compute unit; more rows a block, fewer workspace slices, beyond), each writing its workspace
-/// slice; the convert entry adds them. None where the grid would exceed its limits.
+/// `vecs` 8-group vectors by the filter's row groups (a thread takes all three rows of a 3x3
+/// filter, one row of others) by as many row slots as fill [`DROWS_SLOTS`] · [`DROWS_VECS`]
+/// threads (at least one), `y` blocks of `direct_rows` output rows, each writing its workspace
+/// slice; the convert entry adds them. Slices: one output row a slot where that makes at most
+/// eight blocks a compute unit, fewer where the slices would outweigh half the input's bytes
+/// (small images of many groups: the convert reads every slice), at most [`DROWS_MAX_SLICES`]
+/// for rows of 5 or 7 taps, more rows a block beyond.
+/// `vecs`: all the vectors up to [`DROWS_VECS`] (no idle lanes where they are fewer), halved
+/// down to 4 while there are fewer than two blocks a compute unit and halving makes more (the
+/// slices stopped short of the rows): the rows of small images then meet in a block's LDS. None where the grid would
+/// exceed its limits.
 fn direct_rows_plan(
     dims: &ConvDims,
     dev: &DeviceInfo,
@@ -139,21 +150,43 @@ fn direct_rows_plan(
     } else {
         dims.filter[1]
     };
-    let slots = (DROWS_SLOTS / row_groups).max(1);
-    let threads = DROWS_VECS * row_groups * slots;
-    let vec_blocks = (dims.g / 8).div_ceil(DROWS_VECS);
+    let nvec = dims.g / 8;
     let rows = dims.n * dims.output[0] * dims.output[1];
     let cus = u64::from(dev.compute_units);
-    let slices = rows
-        .div_ceil(slots)
-        .min((8 * cus).div_ceil(vec_blocks))
-        .clamp(1, MAX_GRID_Y);
+    let slice_bytes = dims.g * dims.filter[1] * dims.filter[2] * 4;
+    let max_slices = if row_groups == 1 {
+        MAX_GRID_Y
+    } else {
+        DROWS_MAX_SLICES
+    };
+    // Row slots, vector blocks and slices of `vecs` vectors a block.
+    let shape = |vecs: u64| {
+        let slots = (DROWS_SLOTS * DROWS_VECS / (vecs * row_groups)).max(1);
+        let vec_blocks = nvec.div_ceil(vecs);
+        let slices = rows
+            .div_ceil(slots)
+            .min((8 * cus).div_ceil(vec_blocks))
+            .min(tensor_bytes[0] / (2 * slice_bytes))
+            .clamp(1, max_slices);
+        (slots, vec_blocks, slices)
+    };
+    let blocks = |vecs: u64| {
+        let (_, vec_blocks, slices) = shape(vecs);
+        vec_blocks * slices
+    };
+    let mut vecs = nvec.min(DROWS_VECS);
+    while vecs > 4 && blocks(vecs) < 2 * cus && blocks(vecs / 2) > blocks(vecs) {
+        vecs /= 2;
+    }
+    let (slots, vec_blocks, slices) = shape(vecs);
     let per_block = rows.div_ceil(slices);
     let slices = rows.div_ceil(per_block);
     if vec_blocks > MAX_GRID_X || rows > i32::MAX as u64 {
         return None;
     }
+    let threads = vecs * row_groups * slots;
     args.direct_rows = per_block as i64;
+    args.direct_vecs = vecs as i64;
     let entry = if row_groups == 1 {
         EntryKind::DirectRows
     } else {

@@ -12,7 +12,7 @@ use crate::gbdt::Gbdt;
 use crate::layout::Role;
 use crate::problem::ConvProblem;
 use crate::support::Formulation;
-use ck_compiler::emit::hip::pointwise_suits;
+use ck_compiler::emit::hip::{depthwise_rows_suit, pointwise_suits};
 use ck_compiler::ir::Instance;
 use ck_compiler::model::{Arch, ConvSpec, DataType, ElementOp, Op};
 use std::sync::OnceLock;
@@ -95,10 +95,11 @@ pub fn predict_all(
     target: Option<Arch>,
 ) -> Vec<f64> {
     let mut us = model.predict_us(&rows_of(runs, p, dev, target));
-    // The model knows the GEMM of the problem an instance computes; a pointwise entry streams
-    // it instead, and padded copies add their own launches.
+    // The model knows the GEMM of the problem an instance computes; a pointwise entry and the
+    // depthwise rows entries stream it instead, and padded copies add their own launches.
     for (t, (inst, form)) in us.iter_mut().zip(runs) {
-        if let Some(stream) = pointwise_us(inst, form.problem(p)) {
+        let q = form.problem(p);
+        if let Some(stream) = pointwise_us(inst, q).or_else(|| depthwise_rows_us(inst, q)) {
             *t = stream;
         }
         if let Formulation::Padded(pd) = form {
@@ -126,6 +127,29 @@ fn pointwise_us(inst: &Instance, q: &ConvProblem) -> Option<f64> {
     let flops = 2.0 * pixels * (dims.g * dims.c * dims.k) as f64;
     Some(POINTWISE_LAUNCH_US + bytes / POINTWISE_BYTES_PER_US + flops / POINTWISE_FLOPS_PER_US)
 }
+
+/// The estimate of a run of `q` on the depthwise backward-weight rows entries, where `inst`'s
+/// kernel takes it there (it merges groups, plain loads, [`depthwise_rows_suit`]): two launches
+/// (the rows and the convert that adds their slices), the input and output gradient's bytes,
+/// and the multiply-adds on the SIMT lanes.
+fn depthwise_rows_us(inst: &Instance, q: &ConvProblem) -> Option<f64> {
+    let plain = |op| op == ElementOp::PassThrough;
+    let ([a, b], _) = ops_by_role(inst.op, &inst.elementwise);
+    if inst.work.merge_groups < 2 || !plain(a) || !plain(b) {
+        return None;
+    }
+    let dims = conv_dims(q).ok().filter(depthwise_rows_suit)?;
+    let px = |s: [u64; 3]| (dims.n * dims.g * s.iter().product::<u64>()) as f64;
+    let elem = |role| q.dtype_of(role).bytes() as f64;
+    let bytes = px(dims.input) * elem(Role::Input) + px(dims.output) * elem(Role::Output);
+    let fmas = px(dims.output) * dims.filter.iter().product::<u64>() as f64;
+    Some(ROWS_LAUNCH_US + bytes / ROWS_BYTES_PER_US + fmas / ROWS_FMAS_PER_US)
+}
+
+/// The depthwise rows entries' terms, fitted to their runs on an H200 (`docs/performance.md`).
+const ROWS_LAUNCH_US: f64 = 14.5;
+const ROWS_BYTES_PER_US: f64 = 2.1e6;
+const ROWS_FMAS_PER_US: f64 = 1.0e7;
 
 /// The pointwise entry's terms, fitted to its runs on an H200 (`docs/performance.md`).
 const POINTWISE_LAUNCH_US: f64 = 2.0;
@@ -171,6 +195,35 @@ mod tests {
         assert_eq!(pointwise_us(&inst, &wide), None);
         inst.spec = ConvSpec::Default;
         assert_eq!(pointwise_us(&inst, &p), None);
+    }
+
+    /// Depthwise backward weight on a kernel that merges groups is estimated by its bytes and
+    /// multiply-adds (the rows entries); other kernels, ops and filters get none.
+    #[test]
+    fn depthwise_rows_runs_are_estimated_by_their_bytes() {
+        let p = ConvProblem::parse(
+            "bwd_weight 2d G=144 N=128 K=1 C=1 filter=5x5 input=56x56 stride=2 pad=2",
+        )
+        .unwrap();
+        let mut inst = crate::testing::instance(crate::testing::Variant::XdlTwoStage);
+        inst.work.merge_groups = 8;
+        // 128 images of 144 groups: 56² input and 28² output pixels of 2 bytes, 25 taps.
+        let (input, output) = (128.0 * 144.0 * 3136.0, 128.0 * 144.0 * 784.0);
+        let want = ROWS_LAUNCH_US
+            + 2.0 * (input + output) / ROWS_BYTES_PER_US
+            + 25.0 * output / ROWS_FMAS_PER_US;
+        let got = depthwise_rows_us(&inst, &p).unwrap();
+        assert!((got - want).abs() < 1e-9 * want, "{got} against {want}");
+        let three_taps =
+            ConvProblem::parse("bwd_weight 3d G=144 N=8 K=1 C=1 filter=3x3x3 input=8x8x8 pad=1")
+                .unwrap();
+        assert_eq!(depthwise_rows_us(&inst, &three_taps), None);
+        let grouped =
+            ConvProblem::parse("bwd_weight 2d G=16 N=8 K=8 C=8 filter=3x3 input=28x28 pad=1")
+                .unwrap();
+        assert_eq!(depthwise_rows_us(&inst, &grouped), None);
+        inst.work.merge_groups = 1;
+        assert_eq!(depthwise_rows_us(&inst, &p), None);
     }
 
     /// Each shipped model loads, reads features the runtime computes, and predicts through the

@@ -16,6 +16,7 @@ mod pointwise;
 mod repack;
 mod split;
 
+pub use narrow::depthwise_rows_suit;
 pub(super) use narrow::{
     DCONV_BLOCK, DCONV_LDS_FLOATS, DCONV_PAD, DCONV_STRIP, DCONV_WARP_VECTORS, DIRECT_DEPTH,
     DIRECT_LANES, DIRECT_MMA_BLOCKS, DIRECT_RUNS, DIRECT_SETS, DIRECT_SPAN, DIRECT_STEP_ROWS,

@@ -9,7 +9,7 @@ use super::{
 };
 use crate::emit::hip::args::CkArgs;
 use crate::emit::hip::config::KernelConfig;
-use crate::model::{ElementOp, Op};
+use crate::model::{ElementOp, Layout, Op};
 
 /// Shape of the small-channel entry (`direct.hip`), emitted into its source so that the host
 /// and the kernel agree: row sets per block, threads per row set, and the channels a thread
@@ -200,12 +200,28 @@ fn direct_rows_plan(
     Some(slices_plan(launch, slices, dims, dev, args, tensor_bytes))
 }
 
-/// Whether the depthwise rows entry takes `dims`' filter and width steps: one depth tap, a 3x3
-/// filter or rows of 5 or 7 taps (at most [`DROWS_SLOTS`] of them), width stride 1 or 2 at unit
-/// width dilation.
-fn rows_filter(dims: &ConvDims) -> bool {
+/// Whether the depthwise rows entries take `dims` (of a kernel that merges groups, with plain
+/// operand loads): backward weight as stated, one channel a group on both sides in whole
+/// 8-group vectors, channels-last tensors, one depth tap, a 3x3 filter or rows of 5 or 7 taps
+/// (at most [`DROWS_SLOTS`] of them), width stride 1 or 2 at unit width dilation. Selection
+/// estimates such runs by their bytes and multiply-adds.
+pub fn depthwise_rows_suit(dims: &ConvDims) -> bool {
     let [z, y, x] = dims.filter;
-    z == 1
+    let channels_last = matches!(
+        dims.layouts,
+        [
+            Layout::Nwgc | Layout::Nhwgc | Layout::Ndhwgc,
+            _,
+            Layout::Nwgk | Layout::Nhwgk | Layout::Ndhwgk
+        ]
+    );
+    dims.op == Op::BwdWeight
+        && !dims.transposed
+        && dims.c == 1
+        && dims.k == 1
+        && dims.g.is_multiple_of(8)
+        && channels_last
+        && z == 1
         && (x == 3 && y == 3 || [5, 7].contains(&x) && (1..=DROWS_SLOTS).contains(&y))
         && [1, 2].contains(&dims.stride[2])
         && dims.dilation[2] == 1
@@ -323,19 +339,16 @@ impl KernelConfig {
                 return Some(plan);
             }
             let vectors = self.dconv_channels(dims, xs, ys);
-            // Depthwise with the rows entry's filters and width steps, and offsets within a
+            // Depthwise with the rows entries' filters and width steps, and offsets within a
             // row in 32 bits.
             let row_offsets = |s: &[(char, i64)], w: u64| {
                 get(s, 'W').unsigned_abs().saturating_mul(w) <= i32::MAX as u64
             };
-            let along_rows = |c: u64| {
-                c == 1
-                    && rows_filter(dims)
-                    && row_offsets(xs, dims.input[2])
-                    && row_offsets(ys, dims.output[2])
-            };
+            let along_rows = depthwise_rows_suit(dims)
+                && row_offsets(xs, dims.input[2])
+                && row_offsets(ys, dims.output[2]);
             if let Some(plan) = vectors
-                .filter(|&c| along_rows(c))
+                .filter(|_| along_rows)
                 .and_then(|_| direct_rows_plan(dims, dev, args, tensor_bytes))
             {
                 return Some(plan);

@@ -203,7 +203,7 @@ fn direct_rows_plan(
 /// Whether the depthwise rows entries take `dims` (of a kernel that merges groups, with plain
 /// operand loads): backward weight as stated, one channel a group on both sides in whole
 /// 8-group vectors, channels-last tensors, one depth tap, a 3x3 filter or rows of 5 or 7 taps
-/// (at most [`DROWS_SLOTS`] of them), width stride 1 or 2 at unit width dilation. Selection
+/// (at most 8 of them), width stride 1 or 2 at unit width dilation. Selection
 /// estimates such runs by their bytes and multiply-adds.
 pub fn depthwise_rows_suit(dims: &ConvDims) -> bool {
     let [z, y, x] = dims.filter;

@@ -59,10 +59,7 @@ pub fn values_of(
     dev: &DeviceModel,
     target: Option<Arch>,
 ) -> Vec<f64> {
-    let mut f = Features {
-        values: Vec::with_capacity(ROW),
-        names: None,
-    };
+    let mut f = Features::row();
     collect(&mut f, inst, form, p, dev, target);
     f.values
 }
@@ -80,10 +77,7 @@ pub fn rows_of(
     runs.iter()
         .map(|&(inst, form)| {
             let q = form.problem(p);
-            let mut f = Features {
-                values: Vec::with_capacity(ROW),
-                names: None,
-            };
+            let mut f = Features::row();
             match problems.iter().find(|(seen, _)| *seen == q) {
                 Some((_, values)) => f.values.extend_from_slice(values),
                 None => {
@@ -158,6 +152,14 @@ struct Features {
 }
 
 impl Features {
+    /// Values alone, room for a whole row in one allocation.
+    fn row() -> Features {
+        Features {
+            values: Vec::with_capacity(ROW),
+            names: None,
+        }
+    }
+
     fn push(&mut self, name: &str, v: impl Into<Value>) {
         self.values.push(v.into().0);
         if let Some(n) = &mut self.names {

@@ -517,33 +517,6 @@ mod tests {
         assert_eq!(reg.clone().memo.get(("", None), &p), None);
     }
 
-    /// A back end that counts the instances it is asked about.
-    struct Counting {
-        cpu: CpuBackend,
-        asked: std::cell::Cell<usize>,
-    }
-
-    impl Backend for Counting {
-        fn name(&self) -> &str {
-            "counting"
-        }
-        fn accepts(&self, inst: &Instance) -> Result<(), crate::RunError> {
-            self.asked.set(self.asked.get() + 1);
-            self.cpu.accepts(inst)
-        }
-        fn workspace_size(&self, inst: &Instance, p: &ConvProblem) -> u64 {
-            self.cpu.workspace_size(inst, p)
-        }
-        fn run(
-            &self,
-            inst: &Instance,
-            p: &ConvProblem,
-            bufs: &mut crate::Buffers<'_>,
-        ) -> Result<crate::RunStats, crate::RunError> {
-            self.cpu.run(inst, p, bufs)
-        }
-    }
-
     #[test]
     fn a_back_end_is_asked_about_each_instance_once_until_the_registry_changes() {
         let mut added = instance(Variant::XdlV3);
@@ -552,10 +525,7 @@ mod tests {
         let mut reg = Registry::default();
         reg.register(added, 0).unwrap();
         reg.register(instance(Variant::XdlV1), 0).unwrap();
-        let counting = Counting {
-            cpu: CpuBackend::default(),
-            asked: Default::default(),
-        };
+        let counting = FakeDevice::default();
         let problems = ["pad=1", "pad=0", "stride=2"].map(|s| {
             ConvProblem::parse(&format!("bwd_weight 2d N=2 K=16 C=16 filter=3 input=8 {s}"))
                 .unwrap()
@@ -669,7 +639,7 @@ mod tests {
         let device = |target| FakeDevice {
             cpu: cpu.clone(),
             target: Some(target),
-            id: None,
+            ..FakeDevice::default()
         };
         use ck_compiler::model::Arch;
         let mut tuned = instance(Variant::XdlV1);

@@ -186,11 +186,14 @@ pub fn for_problem(mut inst: Instance, p: &ConvProblem) -> Instance {
 }
 
 /// The CPU back end reporting a device: the target architecture and identity a GPU back end
-/// would, for tests of what depends on them (ranking for a target, tuning results).
+/// would, for tests of what depends on them (ranking for a target, tuning results), and
+/// counting the instances it is asked to accept (what selection remembers).
+#[derive(Default)]
 pub struct FakeDevice {
     pub cpu: crate::CpuBackend,
     pub target: Option<Arch>,
     pub id: Option<crate::DeviceId>,
+    pub asked: std::cell::Cell<usize>,
 }
 
 impl crate::Backend for FakeDevice {
@@ -198,6 +201,7 @@ impl crate::Backend for FakeDevice {
         "fake"
     }
     fn accepts(&self, inst: &Instance) -> Result<(), crate::RunError> {
+        self.asked.set(self.asked.get() + 1);
         self.cpu.accepts(inst)
     }
     fn target(&self) -> Option<Arch> {

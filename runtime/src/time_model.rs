@@ -113,9 +113,7 @@ pub fn predict_all(
 /// (`pointwise_suits`): a launch, its bytes at about 60 % of the memory bandwidth, and the part
 /// of its multiply-adds on the SIMT lanes that the loads do not hide.
 fn pointwise_us(inst: &Instance, q: &ConvProblem) -> Option<f64> {
-    let plain = |op| op == ElementOp::PassThrough;
-    let ([a, b], _) = ops_by_role(inst.op, &inst.elementwise);
-    if inst.spec != ConvSpec::Filter1x1Stride1Pad0 || !plain(a) || !plain(b) {
+    if inst.spec != ConvSpec::Filter1x1Stride1Pad0 || !plain_loads(inst) {
         return None;
     }
     let dims = conv_dims(q).ok().filter(pointwise_suits)?;
@@ -133,9 +131,7 @@ fn pointwise_us(inst: &Instance, q: &ConvProblem) -> Option<f64> {
 /// (the rows and the convert that adds their slices), the input and output gradient's bytes,
 /// and the multiply-adds on the SIMT lanes.
 fn depthwise_rows_us(inst: &Instance, q: &ConvProblem) -> Option<f64> {
-    let plain = |op| op == ElementOp::PassThrough;
-    let ([a, b], _) = ops_by_role(inst.op, &inst.elementwise);
-    if inst.work.merge_groups < 2 || !plain(a) || !plain(b) {
+    if inst.work.merge_groups < 2 || !plain_loads(inst) {
         return None;
     }
     let dims = conv_dims(q).ok().filter(depthwise_rows_suit)?;
@@ -144,6 +140,13 @@ fn depthwise_rows_us(inst: &Instance, q: &ConvProblem) -> Option<f64> {
     let bytes = px(dims.input) * elem(Role::Input) + px(dims.output) * elem(Role::Output);
     let fmas = px(dims.output) * dims.filter.iter().product::<u64>() as f64;
     Some(ROWS_LAUNCH_US + bytes / ROWS_BYTES_PER_US + fmas / ROWS_FMAS_PER_US)
+}
+
+/// Whether `inst` loads both operands without an element-wise op, as the entries that stream a
+/// problem need.
+fn plain_loads(inst: &Instance) -> bool {
+    let ([a, b], _) = ops_by_role(inst.op, &inst.elementwise);
+    a == ElementOp::PassThrough && b == ElementOp::PassThrough
 }
 
 /// The depthwise rows entries' terms, fitted to their runs on an H200 (`docs/performance.md`).

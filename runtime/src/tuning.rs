@@ -415,9 +415,8 @@ mod tests {
         reg.register(instance(Variant::XdlV3), 0).unwrap();
         // A CPU "device" that keeps tuning results under a fixed identity.
         let be = FakeDevice {
-            cpu: CpuBackend::default(),
-            target: None,
             id: Some(device()),
+            ..FakeDevice::default()
         };
         let (mut db, _) = TuningDb::open(Path::new("/nonexistent/ck-tuning.json"));
         let p = problem(16);

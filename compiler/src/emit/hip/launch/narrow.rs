@@ -511,8 +511,8 @@ impl KernelConfig {
 
     /// Channels per group when an entry over 8-channel vectors runs `dims` (the small-channel
     /// forward / backward-data entry, and backward weight's tensor-core and depthwise rows
-    /// entries): a kernel that has it, a 3x3 filter (one depth tap), C = K of 1, 2, 4 or 8 with
-    /// whole 8-channel vectors (G·C a multiple of 8) in at most 65535 blocks of eight, plain
+    /// entries, which check their filters themselves): a kernel that has it, C = K of 1, 2, 4 or
+    /// 8 with whole 8-channel vectors (G·C a multiple of 8) in at most 65535 blocks of eight, plain
     /// loads, pixel counts within the kernel's 32-bit indices, and channels-last source and
     /// destination whose 16-byte vectors are aligned (packed groups and channels, every other
     /// stride a multiple of 8).

@@ -4,10 +4,11 @@
 A development tool (LightGBM and NumPy from PyPI); neither the build nor the tests need it.
 
     venv/bin/python bench/train_selection.py TABLE.csv [TABLE.csv ...] \
-        --corpus bench/networks/corpus.json --out MODEL_DIR [--holdout 0.2] [--seed 1]
+        [--corpus SHAPES.json ...] --out MODEL_DIR [--holdout 0.2] [--seed 1]
 
 One LightGBM regressor per op predicts log2 of an instance's microseconds from its features
-(the table's columns after `us`). The validation split holds out whole networks: a shape
+(the table's columns after `us`). The shapes files (default: bench/networks/corpus.json and
+its variants.json) name each layer's models. The validation split holds out whole networks: a shape
 whose models are all held out is validation, one with any trained model is training, so no
 layer of a validation network is ever trained on. For each validation (shape, op) the
 instance the model ranks first is looked up in the measured times and compared with the
@@ -121,8 +122,8 @@ def train(args):
                 sys.exit(f"{path}: another feature set")
             rows.extend(r)
     feats = header[len(META):]
-    corpus = json.load(open(args.corpus))
-    models_of = {s["name"]: s.get("models", []) for s in corpus["shapes"]}
+    models_of = {s["name"]: s.get("models", [])
+                 for path in args.corpus for s in json.load(open(path))["shapes"]}
     nets = sorted({m for ms in models_of.values() for m in ms})
     rng = random.Random(args.seed)
     held = set(rng.sample(nets, max(1, round(args.holdout * len(nets)))))
@@ -182,13 +183,15 @@ def train(args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("tables", nargs="*")
-    ap.add_argument("--corpus", default="bench/networks/corpus.json")
+    ap.add_argument("--corpus", action="append",
+                    help="shapes files naming each layer's models (default: the corpus and its variants)")
     ap.add_argument("--out", default=".")
     ap.add_argument("--holdout", type=float, default=0.2)
     ap.add_argument("--rounds", type=int, default=150)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--fixture")
     args = ap.parse_args()
+    args.corpus = args.corpus or ["bench/networks/corpus.json", "bench/networks/variants.json"]
     if args.fixture:
         fixture(args.fixture)
     elif args.tables:

@@ -196,14 +196,37 @@ pub fn relative_error(out: &Tensor, reference: &[f64]) -> f64 {
     if out.len() != reference.len() {
         return f64::INFINITY;
     }
+    relative_error_of(reference, |i| out.get(i).map_or(f64::NAN, f64::from))
+}
+
+/// [`relative_error`] of the values `value(i)` gives for each reference element, on every core.
+/// The sums are taken over fixed chunks and added in order, so the result does not depend on the
+/// thread count.
+pub fn relative_error_of(reference: &[f64], value: impl Fn(usize) -> f64 + Sync) -> f64 {
+    const CHUNK: usize = 1 << 16;
+    let sums: Vec<Option<(f64, f64)>> = reference
+        .par_chunks(CHUNK)
+        .enumerate()
+        .map(|(c, r)| {
+            let (mut diff, mut norm) = (0f64, 0f64);
+            for (j, r) in r.iter().enumerate() {
+                let o = value(c * CHUNK + j);
+                if o.is_nan() {
+                    return None;
+                }
+                diff += (o - r) * (o - r);
+                norm += r * r;
+            }
+            Some((diff, norm))
+        })
+        .collect();
     let (mut diff, mut norm) = (0f64, 0f64);
-    for (o, r) in out.to_f32().into_iter().zip(reference) {
-        let o = f64::from(o);
-        if o.is_nan() {
+    for s in sums {
+        let Some((d, n)) = s else {
             return f64::INFINITY;
-        }
-        diff += (o - r) * (o - r);
-        norm += r * r;
+        };
+        diff += d;
+        norm += n;
     }
     if norm == 0.0 {
         diff.sqrt()

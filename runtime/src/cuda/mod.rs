@@ -243,6 +243,11 @@ impl CudaBackend {
         Ok(self.stream.clone_htod(bytes)?)
     }
 
+    /// A new device buffer holding `buf`'s bytes.
+    pub fn copy(&self, buf: &CudaSlice<u8>) -> Result<CudaSlice<u8>, CudaError> {
+        Ok(self.stream.clone_dtod(buf)?)
+    }
+
     pub fn download(&self, buf: &CudaSlice<u8>) -> Result<Vec<u8>, CudaError> {
         Ok(self.stream.clone_dtoh(buf)?)
     }

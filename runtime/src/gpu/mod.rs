@@ -7,13 +7,13 @@ mod host;
 
 pub use crate::dims::conv_dims;
 pub use cache::KernelCache;
+#[cfg(feature = "cuda")]
+pub(crate) use host::to_bytes;
 pub use host::{
     ArgImage, DeviceTensors, Enqueue, PlanWork, TensorMapBytes, check_buffers, entry_function,
     plan, portable_checks, portable_kernel, zero_fills,
 };
 pub(crate) use host::{HostDevice, device_backend, plan_on, run_on_host};
-#[cfg(feature = "cuda")]
-pub(crate) use host::{from_bytes, to_bytes};
 
 use ck_compiler::emit::hip::PlanError;
 

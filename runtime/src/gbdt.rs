@@ -263,7 +263,25 @@ impl Gbdt {
     /// # Panics
     /// When a row is shorter than [`Gbdt::features`].
     pub fn predict(&self, rows: &[Vec<f64>]) -> Vec<f64> {
-        let mut out = vec![0.0; rows.len()];
+        let rows: Vec<&[f64]> = rows.iter().map(Vec::as_slice).collect();
+        let mut out = vec![self.base; rows.len()];
+        self.add_trees(&rows, 0..self.trees.len(), &mut out);
+        out
+    }
+
+    /// Trees in the model.
+    pub fn tree_count(&self) -> usize {
+        self.trees.len()
+    }
+
+    /// Adds the leaves of the trees in `trees` (tree order) for each row to `out`, which starts
+    /// at `base` for a whole prediction: a prediction may be taken in parts, each over the
+    /// trees the last one left, and sums to the same bits.
+    ///
+    /// # Panics
+    /// When a row is shorter than [`Gbdt::features`] or `out` is not as long as `rows`.
+    pub fn add_trees(&self, rows: &[&[f64]], trees: std::ops::Range<usize>, out: &mut [f64]) {
+        assert_eq!(rows.len(), out.len(), "a sum for each row");
         for row in rows {
             assert!(
                 row.len() >= self.features.len(),
@@ -271,17 +289,23 @@ impl Gbdt {
                 row.len()
             );
         }
+        let trees = &self.trees[trees];
         // Rows in groups of LANES, the last filled up with its own first row.
         for (o, group) in out.chunks_mut(LANES).zip(rows.chunks(LANES)) {
             let lanes: [&[f64]; LANES] =
-                std::array::from_fn(|l| group.get(l).unwrap_or(&group[0]).as_slice());
-            let mut sums = [self.base; LANES];
-            for t in &self.trees {
+                std::array::from_fn(|l| *group.get(l).unwrap_or(&group[0]));
+            let mut sums = [0.0; LANES];
+            sums[..o.len()].copy_from_slice(o);
+            for t in trees {
                 t.add_to(&lanes, &mut sums);
             }
             o.copy_from_slice(&sums[..o.len()]);
         }
-        out
+    }
+
+    /// The model's base value, where every prediction starts.
+    pub fn base(&self) -> f64 {
+        self.base
     }
 }
 
@@ -312,6 +336,18 @@ mod tests {
                 "{got} against LightGBM's {want}"
             );
         }
+    }
+
+    #[test]
+    fn predictions_in_parts_are_the_whole_one() {
+        let f: Fixture = serde_json::from_str(FIXTURE).unwrap();
+        let model = Gbdt::from_json(&f.model.to_string()).unwrap();
+        let rows: Vec<&[f64]> = f.rows.iter().map(Vec::as_slice).collect();
+        let mut parts = vec![model.base(); rows.len()];
+        let n = model.tree_count();
+        model.add_trees(&rows, 0..n / 3, &mut parts);
+        model.add_trees(&rows, n / 3..n, &mut parts);
+        assert_eq!(parts, model.predict(&f.rows));
     }
 
     #[test]

@@ -386,7 +386,21 @@ impl Registry {
             .filter_map(|(e, f, _)| f.as_ref().ok().map(|f| (&e.instance, f)))
             .collect();
         let mut estimates = match model {
-            Some(m) => time_model::predict_all(m, &running, p, &self.device, target),
+            Some(m) => {
+                // A choice needs only the fastest run's estimate exact, where all are of one
+                // priority (which orders before the estimates).
+                let mut priorities = judged
+                    .iter()
+                    .filter(|(_, f, _)| f.is_ok())
+                    .map(|(e, _, _)| e.priority);
+                let first = priorities.next();
+                let one_priority = priorities.all(|q| Some(q) == first);
+                let walk = match verdicts {
+                    Verdicts::OfItsKind if one_priority => time_model::Walk::Fastest,
+                    _ => time_model::Walk::Exact,
+                };
+                time_model::predict_all(m, &running, p, &self.device, target, walk)
+            }
             None => running
                 .iter()
                 .map(|(inst, f)| cost(inst, f.problem(p), &self.device))

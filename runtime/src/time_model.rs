@@ -47,15 +47,6 @@ impl Loaded {
         let model = Gbdt::from_json(text).ok()?.over(&names())?;
         Some(Loaded { model })
     }
-
-    /// Predicted microseconds for each list of feature values in the order of [`names`].
-    pub fn predict_us(&self, values: &[Vec<f64>]) -> Vec<f64> {
-        self.model
-            .predict(values)
-            .into_iter()
-            .map(f64::exp2)
-            .collect()
-    }
 }
 
 /// The model that ranks `p` on `target`: its op's, loaded on first use. None where there is
@@ -85,6 +76,23 @@ fn model_of(target: Arch, op: Op) -> Option<&'static Loaded> {
         .and_then(|(_, m)| m.as_ref())
 }
 
+/// How [`predict_all`] may spend its trees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Walk {
+    /// Every run's prediction over every tree (a ranking shown to the user).
+    Exact,
+    /// Only the fastest matters: every run walks the first [`CASCADE_TREES`] trees, and only
+    /// the [`CASCADE_KEEP`] fastest by that estimate walk the rest. The others keep their
+    /// partial estimate, which only ranks them below the kept ones.
+    Fastest,
+}
+
+/// Trees every run walks before [`Walk::Fastest`] keeps the fastest: boosting's first trees
+/// carry most of a prediction, later ones refine it.
+const CASCADE_TREES: usize = 40;
+/// Runs that walk every tree under [`Walk::Fastest`].
+const CASCADE_KEEP: usize = 12;
+
 /// Predicted microseconds of each instance running `p` as its formulation (from the support
 /// checks) on `dev`, for a back end targeting `target` whose model for `p`'s op is `model`.
 pub fn predict_all(
@@ -93,20 +101,72 @@ pub fn predict_all(
     p: &ConvProblem,
     dev: &DeviceModel,
     target: Option<Arch>,
+    walk: Walk,
 ) -> Vec<f64> {
-    let mut us = model.predict_us(&rows_of(runs, p, dev, target));
     // The model knows the GEMM of the problem an instance computes; a pointwise entry and the
-    // depthwise rows entries stream it instead, and padded copies add their own launches.
-    for (t, (inst, form)) in us.iter_mut().zip(runs) {
-        let q = form.problem(p);
-        if let Some(stream) = pointwise_us(inst, q).or_else(|| depthwise_rows_us(inst, q)) {
-            *t = stream;
+    // depthwise rows entries stream it instead (no tree walk), and padded copies add their own
+    // launches.
+    let streamed: Vec<Option<f64>> = runs
+        .iter()
+        .map(|(inst, form)| {
+            let q = form.problem(p);
+            pointwise_us(inst, q).or_else(|| depthwise_rows_us(inst, q))
+        })
+        .collect();
+    let copies: Vec<f64> = runs
+        .iter()
+        .map(|(_, form)| match form {
+            Formulation::Padded(pd) => {
+                pd.copies() as f64 * COPY_LAUNCH_US + pd.copy_bytes() as f64 / COPY_BYTES_PER_US
+            }
+            _ => 0.0,
+        })
+        .collect();
+    let modelled: Vec<usize> = (0..runs.len()).filter(|&i| streamed[i].is_none()).collect();
+    let picked: Vec<(&Instance, &Formulation)> = modelled.iter().map(|&i| runs[i]).collect();
+    let rows = rows_of(&picked, p, dev, target);
+    let rows: Vec<&[f64]> = rows.iter().map(Vec::as_slice).collect();
+    let m = &model.model;
+    let trees = m.tree_count();
+    let mut log2_us = vec![m.base(); rows.len()];
+    let first = match walk {
+        Walk::Fastest if rows.len() > CASCADE_KEEP => CASCADE_TREES.min(trees),
+        _ => trees,
+    };
+    m.add_trees(&rows, 0..first, &mut log2_us);
+    let with_copies = |log2: &[f64]| -> Vec<f64> {
+        log2.iter()
+            .zip(&modelled)
+            .map(|(l, &i)| l.exp2() + copies[i])
+            .collect()
+    };
+    let mut us = with_copies(&log2_us);
+    if first < trees {
+        let mut order: Vec<usize> = (0..rows.len()).collect();
+        order.sort_by(|&a, &b| us[a].total_cmp(&us[b]));
+        let (kept, pruned) = order.split_at(CASCADE_KEEP);
+        let kept_rows: Vec<&[f64]> = kept.iter().map(|&j| rows[j]).collect();
+        let mut sums: Vec<f64> = kept.iter().map(|&j| log2_us[j]).collect();
+        m.add_trees(&kept_rows, first..trees, &mut sums);
+        for (&j, s) in kept.iter().zip(sums) {
+            log2_us[j] = s;
         }
-        if let Formulation::Padded(pd) = form {
-            *t += pd.copies() as f64 * COPY_LAUNCH_US + pd.copy_bytes() as f64 / COPY_BYTES_PER_US;
+        us = with_copies(&log2_us);
+        // The pruned runs rank after every kept one, in the order of their partial estimate.
+        let slowest_kept = kept.iter().map(|&j| us[j]).fold(0.0, f64::max);
+        for &j in pruned {
+            us[j] = us[j].max(slowest_kept.next_up());
         }
     }
-    us
+    let mut from_model = us.into_iter();
+    streamed
+        .into_iter()
+        .zip(copies)
+        .map(|(s, c)| match s {
+            Some(stream) => stream + c,
+            None => from_model.next().unwrap_or(f64::INFINITY),
+        })
+        .collect()
 }
 
 /// The estimate of a run of `q` on the pointwise entry, where `inst`'s kernel takes it there
@@ -253,8 +313,7 @@ mod tests {
             // The rows are in the runtime's feature order, as selection computes them.
             assert_eq!(v.features, names(), "{op}");
             assert!(v.rows.len() >= 50);
-            for (us, want) in loaded.predict_us(&v.rows).into_iter().zip(&v.predictions) {
-                let got = us.log2();
+            for (got, want) in loaded.model.predict(&v.rows).into_iter().zip(&v.predictions) {
                 assert!(
                     (got - want).abs() <= 1e-9 * want.abs().max(1.0),
                     "{op}: {got} against {want}"

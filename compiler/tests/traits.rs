@@ -198,6 +198,20 @@ fn garbage_never_panics() {
     );
 }
 
+/// A CK-Tile string's wave counts multiply into the block size; at u32's edge the product
+/// saturates (found by the `ck_string` fuzz target: it overflowed) and validation refuses it.
+#[test]
+fn huge_tile_wave_counts_import_and_are_refused() {
+    let s = "GroupedConvolutionForwardKernel<2,Default,NHWGC,GKYXC,EmptyTuple,NHWGK,4,8,8,1,0,0,\
+             32,64,64,4294967295,2,1,16,16,16,fp16,fp16,COMPUTE_V3,Intrawave,0,1,fp32,fp16,\
+             EmptyTuple,PassThrough>";
+    let imported = import_trait(s).unwrap();
+    assert_eq!(imported.instance.block, u32::MAX);
+    let mut session = ck_compiler::load::Session::new();
+    session.add_source("imported.ck", &to_ck_source(&imported));
+    assert!(ck_compiler::compile(&session).is_err());
+}
+
 #[test]
 fn config_lines_that_are_not_instance_strings_are_recognised() {
     let lines = [

@@ -173,18 +173,24 @@ impl ConvProblem {
         }
         let (x, lp, w) = (self.filter[last], self.left_pad[last], self.input[last]);
         let front = (s - lp % s) % s;
-        let taps = (x + front).next_multiple_of(s);
-        let width = w.next_multiple_of(s);
+        // Checked: a valid problem may have a stride near 2^64 (one output pixel), which no
+        // fold serves.
+        let taps = x.checked_add(front)?.checked_next_multiple_of(s)?;
+        let width = w.checked_next_multiple_of(s)?;
         let out = self.output()[last];
+        let left = lp.checked_add(front)?;
         // The right pad that keeps the output: (width + pads − taps) / s + 1 = out.
-        let right = ((out - 1) * s + taps).checked_sub(width + lp + front)?;
+        let right = (out - 1)
+            .checked_mul(s)?
+            .checked_add(taps)?
+            .checked_sub(width.checked_add(left)?)?;
         let mut wide = self.clone();
         wide.filter[last] = taps;
-        wide.left_pad[last] = lp + front;
+        wide.left_pad[last] = left;
         wide.input[last] = width;
         wide.right_pad[last] = right;
         let mut q = wide.folded()?;
-        q.c = q.c.next_multiple_of(v);
+        q.c = q.c.checked_next_multiple_of(v)?;
         let folded_c = s.checked_mul(self.c)?;
         let groups = if group_outer { self.g } else { 1 };
         let input_rows = groups
@@ -202,7 +208,7 @@ impl ConvProblem {
                 taps / s,
                 folded_c,
                 q.c,
-                front * self.c,
+                front.checked_mul(self.c)?,
             ),
             None,
         ];
@@ -227,6 +233,20 @@ impl ConvProblem {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A stride near 2^64 leaves one output pixel, a valid problem that no fold serves (found by
+    /// the `problem` fuzz target: the fold's arithmetic overflowed).
+    #[test]
+    fn a_stride_near_two_to_the_64_is_not_folded() {
+        let p = ConvProblem::parse(
+            "bwd_data 1d N=1 K=4 C=2 filter=4 input=12 stride=18446744073709551615 lpad=2 rpad=1",
+        )
+        .unwrap();
+        assert!(p.fold_padded(8, false).is_none());
+        if let Some(pd) = p.padded(8, 1) {
+            assert_eq!(pd.problem.output(), p.output());
+        }
+    }
 
     #[test]
     fn an_rgb_stem_folds_its_stride_and_pads_to_eight_channels() {

@@ -427,7 +427,11 @@ fn complete(inst: &mut Instance, format: CkFormat, fields: &[crate::emit::format
     let wave = crate::arch::info(inst.targets[0]).wave_size;
     match inst.kind {
         Kind::Tile => {
-            inst.block = inst.waves.iter().product::<u32>().saturating_mul(wave);
+            // Saturating: a string may hold any u32, and validation refuses the block.
+            inst.block = inst
+                .waves
+                .iter()
+                .fold(wave, |block, &w| block.saturating_mul(w));
             inst.work.split_k = SplitK::Fixed(1);
         }
         Kind::Dl => {}

@@ -1,9 +1,8 @@
 //! `ckc bench` on the CUDA back end: which instances run on which shapes, compiling their
 //! kernels (ahead of time with `--precompile`), and timing them shape by shape.
 
-use super::report::{
-    InstanceResult, Report, ShapeResult, progress_line, read_cudnn, utc, write_outputs,
-};
+use super::report::{InstanceResult, Report, ShapeResult, progress_line, read_cudnn, utc};
+use super::write_outputs;
 use crate::cli::{BenchArgs, Color};
 use crate::commands::candidates::registry;
 use ck_compiler::emit::hip::{EntryKind, HipKernel, MAX_CLUSTER};

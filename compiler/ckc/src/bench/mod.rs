@@ -4,7 +4,9 @@
 
 #[cfg(feature = "cuda")]
 mod gpu;
-mod report;
+
+// The library's, so that tests and the fuzz targets read saved runs as `ckc bench-report` does.
+use ckc::bench::report;
 
 /// Today's UTC date, `YYYY-MM-DD` (measurement records and tuning results).
 #[cfg(feature = "cuda")]
@@ -16,6 +18,8 @@ pub(crate) fn today() -> String {
 }
 
 use crate::cli::{BenchArgs, BenchReportArgs, Color};
+use report::{Report, svg, table, to_json};
+use std::path::Path;
 use std::process::ExitCode;
 
 /// `ckc bench-report`: the table (and the JSON file and chart where asked) of saved runs,
@@ -33,8 +37,24 @@ pub fn report(args: &BenchReportArgs) -> Result<ExitCode, String> {
         })
         .collect::<Result<Vec<_>, String>>()?;
     let merged = report::merge(runs)?;
-    report::write_outputs(&merged, args.json.as_deref(), args.svg.as_deref())?;
+    write_outputs(&merged, args.json.as_deref(), args.svg.as_deref())?;
     Ok(crate::commands::exit(merged.failures() == 0))
+}
+
+/// Writes the JSON file and the chart where asked, and prints the table.
+fn write_outputs(r: &Report, json: Option<&Path>, chart: Option<&Path>) -> Result<(), String> {
+    let write = |path: &Path, text: &str| {
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+    };
+    if let Some(f) = json {
+        let text = serde_json::to_string_pretty(&to_json(r)).map_err(|e| e.to_string())?;
+        write(f, &(text + "\n"))?;
+    }
+    if let Some(f) = chart {
+        write(f, &svg(r))?;
+    }
+    crate::output::out!("{}", table(r));
+    Ok(())
 }
 
 #[cfg(feature = "cuda")]

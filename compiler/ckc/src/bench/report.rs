@@ -7,7 +7,6 @@ use serde_json::{Value, json};
 #[cfg(any(feature = "cuda", test))]
 use std::collections::BTreeMap;
 use std::fmt::Write;
-use std::path::Path;
 
 /// Shapes whose ratio is below this are counted (and drawn) as well behind cuDNN.
 pub const BEHIND: f64 = 0.7;
@@ -454,22 +453,6 @@ pub fn merge(runs: Vec<Report>) -> Result<Report, String> {
             (r.date, r.warmup, r.trials, r.reps, r.seed);
     }
     Ok(out)
-}
-
-/// Writes the JSON file and the chart where asked, and prints the table.
-pub fn write_outputs(r: &Report, json: Option<&Path>, chart: Option<&Path>) -> Result<(), String> {
-    let write = |path: &Path, text: &str| {
-        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
-    };
-    if let Some(f) = json {
-        let text = serde_json::to_string_pretty(&to_json(r)).map_err(|e| e.to_string())?;
-        write(f, &(text + "\n"))?;
-    }
-    if let Some(f) = chart {
-        write(f, &svg(r))?;
-    }
-    crate::output::out!("{}", table(r));
-    Ok(())
 }
 
 fn escape(text: &str) -> String {

@@ -1,0 +1,1 @@
+import "support/does_not_exist.ck";

@@ -1,0 +1,1 @@
+import "support/cycle_b.ck";

@@ -1,0 +1,1 @@
+instance x { op = bwd_ÿþweight; }

@@ -1,0 +1,26 @@
+instance x {
+    op = bwd_weight;
+    kind = xdl_v3;
+    dims = 2;
+    layout = nhwgc;
+    dtype = fp16;
+    targets = [gfx942];
+    block = 64;
+    tile = [32, 128, 32];
+    k1 = 8;
+    instr = [32, 32];
+    repeat = [1, 4];
+}
+instance x {
+    op = bwd_weight;
+    kind = xdl_v3;
+    dims = 2;
+    layout = nhwgc;
+    dtype = fp16;
+    targets = [gfx942];
+    block = 64;
+    tile = [32, 128, 32];
+    k1 = 8;
+    instr = [32, 32];
+    repeat = [1, 4];
+}

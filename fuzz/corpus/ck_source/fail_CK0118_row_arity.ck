@@ -1,0 +1,6 @@
+family f {
+    op = bwd_weight;
+    rows (block, tile) {
+        small = (64);
+    }
+}

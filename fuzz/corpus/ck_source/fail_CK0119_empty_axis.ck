@@ -1,0 +1,4 @@
+family f {
+    op = bwd_weight;
+    over dtype = [];
+}

@@ -1,0 +1,5 @@
+family f {
+    op = bwd_weight;
+    name = "{family}_{nope}";
+    over dtype = [fp16, bf16];
+}

@@ -1,0 +1,17 @@
+/// CK0213: WMMA does not run on gfx942.
+instance bad_target_kind {
+    op = bwd_weight;
+    kind = wmma_v3;
+    dims = 2;
+    layout = nhwgc;
+    dtype = fp16;
+    targets = [gfx942];
+    block = 64;
+    tile = [32, 32, 32];
+    k1 = 8;
+    instr = [16, 16];
+    repeat = [2, 1];
+    a { cluster = [4, 8, 1]; src_vector = 2; dst_vector = 2; }
+    b { cluster = [4, 16, 1]; src_vector = 2; dst_vector = 2; }
+    c { shuffle = [1, 1]; cluster = [1, 8, 1, 8]; vector = 2; }
+}

@@ -1,0 +1,18 @@
+/// CK0303: No 64x64 fp16 MFMA.
+instance bad_instr {
+    op = bwd_weight;
+    kind = xdl_v3;
+    dims = 2;
+    layout = nhwgc;
+    dtype = fp16;
+    targets = [gfx90a, gfx942];
+    block = 64;
+    tile = [64, 256, 32];
+    k1 = 8;
+    instr = [64, 64];
+    repeat = [1, 4];
+    a { cluster = [4, 4, 1]; src_vector = 8; dst_vector = 8; }
+    b { cluster = [4, 16, 1]; src_vector = 8; dst_vector = 8; }
+    c { shuffle = [1, 1]; cluster = [1, 8, 1, 8]; vector = 2; }
+    pipeline { scheduler = intrawave; version = v2; }
+}

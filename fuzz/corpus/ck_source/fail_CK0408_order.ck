@@ -1,0 +1,18 @@
+/// CK0408: arrange lists 1 twice.
+instance bad_order {
+    op = bwd_weight;
+    kind = xdl_v3;
+    dims = 2;
+    layout = nhwgc;
+    dtype = fp16;
+    targets = [gfx90a, gfx942];
+    block = 64;
+    tile = [32, 128, 32];
+    k1 = 8;
+    instr = [32, 32];
+    repeat = [1, 4];
+    a { cluster = [4, 4, 1]; src_vector = 8; dst_vector = 8; arrange = [1, 1, 2]; }
+    b { cluster = [4, 16, 1]; src_vector = 8; dst_vector = 8; }
+    c { shuffle = [1, 1]; cluster = [1, 8, 1, 8]; vector = 2; }
+    pipeline { scheduler = intrawave; version = v2; }
+}

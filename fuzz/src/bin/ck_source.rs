@@ -1,0 +1,3 @@
+//! Fuzz target: `.ck` source ([`ck_fuzz::ck_source`]).
+
+ck_fuzz::main!(ck_source);

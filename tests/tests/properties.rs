@@ -4,11 +4,15 @@
 //! give a result or diagnostics, never a panic; the first instances of an edited source that
 //! still compiles round-trip through the manifest (its parameters read back equal) and through
 //! their CK instance string (imported, compiled, printed again); a problem that parses prints
-//! back to itself.
+//! back to itself; library instances with integer parameters set to other values that still
+//! validate round-trip `.ck` → IR → CK string → `.ck` → IR to the same instance, and through the
+//! manifest.
 //! `PROPTEST_CASES=100000 cargo test --release -p ck-tests --test properties` runs longer.
 
-use ck_compiler::emit::{instance_string, manifest_json};
-use ck_compiler::import::{import_trait, to_ck_source};
+use ck_compiler::emit::access::int_slot;
+use ck_compiler::emit::format::Value;
+use ck_compiler::emit::{format_for, instance_string, manifest_json};
+use ck_compiler::import::{import_trait, instance_source, to_ck_source};
 use ck_compiler::ir::Instance;
 use ck_compiler::load::Session;
 use ck_runtime::ConvProblem;
@@ -234,5 +238,96 @@ proptest! {
                 prop_assert_eq!(q.flops(), p.flops());
             }
         }
+    }
+}
+
+/// Values an integer parameter is set to: the sizes, vectors and counts the library uses.
+const VALUES: &[u32] = &[0, 1, 2, 3, 4, 8, 16, 32, 64, 128, 256, 512];
+
+/// The one instance of `source`, if it compiles.
+fn compile_one(source: &str) -> Option<Instance> {
+    let set = compile_text(source)?;
+    manifest_round_trip(&set);
+    let [inst] = set.instances() else {
+        panic!("one instance expected from\n{source}")
+    };
+    Some(inst.clone())
+}
+
+/// The manifest's parameters and strings are the instances'.
+fn manifest_round_trip(set: &ck_compiler::ir::Validated) {
+    let json: serde_json::Value =
+        serde_json::from_str(&manifest_json(set).expect("a manifest")).expect("JSON");
+    let entries = json["instances"].as_array().expect("manifest entries");
+    assert_eq!(entries.len(), set.instances().len());
+    for (inst, entry) in set.instances().iter().zip(entries) {
+        let params: Instance =
+            serde_json::from_value(entry["params"].clone()).expect("parameters read back");
+        assert_eq!(&params, inst);
+        let s = instance_string(inst).expect("printable");
+        assert_eq!(entry["instance_string"].as_str(), Some(s.as_str()));
+    }
+}
+
+proptest! {
+    // Two compilations a case: 128 cases unless PROPTEST_CASES says how many.
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(128),
+    ))]
+
+    #[test]
+    fn varied_library_instances_round_trip(
+        which in any::<prop::sample::Index>(),
+        changes in prop::collection::vec(
+            (any::<prop::sample::Index>(), prop::sample::select(VALUES)),
+            1..4,
+        ),
+    ) {
+        let library = ck_instances::all();
+        let mut varied = library[which.index(library.len())].clone();
+        let format = format_for(&varied).expect("a library instance prints");
+        let ints: Vec<_> = format
+            .fields()
+            .into_iter()
+            .filter_map(|f| match f.value {
+                Value::Int(i) => Some(i),
+                _ => None,
+            })
+            .collect();
+        prop_assume!(!ints.is_empty());
+        for (field, value) in &changes {
+            if let Some(slot) = int_slot(&mut varied, ints[field.index(ints.len())]) {
+                *slot = *value;
+            }
+        }
+        // Only what the string prints is written, so the string fixes the instance.
+        let Some(a) = compile_one(&instance_source(&varied, format, "varied")) else {
+            return Ok(());
+        };
+        let s = instance_string(&a).expect("a valid instance prints");
+        let imported = import_trait(&s).unwrap_or_else(|e| panic!("{s}: {e}"));
+        // A CK string names no target, and the import picks one: where the first `.ck` had it,
+        // the imported `.ck` compiles and prints the same string.
+        if imported.instance.targets.iter().all(|t| a.targets.contains(t)) {
+            let b = compile_one(&to_ck_source(&imported))
+                .unwrap_or_else(|| panic!("{s}: its import does not compile"));
+            prop_assert_eq!(instance_string(&b).expect("printable"), s.clone());
+        }
+        // Written back with the first `.ck`'s targets, it is the same instance but for its
+        // name, doc and file, and the variant it names where the first left the choice to
+        // `format_for`.
+        let mut back = imported.instance;
+        back.targets = a.targets.clone();
+        let b = compile_one(&instance_source(&back, imported.format, "varied"))
+            .unwrap_or_else(|| panic!("{s}: its import on {:?} does not compile", a.targets));
+        prop_assert_eq!(format_for(&b), format_for(&a));
+        let b = Instance {
+            name: a.name.clone(),
+            doc: a.doc.clone(),
+            source: a.source.clone(),
+            ck_format: a.ck_format.clone(),
+            ..b
+        };
+        prop_assert_eq!(b, a);
     }
 }

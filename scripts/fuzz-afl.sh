@@ -23,6 +23,7 @@ if [[ -z ${AFL_FUZZ:-} ]]; then
     FUZZ_BIN=${CARGO_TARGET_DIR:-fuzz/target}/release
     fuzz=(cargo afl fuzz)
 else
+    : "${FUZZ_BIN:?AFL_FUZZ needs FUZZ_BIN, the folder of the built targets}"
     fuzz=("$AFL_FUZZ")
 fi
 

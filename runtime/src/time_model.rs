@@ -170,8 +170,10 @@ pub fn predict_all(
 }
 
 /// The estimate of a run of `q` on the pointwise entry, where `inst`'s kernel takes it there
-/// (`pointwise_suits`): a launch, its bytes at about 60 % of the memory bandwidth, and the part
-/// of its multiply-adds on the SIMT lanes that the loads do not hide.
+/// (`pointwise_suits`): a launch, its bytes at about 60 % of the memory bandwidth, its
+/// multiply-adds on the SIMT lanes, a step for each source channel (a destination's sum runs
+/// over them one after another, which few pixels cannot hide) and the weights each block
+/// stages.
 fn pointwise_us(inst: &Instance, q: &ConvProblem) -> Option<f64> {
     if inst.spec != ConvSpec::Filter1x1Stride1Pad0 || !plain_loads(inst) {
         return None;
@@ -183,7 +185,18 @@ fn pointwise_us(inst: &Instance, q: &ConvProblem) -> Option<f64> {
         * dims.g as f64
         * (dims.c as f64 * elem(Role::Input) + dims.k as f64 * elem(Role::Output));
     let flops = 2.0 * pixels * (dims.g * dims.c * dims.k) as f64;
-    Some(POINTWISE_LAUNCH_US + bytes / POINTWISE_BYTES_PER_US + flops / POINTWISE_FLOPS_PER_US)
+    let source = match dims.op {
+        Op::Fwd => dims.c,
+        _ => dims.k,
+    } as f64;
+    let weights = (dims.c * dims.k) as f64;
+    Some(
+        POINTWISE_LAUNCH_US
+            + bytes / POINTWISE_BYTES_PER_US
+            + flops / POINTWISE_FLOPS_PER_US
+            + source * POINTWISE_SOURCE_US
+            + weights * POINTWISE_WEIGHT_US,
+    )
 }
 
 /// The estimate of a run of `q` on the depthwise backward-weight rows entries, where `inst`'s
@@ -217,7 +230,9 @@ const ROWS_FMAS_PER_US: f64 = 1.0e7;
 /// The pointwise entry's terms, fitted to its runs on an H200 (`docs/performance.md`).
 const POINTWISE_LAUNCH_US: f64 = 2.0;
 const POINTWISE_BYTES_PER_US: f64 = 2.8e6;
-const POINTWISE_FLOPS_PER_US: f64 = 1.0e8;
+const POINTWISE_FLOPS_PER_US: f64 = 4.7e7;
+const POINTWISE_SOURCE_US: f64 = 0.06;
+const POINTWISE_WEIGHT_US: f64 = 5.6e-4;
 
 /// What the estimate of a run on padded copies adds for each copy: a launch, and its bytes at
 /// about two thirds of an H100's memory bandwidth.
@@ -236,10 +251,10 @@ mod tests {
         predictions: Vec<f64>,
     }
 
-    /// Runs on the pointwise entry are estimated by their bytes and multiply-adds; other runs
+    /// Runs on the pointwise entry are estimated by their bytes, multiply-adds and channels; other runs
     /// and other kernels get none.
     #[test]
-    fn pointwise_runs_are_estimated_by_their_bytes() {
+    fn pointwise_runs_are_estimated_by_their_bytes_and_channels() {
         use crate::testing::{Variant, instance};
         let mut inst = instance(Variant::FwdTile);
         inst.spec = ConvSpec::Filter1x1Stride1Pad0;
@@ -248,7 +263,9 @@ mod tests {
         let pixels = 32.0 * 112.0 * 112.0;
         let want = POINTWISE_LAUNCH_US
             + pixels * 48.0 * 2.0 / POINTWISE_BYTES_PER_US
-            + 2.0 * pixels * 512.0 / POINTWISE_FLOPS_PER_US;
+            + 2.0 * pixels * 512.0 / POINTWISE_FLOPS_PER_US
+            + 16.0 * POINTWISE_SOURCE_US
+            + 512.0 * POINTWISE_WEIGHT_US;
         let got = pointwise_us(&inst, &p).unwrap();
         assert!((got - want).abs() < 1e-9 * want, "{got} against {want}");
         let three =
@@ -313,7 +330,12 @@ mod tests {
             // The rows are in the runtime's feature order, as selection computes them.
             assert_eq!(v.features, names(), "{op}");
             assert!(v.rows.len() >= 50);
-            for (got, want) in loaded.model.predict(&v.rows).into_iter().zip(&v.predictions) {
+            for (got, want) in loaded
+                .model
+                .predict(&v.rows)
+                .into_iter()
+                .zip(&v.predictions)
+            {
                 assert!(
                     (got - want).abs() <= 1e-9 * want.abs().max(1.0),
                     "{op}: {got} against {want}"

@@ -81,9 +81,9 @@ fn model_of(target: Arch, op: Op) -> Option<&'static Loaded> {
 pub enum Walk {
     /// Every run's prediction over every tree (a ranking shown to the user).
     Exact,
-    /// Only the fastest matters: every run walks the first [`CASCADE_TREES`] trees, and only
-    /// the [`CASCADE_KEEP`] fastest by that estimate walk the rest. The others keep their
-    /// partial estimate, which only ranks them below the kept ones.
+    /// Only the fastest matters: every run walks the first 40 trees, and only the 12 fastest
+    /// by that estimate walk the rest. The others rank after those, in the order of their
+    /// partial estimates.
     Fastest,
 }
 

@@ -6,46 +6,10 @@
 //! and to select again for a problem selected before (the registry's cache). Needs no GPU.
 //! `cargo run --release -p ck-runtime --features cuda --example select_cost [SHAPES]`.
 
-use ck_compiler::ir::Instance;
 use ck_compiler::model::{Arch, DataType, Op};
-use ck_runtime::{
-    Backend, Buffers, ConvProblem, DeviceModel, Registry, RunError, RunStats, shapes,
-};
+use ck_runtime::testing::Selecting;
+use ck_runtime::{ConvProblem, DeviceModel, Registry, shapes};
 use std::time::Instant;
-
-/// Selects as the CUDA back end on an sm_90 card: the same target and the same acceptance
-/// check ([`ck_runtime::gpu::portable_checks`]); it runs nothing.
-struct Sm90Selection;
-
-impl Backend for Sm90Selection {
-    fn name(&self) -> &str {
-        "sm_90 selection"
-    }
-
-    fn accepts(&self, inst: &Instance) -> Result<(), RunError> {
-        ck_runtime::gpu::portable_checks(inst, "cuda")
-    }
-
-    fn target(&self) -> Option<Arch> {
-        Some(Arch::Sm90)
-    }
-
-    fn workspace_size(&self, _inst: &Instance, _p: &ConvProblem) -> u64 {
-        0
-    }
-
-    fn run(
-        &self,
-        inst: &Instance,
-        _p: &ConvProblem,
-        _bufs: &mut Buffers<'_>,
-    ) -> Result<RunStats, RunError> {
-        Err(RunError::Internal(format!(
-            "{} is only selected",
-            inst.name
-        )))
-    }
-}
 
 /// Microseconds a problem, the least of five passes (a shared machine's noise only adds).
 fn per_problem(problems: &[ConvProblem], mut f: impl FnMut(&ConvProblem)) -> f64 {
@@ -72,7 +36,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let mut reg = Registry::new(dev);
     reg.extend(ck_instances::all().iter().cloned(), 0)?;
-    let card = Sm90Selection;
+    // Selects as the CUDA back end on an sm_90 card: the same target and the same acceptance
+    // check; it runs nothing.
+    let card = Selecting {
+        target: Arch::Sm90,
+        check: |inst| ck_runtime::gpu::portable_checks(inst, "cuda"),
+    };
     for op in [Op::Fwd, Op::BwdData, Op::BwdWeight] {
         let problems: Vec<_> = layers
             .iter()

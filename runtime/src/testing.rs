@@ -222,3 +222,36 @@ impl crate::Backend for FakeDevice {
         self.cpu.run(inst, p, bufs)
     }
 }
+
+/// A back end that only selects, as one targeting `target` would without its device: it
+/// accepts the instances `check` accepts and runs none.
+pub struct Selecting {
+    pub target: Arch,
+    pub check: fn(&Instance) -> Result<(), crate::RunError>,
+}
+
+impl crate::Backend for Selecting {
+    fn name(&self) -> &str {
+        "selection only"
+    }
+    fn accepts(&self, inst: &Instance) -> Result<(), crate::RunError> {
+        (self.check)(inst)
+    }
+    fn target(&self) -> Option<Arch> {
+        Some(self.target)
+    }
+    fn workspace_size(&self, _inst: &Instance, _p: &ConvProblem) -> u64 {
+        0
+    }
+    fn run(
+        &self,
+        inst: &Instance,
+        _p: &ConvProblem,
+        _bufs: &mut crate::Buffers<'_>,
+    ) -> Result<crate::RunStats, crate::RunError> {
+        Err(crate::RunError::Internal(format!(
+            "{} is only selected",
+            inst.name
+        )))
+    }
+}

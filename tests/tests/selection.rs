@@ -11,10 +11,10 @@
 //! asked for (97 %, 99 %, 90 %, 60 %), or for the ops that stand short of it, what the shipped
 //! model reaches.
 
-use ck_compiler::ir::Instance;
 use ck_compiler::model::{Arch, Op};
+use ck_runtime::testing::Selecting;
 use ck_runtime::timings::Spread;
-use ck_runtime::{Backend, Buffers, ConvProblem, DeviceModel, Registry, RunError, RunStats};
+use ck_runtime::{ConvProblem, DeviceModel, Registry};
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -27,36 +27,6 @@ fn fixture(op: Op) -> Value {
         }
     };
     serde_json::from_str(text).expect("the fixture is JSON")
-}
-
-/// A back end on an sm_90 card that runs every instance: selection ranks with that target's
-/// model, and only the measured instances are registered.
-struct Sm90;
-
-impl Backend for Sm90 {
-    fn name(&self) -> &str {
-        "sm_90"
-    }
-    fn accepts(&self, _inst: &Instance) -> Result<(), RunError> {
-        Ok(())
-    }
-    fn target(&self) -> Option<Arch> {
-        Some(Arch::Sm90)
-    }
-    fn workspace_size(&self, _inst: &Instance, _p: &ConvProblem) -> u64 {
-        0
-    }
-    fn run(
-        &self,
-        inst: &Instance,
-        _: &ConvProblem,
-        _: &mut Buffers<'_>,
-    ) -> Result<RunStats, RunError> {
-        Err(RunError::Internal(format!(
-            "{} is only selected",
-            inst.name
-        )))
-    }
 }
 
 /// Fractions best ÷ chosen, one a problem, with the problem.
@@ -85,8 +55,13 @@ fn fractions(op: Op) -> Vec<(f64, String)> {
             .filter(|i| times.contains_key(i.name.as_str()))
             .cloned();
         registry.extend(measured, 0).unwrap();
+        // Selection on an sm_90 card, every measured instance accepted.
+        let sm90 = Selecting {
+            target: Arch::Sm90,
+            check: |_| Ok(()),
+        };
         let chosen = registry
-            .select_for(&p, &Sm90)
+            .select_for(&p, &sm90)
             .unwrap_or_else(|e| panic!("{text}: {e}"));
         out.push((best / times[chosen.name.as_str()], text.clone()));
     }

@@ -257,9 +257,14 @@ fn own_spelling(w: &str, words: &[&'static str]) -> Option<&'static str> {
 /// Up to three candidates close to `word` by edit distance, closest first.
 pub fn closest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
     let limit = (word.len() / 3).max(1);
+    let dotted = format!(".{word}");
+    let chars = word.chars().count();
     let mut scored: Vec<(usize, &str)> = candidates
+        // The distance is at least the difference in length, so a word far longer than every
+        // candidate (a key of megabytes) is not compared letter by letter: that took seconds.
+        .filter(|c| chars.abs_diff(c.chars().count()) <= limit || c.ends_with(&dotted))
         .map(|c| (strsim::damerau_levenshtein(word, c), c))
-        .filter(|&(d, c)| d <= limit || c.ends_with(&format!(".{word}")))
+        .filter(|&(d, c)| d <= limit || c.ends_with(&dotted))
         .collect();
     scored.sort();
     scored.into_iter().take(3).map(|(_, c)| c).collect()
@@ -1042,6 +1047,17 @@ mod tests {
             Target::Spec { set, .. } => set(&mut s, &value).map(|()| s),
             Target::FamilyName => panic!("not a spec key"),
         }
+    }
+
+    /// A key of 16 MiB (the largest source a session reads) is compared with no candidate
+    /// letter by letter (found by the `ck_source` fuzz target: a long key took seconds).
+    #[test]
+    fn a_huge_word_is_close_to_no_key() {
+        let word = "p".repeat(16 << 20);
+        let start = std::time::Instant::now();
+        assert!(closest(&word, keys().iter().map(|k| k.name)).is_empty());
+        assert!(start.elapsed() < std::time::Duration::from_secs(2));
+        assert_eq!(closest("tiel", keys().iter().map(|k| k.name)), ["tile"]);
     }
 
     #[test]

@@ -2,20 +2,18 @@
 //! (bits, bytes, deleted and copied runs, dictionary tokens, numbers, splices). No coverage
 //! guides them; they reach what the seeds nearly reach, which is what a bounded CI run can do.
 
-/// A SplitMix64 generator: the same seed gives the same mutants, so a failure can be replayed.
-pub struct Rng(u64);
+use ck_runtime::reference::SplitMix64;
+
+/// The runtime's SplitMix64: the same seed gives the same mutants, so a failure can be replayed.
+pub struct Rng(SplitMix64);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng(seed)
+        Rng(SplitMix64::new(seed))
     }
 
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// Uniform in `0..n`; `n` must not be 0.

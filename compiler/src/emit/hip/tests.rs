@@ -1,6 +1,6 @@
 //! Emitter and launch-plan tests over the reference instances.
 
-use super::launch::auto_split;
+use super::launch::{MAX_ACCUMULATION, auto_split};
 use super::samples::{SampleBuilder, instances};
 use super::*;
 use crate::ir::SplitK;
@@ -339,6 +339,92 @@ fn streamk_partition_covers_every_iteration_once() {
             _ => {}
         }
     }
+}
+
+/// A 1x1 backward weight whose GEMM-K (N·Ho·Wo) is 3.9 million products.
+fn long_reduction() -> ConvDims {
+    ConvDims {
+        g: 1,
+        n: 16,
+        k: 64,
+        c: 64,
+        input: [1, 403, 611],
+        output: [1, 403, 611],
+        filter: [1, 1, 1],
+        pad: [0; 3],
+        ..dims(Op::BwdWeight)
+    }
+}
+
+#[test]
+fn long_reductions_split_so_no_accumulator_sums_more_than_its_bound() {
+    let bound = MAX_ACCUMULATION as i64;
+    for (split, two_stage, dev) in [
+        (SplitK::Fixed(1), false, DEV),
+        (SplitK::Fixed(1), true, NV),
+        (SplitK::Fixed(4), false, SM90A),
+        (SplitK::Auto, false, SM90A),
+    ] {
+        let k = emit_hip(
+            &SampleBuilder::new("long", Op::BwdWeight)
+                .tile(256, [128, 128, 64], 8)
+                .split_k(split, two_stage)
+                .build(),
+        )
+        .unwrap();
+        let plan = k.plan(&long_reduction(), &dev).unwrap();
+        let a = &plan.args;
+        assert!(a.split_iters * 64 <= bound, "{split:?}: {}", a.split_iters);
+        let slices = (a.k_iters + a.split_iters - 1) / a.split_iters;
+        // The slices meet in fp32: workspace slices or atomic adds, and the convert entry.
+        assert!(slices > 1);
+        assert_eq!(launches(&plan), [EntryKind::Main, EntryKind::Convert]);
+        assert!(a.split_ws == 1 && a.ws_slices == slices || a.atomic_to_ws == 1);
+    }
+    // A short reduction keeps the instance's one slice.
+    let one = emit_hip(
+        &SampleBuilder::new("short", Op::BwdWeight)
+            .split_k(SplitK::Fixed(1), false)
+            .build(),
+    )
+    .unwrap();
+    let plan = one.plan(&dims(Op::BwdWeight), &DEV).unwrap();
+    assert_eq!(plan.args.split_iters, plan.args.k_iters);
+}
+
+#[test]
+fn streamk_turns_long_data_parallel_tiles_into_streamk_tiles_or_refuses() {
+    let k = emit_hip(
+        &SampleBuilder::new("sk", Op::BwdWeight)
+            .tile(256, [64, 64, 32], 8)
+            .streamk(Reduction::Linear, false)
+            .build(),
+    )
+    .unwrap();
+    let bound = MAX_ACCUMULATION as i64;
+    // 132 tiles would all be data-parallel; each sums 3.9 million products.
+    let many = ConvDims {
+        k: 64 * 12,
+        c: 64 * 11,
+        n: 2,
+        ..long_reduction()
+    };
+    // 132 tiles of 2 · 403 · 611 products on 132 SMs: every workgroup's share is a whole tile.
+    assert_eq!(
+        k.plan(&many, &DEV).map(drop),
+        Err(PlanError::Accumulation {
+            products: (2 * 403 * 611_u64).div_ceil(32) * 32,
+            limit: MAX_ACCUMULATION
+        })
+    );
+    // One tile: its iterations spread over the SMs, a share each well within the bound.
+    let plan = k.plan(&long_reduction(), &DEV).unwrap();
+    let a = plan.args;
+    assert_eq!((a.dp_tiles, a.sk_tiles, a.sk_blocks), (0, 1, 132));
+    assert!((a.sk_iters + 1) * 32 <= bound);
+    // Short tiles stay data-parallel.
+    let plan = k.plan(&ConvDims { n: 1, input: [1, 20, 20], output: [1, 20, 20], ..many }, &DEV).unwrap();
+    assert_eq!(plan.args.dp_tiles, 132);
 }
 
 #[test]

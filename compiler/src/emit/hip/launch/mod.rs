@@ -26,8 +26,8 @@ pub use pointwise::pointwise_suits;
 pub(super) use pointwise::{PW_BLOCK, PW_PIXELS};
 pub(super) use repack::{REPACK_BLOCK, REPACK_CHUNK};
 pub use repack::{RowMap, Staged};
-pub(super) use split::{CONVERT_BLOCK, auto_split};
-use split::{MAX_SLICE_BYTES, convert_step};
+pub(super) use split::{CONVERT_BLOCK, MAX_ACCUMULATION, auto_split};
+use split::{MAX_SLICE_BYTES, convert_step, max_accumulated_iters};
 
 /// A problem in the kernel's terms: per-group sizes, spatial sizes as 3-D (outermost first;
 /// 1-D and 2-D problems put 1 in front), left pads only (right pads are in `output`).
@@ -99,6 +99,10 @@ pub enum PlanError {
     Transpose,
     #[error("staged copies cannot serve {0}")]
     Staged(&'static str),
+    #[error(
+        "a StreamK workgroup would sum {products} GEMM-K products in its accumulators, more than the {limit} that bound their rounding error"
+    )]
+    Accumulation { products: u64, limit: u64 },
     #[error("{what} ({value}) exceeds the launch limit {limit}")]
     TooLarge {
         what: &'static str,
@@ -620,15 +624,18 @@ impl KernelConfig {
                 let group_blocks = dims.g.div_ceil(u64::from(self.merge_groups));
                 let tile_blocks = tiles_m * tiles_n * group_blocks;
                 let bpc = u64::from(self.blocks_per_cu_on(dev));
+                // Fixed or automatic, no slice sums more than MAX_ACCUMULATION products.
+                let fewest = k_iters.div_ceil(max_accumulated_iters(kt));
                 let wanted = match slices {
                     SplitK::Fixed(s) => u64::from(s.max(1)),
                     SplitK::Auto => auto_split(tile_blocks, cus * bpc, k_iters),
                 }
+                .max(fewest)
                 .min(k_iters);
                 // Automatic slices add up in a cluster where the device has them.
                 let cluster = match slices {
                     SplitK::Auto if !two_stage => {
-                        self.split_cluster(tile_blocks, k_iters, wanted, out_elems, n, dev)
+                        self.split_cluster(tile_blocks, k_iters, wanted, fewest, out_elems, n, dev)
                     }
                     _ => None,
                 };
@@ -671,9 +678,24 @@ impl KernelConfig {
                 } else {
                     rem + if full_waves >= 1 { cus } else { 0 }
                 };
-                let sk_tiles = sk_tiles.min(tiles);
+                // A data-parallel tile sums all of GEMM-K; where that is more than
+                // MAX_ACCUMULATION products, every tile is a StreamK tile instead, as long as
+                // the workgroups' shares stay within it.
+                let most = max_accumulated_iters(kt);
+                let sk_tiles = if k_iters > most { tiles } else { sk_tiles.min(tiles) };
                 let dp_tiles = tiles - sk_tiles;
                 let sk_blocks = cus.min(sk_tiles * k_iters);
+                let iters = sk_tiles * k_iters;
+                if let Some(share) = iters.checked_div(sk_blocks) {
+                    // A workgroup's iterations within one tile.
+                    let longest = (share + u64::from(iters % sk_blocks > 0)).min(k_iters);
+                    if longest > most {
+                        return Err(PlanError::Accumulation {
+                            products: longest * kt,
+                            limit: most * kt,
+                        });
+                    }
+                }
                 let dp_blocks = if persistent {
                     dp_tiles.min(cus)
                 } else {

@@ -2,7 +2,7 @@
 //! with few output channels (`sliced`), depthwise and narrow grouped backward weight (the
 //! small-channel entries) and small-channel forward / backward data.
 
-use super::split::convert_step;
+use super::split::{MAX_ACCUMULATION, convert_step};
 use super::{
     ConvDims, DeviceInfo, EntryKind, LaunchPlan, MAX_GRID_X, MAX_GRID_Y, Step, get, packed,
     plain_launch, single_launch,
@@ -73,8 +73,9 @@ fn direct_rows_per_thread(c: u64) -> u64 {
 /// channels a group in whole 8-channel vectors: `x` blocks of `direct_vecs` vectors (the most,
 /// up to 8, whose row rings fit [`DIRECT_MMA_LDS`]), `y` blocks of chunks of `direct_rows`
 /// output rows (whole planes where those give every compute unit a block, else at least
-/// [`DIRECT_MMA_MIN_ROWS`] rows), at most about four blocks per compute unit, each taking every
-/// `y`-th chunk into its workspace slice; the convert entry adds the slices. None where even
+/// [`DIRECT_MMA_MIN_ROWS`] rows), at most about four blocks per compute unit (more where a
+/// block would sum more than [`MAX_ACCUMULATION`] products), each taking every `y`-th chunk into
+/// its workspace slice; the convert entry adds the slices. None where even
 /// one vector's rings do not fit, or a row needs more than one copy a thread or [`DIRECT_RUNS`]
 /// runs a warp (input rows of more than 256 pixels).
 fn direct_mma_plan(
@@ -115,7 +116,17 @@ fn direct_mma_plan(
     if items > i32::MAX as u64 || vec_blocks > MAX_GRID_X {
         return None;
     }
-    let slices = items.min((4 * cus).div_ceil(vec_blocks)).min(MAX_GRID_Y);
+    // Enough slices that none sums more than MAX_ACCUMULATION products (counting a block's
+    // pixels as one accumulator's: its warps share them).
+    let fewest = (items * rows * cols).div_ceil(MAX_ACCUMULATION);
+    let slices = items
+        .min((4 * cus).div_ceil(vec_blocks))
+        .max(fewest)
+        .min(items)
+        .min(MAX_GRID_Y);
+    if items.div_ceil(slices) * rows * cols > MAX_ACCUMULATION {
+        return None;
+    }
     args.direct_ch = c as i64;
     args.direct_vecs = vecs as i64;
     args.direct_rows = rows as i64;
@@ -459,8 +470,8 @@ impl KernelConfig {
     /// NVIDIA sm_80+ with 16-bit operands of one type and plain loads, a 2-D problem as stated
     /// (not its transpose), K within the tile's M in whole 8-byte chunks, C in whole N tiles
     /// (a tile is one filter tap), packed output-gradient pixels with K contiguous and 8-byte
-    /// aligned, channels-last input in aligned 16-byte chunks, pixel counts in 32 bits. A
-    /// workgroup per N tile and group; its warps split the pixels and add their sums in LDS,
+    /// aligned, channels-last input in aligned 16-byte chunks, pixel counts in 32 bits and at
+    /// most [`MAX_ACCUMULATION`] of them a warp. A workgroup per N tile and group; its warps split the pixels and add their sums in LDS,
     /// each output is stored once: no workspace, no convert.
     fn sliced_plan(
         &self,
@@ -491,6 +502,7 @@ impl KernelConfig {
             && dout_ok
             && input_ok
             && dims.n * ho * wo <= (i32::MAX as u64) / 2
+            && dims.n * ho * wo <= MAX_ACCUMULATION * u64::from(self.sliced_warps)
             && lds <= dev.max_lds_bytes
             && tiles <= MAX_GRID_X
             && dims.g <= MAX_GRID_Y;

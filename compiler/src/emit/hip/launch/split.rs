@@ -51,6 +51,19 @@ const SPLIT_CONVERT: u64 = 6;
 /// Fewest K-tiles an automatic split-K slice runs: each slice also writes a partial tile.
 const MIN_SPLIT_ITERS: u64 = 2;
 
+/// Most GEMM-K products one accumulator sums before its partial leaves the registers. NVIDIA's
+/// tensor cores add into their fp32 accumulators rounding toward zero, so a sum's error grows
+/// with its length rather than its square root (`docs/kernels.md`, "Long reductions"): plans
+/// cut GEMM-K into pieces of at most this many products, whose partial sums meet in fp32 with
+/// rounding to nearest. That is at most 2^13 MMA steps of 16 products (2^14 of TF32's 8), each
+/// losing less than 2^-23 of the sum: about 1e-3 of the result in the worst case.
+pub(in crate::emit::hip) const MAX_ACCUMULATION: u64 = 1 << 17;
+
+/// Most K-tiles of `kt` GEMM-K elements one accumulator may take ([`MAX_ACCUMULATION`]).
+pub(super) fn max_accumulated_iters(kt: u64) -> u64 {
+    (MAX_ACCUMULATION / kt.max(1)).max(1)
+}
+
 /// Largest workspace of split-K slices; beyond it the slices add into one atomically.
 pub(super) const MAX_SLICE_BYTES: u64 = 256 << 20;
 
@@ -84,7 +97,8 @@ impl KernelConfig {
     ///
     /// A cluster holds at most [`MAX_CLUSTER`] slices, and one of all `wanted` may not pack
     /// into the GPCs (`cluster_slots`) in as few rounds as the plain split; then a smaller one
-    /// (fewer slices of more K-tiles each) competes with it by a model in nanoseconds: rounds ×
+    /// (fewer slices of more K-tiles each, but at least `fewest`, the slices that keep each
+    /// within [`MAX_ACCUMULATION`]) competes with it by a model in nanoseconds: rounds ×
     /// (K-tiles a slice + SPLIT_FILL) × a K-tile's time, plus CLUSTER_NS for the cluster's sum,
     /// the plain split adding its workspace traffic and convert launch: clusters win where the
     /// slices' workspace is large, and lose where fewer, longer slices are what they cost
@@ -95,6 +109,7 @@ impl KernelConfig {
         tiles: u64,
         k_iters: u64,
         wanted: u64,
+        fewest: u64,
         out_elems: u64,
         gemm_n: u64,
         dev: &DeviceInfo,
@@ -112,7 +127,7 @@ impl KernelConfig {
         let workspace_ns = 2 * wanted * out_elems * 4 / WORKSPACE_BYTES_PER_NS + CONVERT_NS;
         let plain = run(wanted, u64::from(dev.compute_units).max(1) * per_cu) + workspace_ns;
         // The fastest cluster, the largest among equals; none on a device without clusters.
-        (2..=wanted.min(MAX_CLUSTER as u64))
+        (fewest.max(2)..=wanted.min(MAX_CLUSTER as u64))
             .filter_map(|cs| {
                 let at_once = u64::from(dev.cluster_slots[cs as usize - 1]) * per_cu;
                 (at_once > 0).then(|| (run(cs, at_once) + CLUSTER_NS, std::cmp::Reverse(cs)))

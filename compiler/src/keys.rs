@@ -761,7 +761,7 @@ fn table() -> Vec<Key> {
             "split_k",
             S::IntOrAuto,
             split_k,
-            "k_batch: fixed, or `auto` from occupancy (sm_90+: a tile's auto slices may add up in a cluster)",
+            "k_batch: fixed, or `auto` from occupancy (sm_90+: a tile's auto slices may add up in a cluster); the portable kernels' plans take more where a slice would sum more than 2^17 GEMM-K products (docs/kernels.md, long reductions)",
             split_k
         ),
         key!(

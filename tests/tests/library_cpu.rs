@@ -11,6 +11,7 @@ use ck_runtime::probe::{fit, shapes, vectors};
 use ck_runtime::reference::{fresh_seed, relative_error, tolerance};
 use ck_runtime::support::Rule;
 use ck_runtime::{Backend, ConvProblem, CpuBackend, DeviceModel, ProblemData, RunStats};
+use rayon::prelude::*;
 
 /// A small device, so that small problems still split K and stream.
 fn device() -> DeviceModel {
@@ -103,77 +104,83 @@ fn check_run(
     }
 }
 
+/// Every shape of one instance: `(problems run, errors)`.
+fn check_instance(inst: &Instance, cpu: &CpuBackend) -> (usize, Vec<String>) {
+    let mut errors = Vec::new();
+    if let Err(e) = cpu.accepts(inst) {
+        return (0, vec![format!("{}: {e}", inst.name)]);
+    }
+    let mut out = Outcome::default();
+    let wide = vectors(inst).iter().any(|&w| w > 1);
+    for s in shapes(inst) {
+        let (p, verdict) = match fit(inst, s, &cpu.device) {
+            Ok(found) => found,
+            Err(e) => {
+                errors.push(format!("{}: shape {s:?}: {e}", inst.name));
+                continue;
+            }
+        };
+        match verdict {
+            Ok(()) => check_run(inst, &p, cpu, &mut out, &mut errors),
+            Err(why) => {
+                let vector = matches!(why.rule, Rule::VectorA | Rule::VectorB | Rule::VectorC);
+                // Two-stage kernels read single-channel groups with any vector width.
+                let exempt = s.what == "depthwise"
+                    && matches!(inst.kind, Kind::XdlTwoStage | Kind::WmmaTwoStage);
+                if matches!(s.what, "depthwise" | "odd channels") && wide && !vector && !exempt {
+                    errors.push(format!(
+                        "{}: {} channels should fail a vector rule, got {why}",
+                        inst.name, s.what
+                    ));
+                }
+                if vector && !why.reason.contains("is not divisible by the") {
+                    errors.push(format!(
+                        "{}: vector reason without numbers: {why}",
+                        inst.name
+                    ));
+                }
+                out.rejections.push(format!("{}: {why}", s.what));
+            }
+        }
+    }
+    if out.runs == 0 {
+        errors.push(format!(
+            "{} ran no problem:\n    {}",
+            inst.name,
+            out.rejections.join("\n    ")
+        ));
+    }
+    let splits =
+        inst.work.split_k == SplitK::Auto || matches!(inst.work.split_k, SplitK::Fixed(k) if k > 1);
+    if inst.work.streamk.is_some() && !out.streamed {
+        errors.push(format!("{} never ran stream-K workgroups", inst.name));
+    }
+    if inst.work.streamk.is_none() && splits && !out.split {
+        errors.push(format!("{} never split K", inst.name));
+    }
+    (out.runs, errors)
+}
+
 #[test]
 fn every_library_instance_matches_the_reference_on_the_cpu() {
-    let dev = device();
     let cpu = CpuBackend {
-        device: dev.clone(),
+        device: device(),
         target: None,
     };
     let library = ck_instances::all();
     assert!(!library.is_empty());
-    let mut errors = Vec::new();
-    let (mut ran, mut runs, mut with_ds) = (0, 0, 0);
-    for inst in library {
-        if let Err(e) = cpu.accepts(inst) {
-            errors.push(format!("{}: {e}", inst.name));
-            continue;
-        }
-        with_ds += usize::from(!inst.types.ds.is_empty());
-        let mut out = Outcome::default();
-        let wide = vectors(inst).iter().any(|&w| w > 1);
-        for s in shapes(inst) {
-            let (p, verdict) = match fit(inst, s, &dev) {
-                Ok(found) => found,
-                Err(e) => {
-                    errors.push(format!("{}: shape {s:?}: {e}", inst.name));
-                    continue;
-                }
-            };
-            match verdict {
-                Ok(()) => check_run(inst, &p, &cpu, &mut out, &mut errors),
-                Err(why) => {
-                    let vector = matches!(why.rule, Rule::VectorA | Rule::VectorB | Rule::VectorC);
-                    // Two-stage kernels read single-channel groups with any vector width.
-                    let exempt = s.what == "depthwise"
-                        && matches!(inst.kind, Kind::XdlTwoStage | Kind::WmmaTwoStage);
-                    if matches!(s.what, "depthwise" | "odd channels") && wide && !vector && !exempt
-                    {
-                        errors.push(format!(
-                            "{}: {} channels should fail a vector rule, got {why}",
-                            inst.name, s.what
-                        ));
-                    }
-                    if vector && !why.reason.contains("is not divisible by the") {
-                        errors.push(format!(
-                            "{}: vector reason without numbers: {why}",
-                            inst.name
-                        ));
-                    }
-                    out.rejections.push(format!("{}: {why}", s.what));
-                }
-            }
-        }
-        if out.runs == 0 {
-            errors.push(format!(
-                "{} ran no problem:\n    {}",
-                inst.name,
-                out.rejections.join("\n    ")
-            ));
-        }
-        let splits = inst.work.split_k == SplitK::Auto
-            || matches!(inst.work.split_k, SplitK::Fixed(k) if k > 1);
-        if inst.work.streamk.is_some() && !out.streamed {
-            errors.push(format!("{} never ran stream-K workgroups", inst.name));
-        }
-        if inst.work.streamk.is_none() && splits && !out.split {
-            errors.push(format!("{} never split K", inst.name));
-        }
-        ran += 1;
-        runs += out.runs;
-    }
-    eprintln!("{ran} instances ({with_ds} with D tensors) ran {runs} problems on the CPU");
-    assert_eq!(ran, library.len(), "every instance runs");
+    // Instances on every core (the reference's sums are parallel too, but short).
+    let outcomes: Vec<(usize, Vec<String>)> = library
+        .par_iter()
+        .map(|inst| check_instance(inst, &cpu))
+        .collect();
+    let runs: usize = outcomes.iter().map(|o| o.0).sum();
+    let errors: Vec<String> = outcomes.into_iter().flat_map(|o| o.1).collect();
+    let with_ds = library.iter().filter(|i| !i.types.ds.is_empty()).count();
+    eprintln!(
+        "{} instances ({with_ds} with D tensors) ran {runs} problems on the CPU",
+        library.len()
+    );
     assert!(with_ds > 0, "the library has multiple-D instances");
     assert!(errors.is_empty(), "{}", errors.join("\n"));
 }

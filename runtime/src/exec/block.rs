@@ -2,7 +2,7 @@
 //! gathered KPB columns at a time, as a GPU block would (merged groups keep only the diagonal
 //! group blocks).
 
-use super::operands::Operands;
+use super::operands::{Half, Operands};
 use ck_compiler::ir::Tile;
 
 /// Where a block tile lies: `batch` of merged groups, tile index `tile` (row-major over tiles).
@@ -73,20 +73,38 @@ pub(crate) fn accumulate(
         .iter()
         .map(|r| r.map_or(0..0, |(g, _)| same_group(&l.cols, g)))
         .collect();
+    // The rows' and columns' halves of their operand indices, once a tile.
+    let rows: Vec<Option<Half>> = l
+        .rows
+        .iter()
+        .map(|r| r.map(|(g, m)| ops.a_row(g, m)))
+        .collect();
+    let cols: Vec<Option<Half>> = l
+        .cols
+        .iter()
+        .map(|c| c.map(|(g, n)| ops.b_col(g, n)))
+        .collect();
     let mut acc = vec![0f32; mpb * npb];
     let mut a = vec![0f32; mpb * kpb];
     let mut b = vec![0f32; kpb * npb];
+    let (mut ak, mut bk) = (Vec::with_capacity(kpb), Vec::with_capacity(kpb));
     let mut kt = k_begin;
     while kt < k_end {
         let klen = (k_end - kt).min(kpb as u64) as usize;
-        for (i, r) in l.rows.iter().enumerate() {
-            for kk in 0..klen {
-                a[i * kpb + kk] = r.map_or(0.0, |(g, m)| ops.a(g, m, kt + kk as u64));
+        ak.clear();
+        bk.clear();
+        for kk in kt..kt + klen as u64 {
+            ak.push(ops.a_k(kk));
+            bk.push(ops.b_k(kk));
+        }
+        for (i, r) in rows.iter().enumerate() {
+            for (kk, k) in ak.iter().enumerate() {
+                a[i * kpb + kk] = r.as_ref().map_or(0.0, |r| ops.a_at(r, k));
             }
         }
-        for kk in 0..klen {
-            for (j, c) in l.cols.iter().enumerate() {
-                b[kk * npb + j] = c.map_or(0.0, |(g, n)| ops.b(g, kt + kk as u64, n));
+        for (kk, k) in bk.iter().enumerate() {
+            for (j, c) in cols.iter().enumerate() {
+                b[kk * npb + j] = c.as_ref().map_or(0.0, |c| ops.b_at(k, c));
             }
         }
         for (i, cols) in ranges.iter().enumerate() {

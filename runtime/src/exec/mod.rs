@@ -21,7 +21,7 @@ use crate::problem::{ConvProblem, ProblemError};
 use crate::support::{Formulation, Unsupported, formulation};
 use crate::tensor::{Tensor, round_to};
 use ck_compiler::ir::Instance;
-use ck_compiler::model::{ConvSpec, DataType, ElementOp, Layout, Op, Reduction};
+use ck_compiler::model::{DataType, ElementOp, Layout, Op, Reduction};
 use operands::{Operands, OperandsSpec};
 use serde::Serialize;
 
@@ -279,7 +279,6 @@ pub fn run(
         compute: [t.compute_a, t.compute_b],
         load_ops: source_ops,
         args: bufs.args,
-        direct: inst.spec == ConvSpec::Filter1x1Stride1Pad0,
     });
     let mut ws = workspace::Workspace::new(bufs.workspace);
     let mut gemm = |dst: &mut Tensor| {

@@ -6,7 +6,9 @@
 //! - bwd_weight: M = k,          N = (filter…, c), K = (n, out…);  A = out, B = in (im2col), C = wei
 //!
 //! Composite indices are row-major with the last component fastest. Source tensors are read
-//! once into fp32, rounded to the instance's compute types.
+//! once into fp32, rounded to the instance's compute types. An element's index is split once per
+//! tile row or column and once per GEMM-K index ([`Half`]); a panel joins the two halves with
+//! additions and bound checks, so gathering a tile's operands divides nothing per element.
 
 use crate::decompose::GemmShape;
 use crate::elementwise::{ElementArgs, apply};
@@ -30,13 +32,19 @@ pub(crate) struct Operands {
     stride: [u64; MAX_DIMS],
     dilation: [u64; MAX_DIMS],
     left_pad: [u64; MAX_DIMS],
-    /// Filter1x1Stride1Pad0: input and output positions coincide, no im2col arithmetic.
-    direct: bool,
     a: Vec<f32>,
     a_desc: TensorDesc,
     b: Vec<f32>,
     b_desc: TensorDesc,
     c_desc: TensorDesc,
+}
+
+/// One side of an operand element's index: what its own digits add to the storage offset, and
+/// its terms of the spatial positions, which the other side completes.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Half {
+    offset: u64,
+    pos: [i64; MAX_DIMS],
 }
 
 fn spatial(v: &[u64]) -> [u64; MAX_DIMS] {
@@ -68,7 +76,6 @@ pub(crate) struct OperandsSpec<'a> {
     /// Element-wise ops of A and B, applied as elements are loaded.
     pub load_ops: [ElementOp; 2],
     pub args: ElementArgs,
-    pub direct: bool,
 }
 
 impl Operands {
@@ -100,7 +107,6 @@ impl Operands {
             stride: spatial(&p.stride),
             dilation: spatial(&p.dilation),
             left_pad: spatial(&p.left_pad),
-            direct: s.direct,
             a: load(s.a, s.load_ops[0], s.compute[0]),
             a_desc: s.a_desc,
             b: load(s.b, s.load_ops[1], s.compute[1]),
@@ -120,121 +126,211 @@ impl Operands {
         (g < self.groups).then_some(g)
     }
 
-    /// Input position of output position `o` and filter tap `f` in dimension `d`, `None` in padding.
-    fn in_pos(&self, d: usize, o: u64, f: u64) -> Option<u64> {
-        if self.direct {
-            return Some(o);
-        }
-        let i = (o * self.stride[d] + f * self.dilation[d]).checked_sub(self.left_pad[d])?;
-        (i < self.input[d]).then_some(i)
-    }
-
-    /// Output position that input position `i` and filter tap `f` contribute to, `None` if none.
-    fn out_pos(&self, d: usize, i: u64, f: u64) -> Option<u64> {
-        if self.direct {
-            return Some(i);
-        }
-        let t = (i + self.left_pad[d]).checked_sub(f * self.dilation[d])?;
-        let o = t / self.stride[d];
-        (t % self.stride[d] == 0 && o < self.output[d]).then_some(o)
-    }
-
-    fn at(data: &[f32], desc: &TensorDesc, idx: &[u64]) -> f32 {
-        data[desc.offset(idx) as usize]
-    }
-
-    /// A(m, kk) of group `g`; `m` and `kk` are per-group indices inside the GEMM bounds.
-    pub fn a(&self, g: u64, m: u64, kk: u64) -> f32 {
+    /// The index digits of GEMM row or column `i` of group `g` over `(lead, dims…)`, last
+    /// fastest, with its strides `[g, lead, spatial…]` summed into `offset` (`lead` at
+    /// `desc.strides[lead_at]`) and its spatial positions times `scale` minus `shift` in `pos`.
+    fn spatial_half(
+        &self,
+        desc: &TensorDesc,
+        g: u64,
+        i: u64,
+        [lead, lead_at]: [u64; 2],
+        sizes: &[u64; MAX_DIMS],
+        [scale, shift]: [&[u64; MAX_DIMS]; 2],
+    ) -> Half {
         let nd = self.ndim;
-        let mut idx = [0u64; 3 + MAX_DIMS];
-        let mut pos = [0u64; 1 + MAX_DIMS];
-        match self.op {
-            Op::Fwd => {
-                // m = (n, out…), kk = (filter…, c); A = in[g, n, c, out·s + f·d − p]
-                let mut dims = [self.n; 1 + MAX_DIMS];
-                dims[1..=nd].copy_from_slice(&self.output[..nd]);
-                unravel(m, &dims[..=nd], &mut pos[..=nd]);
-                let mut fc = [0u64; 1 + MAX_DIMS];
-                let mut fdims = [self.c; 1 + MAX_DIMS];
-                fdims[..nd].copy_from_slice(&self.filter[..nd]);
-                unravel(kk, &fdims[..=nd], &mut fc[..=nd]);
-                idx[..3].copy_from_slice(&[g, pos[0], fc[nd]]);
-                for d in 0..nd {
-                    match self.in_pos(d, pos[1 + d], fc[d]) {
-                        Some(i) => idx[3 + d] = i,
-                        None => return 0.0,
-                    }
-                }
+        let mut dims = [lead; 1 + MAX_DIMS];
+        dims[1..=nd].copy_from_slice(&sizes[..nd]);
+        let mut digits = [0u64; 1 + MAX_DIMS];
+        unravel(i, &dims[..=nd], &mut digits[..=nd]);
+        let st = &desc.strides;
+        let mut h = Half {
+            offset: g * st[0] + digits[0] * st[lead_at as usize],
+            pos: [0; MAX_DIMS],
+        };
+        for d in 0..nd {
+            h.pos[d] = (digits[1 + d] * scale[d]) as i64 - shift[d] as i64;
+        }
+        h
+    }
+
+    /// The digits `(filter…, inner)` of a filter-and-channel index, the channel's stride
+    /// (`desc.strides[inner_at]`) in `offset`; with `spatial`, the taps' strides too (a weight
+    /// tensor), else the taps times the dilation in `pos` (an image's, joined to the other
+    /// half's positions).
+    fn tap_half(
+        &self,
+        desc: &TensorDesc,
+        i: u64,
+        inner: u64,
+        inner_at: usize,
+        spatial: bool,
+    ) -> Half {
+        let nd = self.ndim;
+        let mut dims = [inner; 1 + MAX_DIMS];
+        dims[..nd].copy_from_slice(&self.filter[..nd]);
+        let mut digits = [0u64; 1 + MAX_DIMS];
+        unravel(i, &dims[..=nd], &mut digits[..=nd]);
+        let st = &desc.strides;
+        let mut h = Half {
+            offset: digits[nd] * st[inner_at],
+            pos: [0; MAX_DIMS],
+        };
+        for d in 0..nd {
+            if spatial {
+                h.offset += digits[d] * st[3 + d];
+            } else {
+                h.pos[d] = (digits[d] * self.dilation[d]) as i64;
             }
+        }
+        h
+    }
+
+    const ZERO: [u64; MAX_DIMS] = [0; MAX_DIMS];
+    const ONE: [u64; MAX_DIMS] = [1; MAX_DIMS];
+
+    /// A's half of row `m` of group `g` (fwd: `(n, out…)`, bwd_data: `(n, in…)`, bwd_weight: `k`).
+    pub fn a_row(&self, g: u64, m: u64) -> Half {
+        let d = &self.a_desc;
+        match self.op {
+            Op::Fwd => self.spatial_half(
+                d,
+                g,
+                m,
+                [self.n, 1],
+                &self.output,
+                [&self.stride, &self.left_pad],
+            ),
+            // Input positions plus the pad; the taps' share is taken off in the join.
             Op::BwdData => {
-                // m = (n, in…), kk = (filter…, k); A = out[g, n, k, (in + p − f·d)/s]
-                let mut dims = [self.n; 1 + MAX_DIMS];
-                dims[1..=nd].copy_from_slice(&self.input[..nd]);
-                unravel(m, &dims[..=nd], &mut pos[..=nd]);
-                let mut fk = [0u64; 1 + MAX_DIMS];
-                let mut fdims = [self.k; 1 + MAX_DIMS];
-                fdims[..nd].copy_from_slice(&self.filter[..nd]);
-                unravel(kk, &fdims[..=nd], &mut fk[..=nd]);
-                idx[..3].copy_from_slice(&[g, pos[0], fk[nd]]);
-                for d in 0..nd {
-                    match self.out_pos(d, pos[1 + d], fk[d]) {
-                        Some(o) => idx[3 + d] = o,
-                        None => return 0.0,
-                    }
+                let mut h =
+                    self.spatial_half(d, g, m, [self.n, 1], &self.input, [&Self::ONE, &Self::ZERO]);
+                for (p, pad) in h.pos.iter_mut().zip(self.left_pad) {
+                    *p += pad as i64;
                 }
+                h
             }
-            Op::BwdWeight => {
-                // m = k, kk = (n, out…); A = out[g, n, k, out…]
-                let mut dims = [self.n; 1 + MAX_DIMS];
-                dims[1..=nd].copy_from_slice(&self.output[..nd]);
-                unravel(kk, &dims[..=nd], &mut pos[..=nd]);
-                idx[..3].copy_from_slice(&[g, pos[0], m]);
-                idx[3..3 + nd].copy_from_slice(&pos[1..=nd]);
-            }
+            Op::BwdWeight => Half {
+                offset: g * d.strides[0] + m * d.strides[2],
+                pos: [0; MAX_DIMS],
+            },
         }
-        Self::at(&self.a, &self.a_desc, &idx[..3 + nd])
     }
 
-    /// B(kk, n) of group `g`.
-    pub fn b(&self, g: u64, kk: u64, n: u64) -> f32 {
-        let nd = self.ndim;
-        let mut idx = [0u64; 3 + MAX_DIMS];
+    /// A's half of GEMM-K index `kk` (fwd: `(filter…, c)`, bwd_data: `(filter…, k)`,
+    /// bwd_weight: `(n, out…)`).
+    pub fn a_k(&self, kk: u64) -> Half {
+        let d = &self.a_desc;
         match self.op {
-            Op::Fwd | Op::BwdData => {
-                // Fwd: kk = (filter…, c), n = k.  BwdData: kk = (filter…, k), n = c.  B = wei[g, k, c, filter…]
-                let inner = if self.op == Op::Fwd { self.c } else { self.k };
-                let mut fdims = [inner; 1 + MAX_DIMS];
-                fdims[..nd].copy_from_slice(&self.filter[..nd]);
-                let mut fx = [0u64; 1 + MAX_DIMS];
-                unravel(kk, &fdims[..=nd], &mut fx[..=nd]);
-                let (k, c) = if self.op == Op::Fwd {
-                    (n, fx[nd])
-                } else {
-                    (fx[nd], n)
-                };
-                idx[..3].copy_from_slice(&[g, k, c]);
-                idx[3..3 + nd].copy_from_slice(&fx[..nd]);
-            }
+            Op::Fwd => self.tap_half(d, kk, self.c, 2, false),
+            Op::BwdData => self.tap_half(d, kk, self.k, 2, false),
+            // The output gradient's own pixels: offsets only.
             Op::BwdWeight => {
-                // kk = (n, out…), n = (filter…, c); B = in[g, n, c, out·s + f·d − p]
-                let mut dims = [self.n; 1 + MAX_DIMS];
-                dims[1..=nd].copy_from_slice(&self.output[..nd]);
-                let mut pos = [0u64; 1 + MAX_DIMS];
-                unravel(kk, &dims[..=nd], &mut pos[..=nd]);
-                let mut fdims = [self.c; 1 + MAX_DIMS];
-                fdims[..nd].copy_from_slice(&self.filter[..nd]);
-                let mut fc = [0u64; 1 + MAX_DIMS];
-                unravel(n, &fdims[..=nd], &mut fc[..=nd]);
-                idx[..3].copy_from_slice(&[g, pos[0], fc[nd]]);
-                for d in 0..nd {
-                    match self.in_pos(d, pos[1 + d], fc[d]) {
-                        Some(i) => idx[3 + d] = i,
-                        None => return 0.0,
-                    }
+                let mut h = self.spatial_half(
+                    d,
+                    0,
+                    kk,
+                    [self.n, 1],
+                    &self.output,
+                    [&Self::ONE, &Self::ZERO],
+                );
+                for (dim, p) in h.pos.iter_mut().enumerate().take(self.ndim) {
+                    h.offset += *p as u64 * d.strides[3 + dim];
+                    *p = 0;
                 }
+                h
             }
         }
-        Self::at(&self.b, &self.b_desc, &idx[..3 + nd])
+    }
+
+    /// B's half of GEMM-K index `kk` (fwd: `(filter…, c)`, bwd_data: `(filter…, k)`,
+    /// bwd_weight: `(n, out…)`).
+    pub fn b_k(&self, kk: u64) -> Half {
+        let d = &self.b_desc;
+        match self.op {
+            Op::Fwd => self.tap_half(d, kk, self.c, 2, true),
+            Op::BwdData => self.tap_half(d, kk, self.k, 1, true),
+            Op::BwdWeight => self.spatial_half(
+                d,
+                0,
+                kk,
+                [self.n, 1],
+                &self.output,
+                [&self.stride, &self.left_pad],
+            ),
+        }
+    }
+
+    /// B's half of column `n` of group `g` (fwd: `k`, bwd_data: `c`, bwd_weight: `(filter…, c)`).
+    pub fn b_col(&self, g: u64, n: u64) -> Half {
+        let d = &self.b_desc;
+        let group = g * d.strides[0];
+        match self.op {
+            Op::Fwd => Half {
+                offset: group + n * d.strides[1],
+                pos: [0; MAX_DIMS],
+            },
+            Op::BwdData => Half {
+                offset: group + n * d.strides[2],
+                pos: [0; MAX_DIMS],
+            },
+            Op::BwdWeight => {
+                let mut h = self.tap_half(d, n, self.c, 2, false);
+                h.offset += group;
+                h
+            }
+        }
+    }
+
+    /// A(row, k) from its halves ([`Self::a_row`], [`Self::a_k`]); 0 in padding.
+    pub fn a_at(&self, row: &Half, k: &Half) -> f32 {
+        let mut offset = row.offset + k.offset;
+        if self.op == Op::BwdWeight {
+            return self.a[offset as usize];
+        }
+        let strides = &self.a_desc.strides[3..];
+        for d in 0..self.ndim {
+            let pos = match self.op {
+                // An image position: output position · stride − pad + tap · dilation.
+                Op::Fwd => row.pos[d] + k.pos[d],
+                // The output position an input position meets through the tap, if any.
+                Op::BwdData => {
+                    let t = row.pos[d] - k.pos[d];
+                    let s = self.stride[d] as i64;
+                    if t < 0 || t % s != 0 {
+                        return 0.0;
+                    }
+                    t / s
+                }
+                Op::BwdWeight => unreachable!("returned above"),
+            };
+            let limit = if self.op == Op::Fwd {
+                self.input[d]
+            } else {
+                self.output[d]
+            };
+            if pos < 0 || pos as u64 >= limit {
+                return 0.0;
+            }
+            offset += pos as u64 * strides[d];
+        }
+        self.a[offset as usize]
+    }
+
+    /// B(k, col) from its halves ([`Self::b_k`], [`Self::b_col`]); 0 in padding.
+    pub fn b_at(&self, k: &Half, col: &Half) -> f32 {
+        let mut offset = k.offset + col.offset;
+        if self.op == Op::BwdWeight {
+            let strides = &self.b_desc.strides[3..];
+            for d in 0..self.ndim {
+                let pos = k.pos[d] + col.pos[d];
+                if pos < 0 || pos as u64 >= self.input[d] {
+                    return 0.0;
+                }
+                offset += pos as u64 * strides[d];
+            }
+        }
+        self.b[offset as usize]
     }
 
     /// Storage offset in the destination of C(m, n) of group `g`.

@@ -423,7 +423,17 @@ fn streamk_turns_long_data_parallel_tiles_into_streamk_tiles_or_refuses() {
     assert_eq!((a.dp_tiles, a.sk_tiles, a.sk_blocks), (0, 1, 132));
     assert!((a.sk_iters + 1) * 32 <= bound);
     // Short tiles stay data-parallel.
-    let plan = k.plan(&ConvDims { n: 1, input: [1, 20, 20], output: [1, 20, 20], ..many }, &DEV).unwrap();
+    let plan = k
+        .plan(
+            &ConvDims {
+                n: 1,
+                input: [1, 20, 20],
+                output: [1, 20, 20],
+                ..many
+            },
+            &DEV,
+        )
+        .unwrap();
     assert_eq!(plan.args.dp_tiles, 132);
 }
 

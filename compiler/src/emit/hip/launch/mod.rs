@@ -26,7 +26,9 @@ pub use pointwise::pointwise_suits;
 pub(super) use pointwise::{PW_BLOCK, PW_PIXELS};
 pub(super) use repack::{REPACK_BLOCK, REPACK_CHUNK};
 pub use repack::{RowMap, Staged};
-pub(super) use split::{CONVERT_BLOCK, MAX_ACCUMULATION, auto_split};
+#[cfg(test)]
+pub(super) use split::MAX_ACCUMULATION;
+pub(super) use split::{CONVERT_BLOCK, auto_split};
 use split::{MAX_SLICE_BYTES, convert_step, max_accumulated_iters};
 
 /// A problem in the kernel's terms: per-group sizes, spatial sizes as 3-D (outermost first;
@@ -682,7 +684,11 @@ impl KernelConfig {
                 // MAX_ACCUMULATION products, every tile is a StreamK tile instead, as long as
                 // the workgroups' shares stay within it.
                 let most = max_accumulated_iters(kt);
-                let sk_tiles = if k_iters > most { tiles } else { sk_tiles.min(tiles) };
+                let sk_tiles = if k_iters > most {
+                    tiles
+                } else {
+                    sk_tiles.min(tiles)
+                };
                 let dp_tiles = tiles - sk_tiles;
                 let sk_blocks = cus.min(sk_tiles * k_iters);
                 let iters = sk_tiles * k_iters;

@@ -393,7 +393,7 @@ fn long_reductions_split_so_no_accumulator_sums_more_than_its_bound() {
 }
 
 #[test]
-fn streamk_turns_long_data_parallel_tiles_into_streamk_tiles_or_refuses() {
+fn streamk_spreads_long_reductions_over_its_blocks_or_refuses() {
     let k = emit_hip(
         &SampleBuilder::new("sk", Op::BwdWeight)
             .tile(256, [64, 64, 32], 8)
@@ -402,14 +402,13 @@ fn streamk_turns_long_data_parallel_tiles_into_streamk_tiles_or_refuses() {
     )
     .unwrap();
     let bound = MAX_ACCUMULATION as i64;
-    // 132 tiles would all be data-parallel; each sums 3.9 million products.
+    // 132 data-parallel tiles of 2 · 403 · 611 products on 132 SMs.
     let many = ConvDims {
         k: 64 * 12,
         c: 64 * 11,
         n: 2,
         ..long_reduction()
     };
-    // 132 tiles of 2 · 403 · 611 products on 132 SMs: every workgroup's share is a whole tile.
     assert_eq!(
         k.plan(&many, &DEV).map(drop),
         Err(PlanError::Accumulation {

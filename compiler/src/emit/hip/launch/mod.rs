@@ -680,27 +680,24 @@ impl KernelConfig {
                 } else {
                     rem + if full_waves >= 1 { cus } else { 0 }
                 };
-                // A data-parallel tile sums all of GEMM-K; where that is more than
-                // MAX_ACCUMULATION products, every tile is a StreamK tile instead, as long as
-                // the workgroups' shares stay within it.
-                let most = max_accumulated_iters(kt);
-                let sk_tiles = if k_iters > most {
-                    tiles
-                } else {
-                    sk_tiles.min(tiles)
-                };
+                let sk_tiles = sk_tiles.min(tiles);
                 let dp_tiles = tiles - sk_tiles;
                 let sk_blocks = cus.min(sk_tiles * k_iters);
+                // The most K-tiles one workgroup sums for one tile: a data-parallel tile's
+                // whole GEMM-K, or an SK block's share. Data-parallel tiles exist only with
+                // at least a wave of tiles, so spreading them over the SK blocks would give
+                // each at least a tile's GEMM-K too: beyond MAX_ACCUMULATION the plan is refused.
                 let iters = sk_tiles * k_iters;
-                if let Some(share) = iters.checked_div(sk_blocks) {
-                    // A workgroup's iterations within one tile.
-                    let longest = (share + u64::from(iters % sk_blocks > 0)).min(k_iters);
-                    if longest > most {
-                        return Err(PlanError::Accumulation {
-                            products: longest * kt,
-                            limit: most * kt,
-                        });
-                    }
+                let share = iters
+                    .checked_div(sk_blocks)
+                    .map_or(0, |s| (s + u64::from(iters % sk_blocks > 0)).min(k_iters));
+                let longest = if dp_tiles > 0 { k_iters } else { share };
+                let most = max_accumulated_iters(kt);
+                if longest > most {
+                    return Err(PlanError::Accumulation {
+                        products: longest * kt,
+                        limit: most * kt,
+                    });
                 }
                 let dp_blocks = if persistent {
                     dp_tiles.min(cus)

@@ -38,6 +38,14 @@ pub trait Backend {
         None
     }
 
+    /// Whether the back end can plan a run of `inst` on `p`, a problem the support rules let it
+    /// take. The GPU back ends' launch plans refuse a few more (a StreamK tile whose workgroups
+    /// would each sum more GEMM-K products than the accumulation bound); selection passes over
+    /// candidates a back end refuses here.
+    fn plans(&self, _inst: &Instance, _p: &ConvProblem) -> Result<(), RunError> {
+        Ok(())
+    }
+
     /// Workspace bytes `run` needs for this instance and problem.
     fn workspace_size(&self, inst: &Instance, p: &ConvProblem) -> u64;
 

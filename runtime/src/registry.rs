@@ -478,7 +478,10 @@ impl Registry {
             });
         }
         let candidates = self.rank(p, backend, target, Verdicts::OfItsKind);
-        if let Some(best) = candidates.iter().find(|c| c.verdict.is_ok()) {
+        // The best supported candidate the back end can also plan (checked lazily: the first
+        // is nearly always it).
+        let plans = |c: &&Candidate<'_>| backend.is_none_or(|b| b.plans(c.instance, p).is_ok());
+        if let Some(best) = candidates.iter().filter(|c| c.verdict.is_ok()).find(plans) {
             if let Some(i) = self
                 .entries
                 .iter()
@@ -488,11 +491,22 @@ impl Registry {
             }
             return Ok(best.instance);
         }
-        // Every instance's reason, the ones of other kinds too.
+        // Every instance's reason, the ones of other kinds too, and the back end's where it
+        // could not plan a supported one.
         let reasons = self
             .rank(p, backend, target, Verdicts::All)
             .into_iter()
-            .filter_map(|c| c.verdict.err().map(|why| (c.instance.name.clone(), why)))
+            .filter_map(|c| {
+                let why = match (c.verdict, backend) {
+                    (Err(why), _) => why,
+                    (Ok(_), Some(b)) => Unsupported {
+                        rule: Rule::Backend,
+                        reason: b.plans(c.instance, p).err()?.to_string(),
+                    },
+                    (Ok(_), None) => return None,
+                };
+                Some((c.instance.name.clone(), why))
+            })
             .collect();
         Err(NoInstance {
             problem: None,
@@ -529,6 +543,38 @@ mod tests {
         assert_eq!(reg.select(&p).unwrap().name, "better");
         // A clone starts without choices.
         assert_eq!(reg.clone().memo.get(("", None), &p), None);
+    }
+
+    #[test]
+    fn selection_passes_over_a_candidate_the_back_end_cannot_plan() {
+        let mut reg = Registry::default();
+        reg.register(instance(Variant::XdlV3), 0).unwrap();
+        reg.register(instance(Variant::XdlV1), 0).unwrap();
+        let p = ConvProblem::parse("bwd_weight 2d N=2 K=16 C=16 filter=3 input=8 pad=1").unwrap();
+        let best = reg
+            .clone()
+            .select_for(&p, &FakeDevice::default())
+            .unwrap()
+            .name
+            .clone();
+        let refusing = FakeDevice {
+            unplanned: Some(best.clone()),
+            ..FakeDevice::default()
+        };
+        // The only supported candidate: no choice, and the reason is the back end's.
+        let none = reg.clone().select_for(&p, &refusing).unwrap_err();
+        let (name, why) = none
+            .reasons
+            .iter()
+            .find(|r| r.1.rule == Rule::Backend)
+            .unwrap();
+        assert_eq!(*name, best);
+        assert!(why.reason.contains("cannot be planned"), "{why:?}");
+        // With another supported candidate, that one is chosen.
+        let mut second = instance(Variant::XdlV3);
+        second.name = "second".into();
+        reg.register(second, 0).unwrap();
+        assert_eq!(reg.select_for(&p, &refusing).unwrap().name, "second");
     }
 
     #[test]

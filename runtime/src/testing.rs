@@ -194,6 +194,8 @@ pub struct FakeDevice {
     pub target: Option<Arch>,
     pub id: Option<crate::DeviceId>,
     pub asked: std::cell::Cell<usize>,
+    /// An instance whose runs the device cannot plan ([`crate::Backend::plans`]).
+    pub unplanned: Option<String>,
 }
 
 impl crate::Backend for FakeDevice {
@@ -203,6 +205,14 @@ impl crate::Backend for FakeDevice {
     fn accepts(&self, inst: &Instance) -> Result<(), crate::RunError> {
         self.asked.set(self.asked.get() + 1);
         self.cpu.accepts(inst)
+    }
+    fn plans(&self, inst: &Instance, _p: &ConvProblem) -> Result<(), crate::RunError> {
+        match &self.unplanned {
+            Some(name) if *name == inst.name => Err(crate::RunError::Internal(format!(
+                "{name} cannot be planned"
+            ))),
+            _ => Ok(()),
+        }
     }
     fn target(&self) -> Option<Arch> {
         self.target

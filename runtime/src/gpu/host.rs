@@ -102,14 +102,14 @@ fn kernel_scalars(inst: &Instance, args: &ElementArgs) -> (f64, f64) {
 /// workspace), checking the problem's data types.
 pub fn plan(
     inst: &Instance,
-    kernel: &HipKernel,
+    config: &KernelConfig,
     problem: &ConvProblem,
     model: &DeviceModel,
     device: &DeviceInfo,
 ) -> Result<LaunchPlan, LaunchError> {
     let form = formulation(inst, problem, model).unwrap_or(Formulation::Direct);
     let problem = form.problem(problem);
-    let want = kernel.config.tensor_elems();
+    let want = config.tensor_elems();
     let have = [
         problem.dtype.input,
         problem.dtype.weight,
@@ -124,8 +124,8 @@ pub fn plan(
         );
         if !ok {
             return Err(LaunchError::Problem(format!(
-                "{tensor} is {h}, kernel `{}` takes {w:?}",
-                kernel.name
+                "{tensor} is {h}, the kernel of `{}` takes {w:?}",
+                inst.name
             )));
         }
     }
@@ -134,8 +134,8 @@ pub fn plan(
         ..conv_dims(problem)?
     };
     Ok(match &form {
-        Formulation::Padded(pd) => kernel.config.plan_staged(&dims, pd.maps, device)?,
-        _ => kernel.plan(&dims, device)?,
+        Formulation::Padded(pd) => config.plan_staged(&dims, pd.maps, device)?,
+        _ => config.plan(&dims, device)?,
     })
 }
 
@@ -146,7 +146,26 @@ pub(crate) fn plan_on<D: HostDevice>(
     kernel: &HipKernel,
     problem: &ConvProblem,
 ) -> Result<LaunchPlan, LaunchError> {
-    plan(inst, kernel, problem, &d.device_model(), &d.device_info())
+    plan(
+        inst,
+        &kernel.config,
+        problem,
+        &d.device_model(),
+        &d.device_info(),
+    )
+}
+
+/// Whether device `d` plans `inst` on `p` ([`crate::Backend::plans`]): the kernel's
+/// configuration and launch plan, without its source.
+pub(crate) fn plans_on<D: HostDevice>(
+    d: &D,
+    inst: &Instance,
+    p: &ConvProblem,
+) -> Result<(), RunError> {
+    let config = KernelConfig::new(inst).map_err(|e| not_on(d.backend(), e.to_string()))?;
+    plan(inst, &config, p, &d.device_model(), &d.device_info())
+        .map(drop)
+        .map_err(|e| D::Error::from(e).into())
 }
 
 /// Device tensors of one convolution, by conv role (the op decides which one is written).
@@ -490,6 +509,14 @@ macro_rules! device_backend {
                 inst: &ck_compiler::ir::Instance,
             ) -> Result<(), $crate::exec::RunError> {
                 $crate::gpu::portable_checks(inst, $name)
+            }
+
+            fn plans(
+                &self,
+                inst: &ck_compiler::ir::Instance,
+                p: &$crate::problem::ConvProblem,
+            ) -> Result<(), $crate::exec::RunError> {
+                $crate::gpu::plans_on(self, inst, p)
             }
 
             fn target(&self) -> Option<ck_compiler::model::Arch> {

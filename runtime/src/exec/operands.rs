@@ -288,8 +288,7 @@ impl Operands {
         if self.op == Op::BwdWeight {
             return self.a[offset as usize];
         }
-        let strides = &self.a_desc.strides[3..];
-        for d in 0..self.ndim {
+        for (d, stride) in self.a_desc.strides[3..].iter().enumerate().take(self.ndim) {
             let pos = match self.op {
                 // An image position: output position · stride − pad + tap · dilation.
                 Op::Fwd => row.pos[d] + k.pos[d],
@@ -312,7 +311,7 @@ impl Operands {
             if pos < 0 || pos as u64 >= limit {
                 return 0.0;
             }
-            offset += pos as u64 * strides[d];
+            offset += pos as u64 * stride;
         }
         self.a[offset as usize]
     }
@@ -321,13 +320,12 @@ impl Operands {
     pub fn b_at(&self, k: &Half, col: &Half) -> f32 {
         let mut offset = k.offset + col.offset;
         if self.op == Op::BwdWeight {
-            let strides = &self.b_desc.strides[3..];
-            for d in 0..self.ndim {
+            for (d, stride) in self.b_desc.strides[3..].iter().enumerate().take(self.ndim) {
                 let pos = k.pos[d] + col.pos[d];
                 if pos < 0 || pos as u64 >= self.input[d] {
                     return 0.0;
                 }
-                offset += pos as u64 * strides[d];
+                offset += pos as u64 * stride;
             }
         }
         self.b[offset as usize]

@@ -637,7 +637,7 @@ impl KernelConfig {
                 // Automatic slices add up in a cluster where the device has them.
                 let cluster = match slices {
                     SplitK::Auto if !two_stage => {
-                        self.split_cluster(tile_blocks, k_iters, wanted, fewest, out_elems, n, dev)
+                        self.split_cluster(tile_blocks, k_iters, fewest..=wanted, out_elems, n, dev)
                     }
                     _ => None,
                 };

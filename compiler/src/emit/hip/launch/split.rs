@@ -95,10 +95,11 @@ impl KernelConfig {
     /// It needs a device with clusters, GEMM N and the tile's N in whole runs of 4, and the
     /// fp32 tile with padded rows in the LDS from the stage base.
     ///
-    /// A cluster holds at most [`MAX_CLUSTER`] slices, and one of all `wanted` may not pack
-    /// into the GPCs (`cluster_slots`) in as few rounds as the plain split; then a smaller one
-    /// (fewer slices of more K-tiles each, but at least `fewest`, the slices that keep each
-    /// within [`MAX_ACCUMULATION`]) competes with it by a model in nanoseconds: rounds ×
+    /// `slices` runs from the fewest that keep each slice within [`MAX_ACCUMULATION`] to the
+    /// plain split's `wanted`. A cluster holds at most [`MAX_CLUSTER`] slices, and one of all
+    /// `wanted` may not pack into the GPCs (`cluster_slots`) in as few rounds as the plain
+    /// split; then a smaller one (fewer slices of more K-tiles each, no fewer than the range
+    /// allows) competes with it by a model in nanoseconds: rounds ×
     /// (K-tiles a slice + SPLIT_FILL) × a K-tile's time, plus CLUSTER_NS for the cluster's sum,
     /// the plain split adding its workspace traffic and convert launch: clusters win where the
     /// slices' workspace is large, and lose where fewer, longer slices are what they cost
@@ -108,12 +109,12 @@ impl KernelConfig {
         &self,
         tiles: u64,
         k_iters: u64,
-        wanted: u64,
-        fewest: u64,
+        slices: std::ops::RangeInclusive<u64>,
         out_elems: u64,
         gemm_n: u64,
         dev: &DeviceInfo,
     ) -> Option<u64> {
+        let (fewest, wanted) = slices.into_inner();
         let [m, n, k] = self.tile.map(u64::from);
         let fits = (m * (n + u64::from(CLUSTER_PAD)) * 4) <= u64::from(self.stage_lds_on(dev));
         if wanted < 2 || !gemm_n.is_multiple_of(4) || !n.is_multiple_of(4) || !fits {

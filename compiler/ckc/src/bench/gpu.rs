@@ -14,7 +14,7 @@ use ck_runtime::gpu::portable_kernel;
 use ck_runtime::reference::fresh_seed;
 use ck_runtime::shapes::{self, Shape};
 use ck_runtime::timings::Timing;
-use ck_runtime::{ConvProblem, DeviceModel, Registry, supports_on};
+use ck_runtime::{Backend, ConvProblem, DeviceModel, Registry, supports_on};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -59,11 +59,14 @@ fn kernels_of(instances: &[&Instance]) -> Vec<Option<HipKernel>> {
     out
 }
 
+/// The runs of each problem: the instances that support it on `device` and that `plans` (the
+/// back end's launch plan, where there is one) takes.
 fn work<'a>(
     instances: &[&Instance],
     kernels: &'a [Option<HipKernel>],
     problems: Vec<ConvProblem>,
     device: &DeviceModel,
+    plans: &dyn Fn(&Instance, &ConvProblem) -> bool,
 ) -> Work<'a> {
     let mut texts = KernelTexts::default();
     let shapes = problems
@@ -76,6 +79,7 @@ fn work<'a>(
                 .filter_map(|(i, (inst, k))| {
                     let k = k.as_ref()?;
                     supports_on(inst, &p, device).ok()?;
+                    plans(inst, &p).then_some(())?;
                     Some((i, k, texts.index(k)))
                 })
                 .collect();
@@ -138,7 +142,8 @@ pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
     };
     let instances: Vec<&Instance> = reg.instances().collect();
     let kernels = kernels_of(&instances);
-    let work = work(&instances, &kernels, problems, &be.device_model());
+    let plans = |inst: &Instance, p: &ConvProblem| be.plans(inst, p).is_ok();
+    let work = work(&instances, &kernels, problems, &be.device_model(), &plans);
     eprintln!(
         "{} shapes, {} distinct kernels on {card} ({}; workgroups at once in clusters of 1-{MAX_CLUSTER}: {:?}); compiling",
         chosen.len(),
@@ -365,7 +370,8 @@ fn precompile(
             }
         }
     }
-    let work = work(&instances, &kernels, problems, reg.device());
+    // No device: every supported run's kernel is compiled.
+    let work = work(&instances, &kernels, problems, reg.device(), &|_, _| true);
     let pairs: Vec<(&str, &str)> = work
         .kernels
         .iter()

@@ -126,30 +126,29 @@ impl Operands {
         (g < self.groups).then_some(g)
     }
 
-    /// The index digits of GEMM row or column `i` of group `g` over `(lead, dims…)`, last
-    /// fastest, with its strides `[g, lead, spatial…]` summed into `offset` (`lead` at
-    /// `desc.strides[lead_at]`) and its spatial positions times `scale` minus `shift` in `pos`.
-    fn spatial_half(
-        &self,
-        desc: &TensorDesc,
-        g: u64,
-        i: u64,
-        [lead, lead_at]: [u64; 2],
-        sizes: &[u64; MAX_DIMS],
-        [scale, shift]: [&[u64; MAX_DIMS]; 2],
-    ) -> Half {
+    /// The digits `(n, pixel…)` of a GEMM row or K index over pixels of `sizes`: the group's and
+    /// the batch's strides in `offset` (`[g, n, …]` are a tensor's first two dimensions), the
+    /// pixel's position in `pos`.
+    fn pixel_half(&self, desc: &TensorDesc, g: u64, i: u64, sizes: &[u64; MAX_DIMS]) -> Half {
         let nd = self.ndim;
-        let mut dims = [lead; 1 + MAX_DIMS];
+        let mut dims = [self.n; 1 + MAX_DIMS];
         dims[1..=nd].copy_from_slice(&sizes[..nd]);
         let mut digits = [0u64; 1 + MAX_DIMS];
         unravel(i, &dims[..=nd], &mut digits[..=nd]);
-        let st = &desc.strides;
         let mut h = Half {
-            offset: g * st[0] + digits[0] * st[lead_at as usize],
+            offset: g * desc.strides[0] + digits[0] * desc.strides[1],
             pos: [0; MAX_DIMS],
         };
         for d in 0..nd {
-            h.pos[d] = (digits[1 + d] * scale[d]) as i64 - shift[d] as i64;
+            h.pos[d] = digits[1 + d] as i64;
+        }
+        h
+    }
+
+    /// An output pixel's half as it reads the input: its position times the stride, less the pad.
+    fn strided(&self, mut h: Half) -> Half {
+        for d in 0..self.ndim {
+            h.pos[d] = h.pos[d] * self.stride[d] as i64 - self.left_pad[d] as i64;
         }
         h
     }
@@ -186,25 +185,14 @@ impl Operands {
         h
     }
 
-    const ZERO: [u64; MAX_DIMS] = [0; MAX_DIMS];
-    const ONE: [u64; MAX_DIMS] = [1; MAX_DIMS];
-
     /// A's half of row `m` of group `g` (fwd: `(n, out…)`, bwd_data: `(n, in…)`, bwd_weight: `k`).
     pub fn a_row(&self, g: u64, m: u64) -> Half {
         let d = &self.a_desc;
         match self.op {
-            Op::Fwd => self.spatial_half(
-                d,
-                g,
-                m,
-                [self.n, 1],
-                &self.output,
-                [&self.stride, &self.left_pad],
-            ),
+            Op::Fwd => self.strided(self.pixel_half(d, g, m, &self.output)),
             // Input positions plus the pad; the taps' share is taken off in the join.
             Op::BwdData => {
-                let mut h =
-                    self.spatial_half(d, g, m, [self.n, 1], &self.input, [&Self::ONE, &Self::ZERO]);
+                let mut h = self.pixel_half(d, g, m, &self.input);
                 for (p, pad) in h.pos.iter_mut().zip(self.left_pad) {
                     *p += pad as i64;
                 }
@@ -226,14 +214,7 @@ impl Operands {
             Op::BwdData => self.tap_half(d, kk, self.k, 2, false),
             // The output gradient's own pixels: offsets only.
             Op::BwdWeight => {
-                let mut h = self.spatial_half(
-                    d,
-                    0,
-                    kk,
-                    [self.n, 1],
-                    &self.output,
-                    [&Self::ONE, &Self::ZERO],
-                );
+                let mut h = self.pixel_half(d, 0, kk, &self.output);
                 for (dim, p) in h.pos.iter_mut().enumerate().take(self.ndim) {
                     h.offset += *p as u64 * d.strides[3 + dim];
                     *p = 0;
@@ -250,14 +231,7 @@ impl Operands {
         match self.op {
             Op::Fwd => self.tap_half(d, kk, self.c, 2, true),
             Op::BwdData => self.tap_half(d, kk, self.k, 1, true),
-            Op::BwdWeight => self.spatial_half(
-                d,
-                0,
-                kk,
-                [self.n, 1],
-                &self.output,
-                [&self.stride, &self.left_pad],
-            ),
+            Op::BwdWeight => self.strided(self.pixel_half(d, 0, kk, &self.output)),
         }
     }
 

@@ -237,29 +237,54 @@ pub fn variants(op: Op, kind: Kind) -> Vec<CkFormat> {
     v
 }
 
+/// Why an instance has no variant to print in.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FormatError {
+    #[error("no CK device op is known for op `{op}` with kind `{kind}`")]
+    NoDeviceOp { op: Op, kind: Kind },
+    #[error(
+        "unknown ck_format \"{name}\" for {op} {kind} (`{ck_name}`); expected one of {}",
+        expected.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(", ")
+    )]
+    UnknownName {
+        name: String,
+        op: Op,
+        kind: Kind,
+        ck_name: &'static str,
+        expected: Vec<&'static str>,
+    },
+    #[error("the \"{variant}\" form of `{ck_name}` cannot print {feature}")]
+    Unprintable {
+        variant: &'static str,
+        ck_name: &'static str,
+        feature: &'static str,
+    },
+}
+
+/// The message, where a stage's errors are still text.
+impl From<FormatError> for String {
+    fn from(e: FormatError) -> String {
+        e.to_string()
+    }
+}
+
 /// Resolves a `ck_format` name (None = the default) for an op and kind. Validation calls this
 /// so that an unknown name is a diagnostic, never an emitter failure.
-pub fn check_format(op: Op, kind: Kind, name: Option<&str>) -> Result<CkFormat, String> {
+pub fn check_format(op: Op, kind: Kind, name: Option<&str>) -> Result<CkFormat, FormatError> {
     let all = variants(op, kind);
     let Some(&default) = all.first() else {
-        return Err(format!(
-            "no CK device op is known for op `{op}` with kind `{kind}`"
-        ));
+        return Err(FormatError::NoDeviceOp { op, kind });
     };
     let Some(name) = name else { return Ok(default) };
     all.iter()
         .copied()
         .find(|f| f.variant_name() == name)
-        .ok_or_else(|| {
-            let names: Vec<String> = all
-                .iter()
-                .map(|f| format!("\"{}\"", f.variant_name()))
-                .collect();
-            format!(
-                "unknown ck_format \"{name}\" for {op} {kind} (`{}`); expected one of {}",
-                default.ck_name(),
-                names.join(", ")
-            )
+        .ok_or_else(|| FormatError::UnknownName {
+            name: name.to_string(),
+            op,
+            kind,
+            ck_name: default.ck_name(),
+            expected: all.iter().map(|f| f.variant_name()).collect(),
         })
 }
 
@@ -267,7 +292,7 @@ pub fn check_format(op: Op, kind: Kind, name: Option<&str>) -> Result<CkFormat, 
 /// print every feature the instance uses, or else the first other variant that can (so a
 /// large-tensor V3 instance prints in the 46-field form). Validation calls this, so emitters
 /// never meet an instance they cannot print.
-pub fn format_for(inst: &Instance) -> Result<CkFormat, String> {
+pub fn format_for(inst: &Instance) -> Result<CkFormat, FormatError> {
     let named = inst.ck_format.as_deref();
     let format = check_format(inst.op, inst.kind, named)?;
     let Some(feature) = unprintable(inst, format) else {
@@ -279,11 +304,11 @@ pub fn format_for(inst: &Instance) -> Result<CkFormat, String> {
     if let (None, Some(other)) = (named, fallback) {
         return Ok(other);
     }
-    Err(format!(
-        "the \"{}\" form of `{}` cannot print {feature}",
-        format.variant_name(),
-        format.ck_name()
-    ))
+    Err(FormatError::Unprintable {
+        variant: format.variant_name(),
+        ck_name: format.ck_name(),
+        feature,
+    })
 }
 
 /// A feature `inst` uses that no field of `format` carries.
@@ -1154,7 +1179,9 @@ mod tests {
             check_format(Op::BwdWeight, Kind::Tile, None),
             Ok(CkFormat::TileBwdWeightB)
         );
-        let err = check_format(Op::BwdWeight, Kind::XdlV3, Some("44")).unwrap_err();
+        let err = check_format(Op::BwdWeight, Kind::XdlV3, Some("44"))
+            .unwrap_err()
+            .to_string();
         assert!(
             err.contains("\"43\", \"45\", \"46\"") || err.contains("\"45\", \"43\", \"46\""),
             "{err}"

@@ -5,7 +5,7 @@ use super::{Outcome, with_validated};
 use crate::cli::{Color, EmitTarget};
 use ck_compiler::emit::hip::{KernelConfig, kernel_text};
 use ck_compiler::emit::{
-    self, CkFormat, OutFile, check_format, dispatcher_name, emit_ck, instance_string,
+    self, CkFormat, FormatError, OutFile, check_format, dispatcher_name, emit_ck, instance_string,
     instance_string_as, manifest_json, unprintable,
 };
 use ck_compiler::ir::Validated;
@@ -66,12 +66,16 @@ fn traits(set: &Validated, ck_format: Option<&str>) -> Result<String, Vec<String
     for inst in set.instances() {
         let line = match ck_format {
             None => instance_string(inst),
-            Some(name) => check_format(inst.op, inst.kind, Some(name)).and_then(|f: CkFormat| {
-                match unprintable(inst, f) {
-                    Some(feature) => Err(format!("the \"{name}\" form cannot print {feature}")),
+            Some(name) => check_format(inst.op, inst.kind, Some(name))
+                .and_then(|f: CkFormat| match unprintable(inst, f) {
+                    Some(feature) => Err(FormatError::Unprintable {
+                        variant: f.variant_name(),
+                        ck_name: f.ck_name(),
+                        feature,
+                    }),
                     None => Ok(instance_string_as(inst, f)),
-                }
-            }),
+                })
+                .map_err(String::from),
         };
         match line {
             Ok(line) => {

@@ -2,14 +2,14 @@
 //! the fields of the instance's format variant in template order.
 
 use super::access::{element_op_slot, flag_slot, int_slot, layout_slot, seq_slot, type_slot};
-use super::format::{CkFormat, IntField, Spelling, Value, format_for};
+use super::format::{CkFormat, FormatError, IntField, Spelling, Value, format_for};
 use super::spelling::*;
 use crate::ir::Instance;
 use crate::model::{DataType, Layout, Op};
 
 /// The instance string in the instance's format variant (`ck_format`, or the op's default).
 /// Fails only for an op/kind pair or variant name that validation would have rejected.
-pub fn instance_string(inst: &Instance) -> Result<String, String> {
+pub fn instance_string(inst: &Instance) -> Result<String, FormatError> {
     Ok(instance_string_as(inst, format_for(inst)?))
 }
 

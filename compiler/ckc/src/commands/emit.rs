@@ -65,7 +65,7 @@ fn traits(set: &Validated, ck_format: Option<&str>) -> Result<String, Vec<String
     let mut errors = Vec::new();
     for inst in set.instances() {
         let line = match ck_format {
-            None => instance_string(inst),
+            None => instance_string(inst).map_err(String::from),
             Some(name) => check_format(inst.op, inst.kind, Some(name))
                 .and_then(|f: CkFormat| match unprintable(inst, f) {
                     Some(feature) => Err(FormatError::Unprintable {

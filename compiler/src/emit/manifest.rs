@@ -1,7 +1,7 @@
 //! The JSON manifest: one entry per instance with its key, instance string, dispatcher name,
 //! targets and the full IR parameters the runtime needs.
 
-use super::format::format_for;
+use super::format::{FormatError, format_for};
 use super::names::dispatcher_name;
 use super::traits::instance_string_as;
 use crate::ir::{Instance, Validated};
@@ -31,7 +31,7 @@ pub struct ManifestEntry<'a> {
     pub params: &'a Instance,
 }
 
-pub fn manifest(set: &Validated) -> Result<Manifest<'_>, String> {
+pub fn manifest(set: &Validated) -> Result<Manifest<'_>, FormatError> {
     let instances = set
         .instances()
         .iter()
@@ -46,14 +46,23 @@ pub fn manifest(set: &Validated) -> Result<Manifest<'_>, String> {
                 params: inst,
             })
         })
-        .collect::<Result<_, String>>()?;
+        .collect::<Result<_, FormatError>>()?;
     Ok(Manifest {
         version: MANIFEST_VERSION,
         instances,
     })
 }
 
+/// Why the manifest cannot be written.
+#[derive(Debug, thiserror::Error)]
+pub enum ManifestError {
+    #[error(transparent)]
+    Format(#[from] FormatError),
+    #[error("cannot write the manifest as JSON: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
 /// The manifest as pretty JSON (field order fixed by the types, so output is deterministic).
-pub fn manifest_json(set: &Validated) -> Result<String, String> {
-    serde_json::to_string_pretty(&manifest(set)?).map_err(|e| e.to_string())
+pub fn manifest_json(set: &Validated) -> Result<String, ManifestError> {
+    Ok(serde_json::to_string_pretty(&manifest(set)?)?)
 }

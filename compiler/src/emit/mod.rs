@@ -11,9 +11,9 @@ pub mod names;
 pub mod spelling;
 pub mod traits;
 
-pub use ck_cpp::{OutFile, emit_ck};
+pub use ck_cpp::{CkCppError, OutFile, emit_ck};
 pub use format::{CkFormat, FormatError, check_format, format_for, unprintable};
-pub use manifest::{manifest, manifest_json};
+pub use manifest::{ManifestError, manifest, manifest_json};
 pub use names::dispatcher_name;
 pub use traits::{instance_string, instance_string_as};
 

@@ -38,15 +38,15 @@ fn render(target: &EmitTarget, set: &Validated) -> Result<Vec<OutFile>, Vec<Stri
         EmitTarget::Traits { ck_format, .. } => {
             Ok(vec![one("traits.txt", traits(set, ck_format.as_deref())?)])
         }
-        EmitTarget::Ck { .. } => emit_ck(set).map_err(|e| vec![e]),
+        EmitTarget::Ck { .. } => emit_ck(set).map_err(|e| vec![e.to_string()]),
         EmitTarget::Hip { .. } => Ok(hip(set)),
         EmitTarget::Names { .. } => Ok(vec![one("names.txt", names(set))]),
         EmitTarget::Manifest { .. } => {
-            let json = manifest_json(set).map_err(|e| vec![e])?;
+            let json = manifest_json(set).map_err(|e| vec![e.to_string()])?;
             Ok(vec![one("manifest.json", json + "\n")])
         }
         EmitTarget::Cmake { .. } => {
-            let files = emit_ck(set).map_err(|e| vec![e])?;
+            let files = emit_ck(set).map_err(|e| vec![e.to_string()])?;
             Ok(vec![emit::cmake::cmake_project(set, &files)])
         }
     }

@@ -15,18 +15,17 @@ pub(super) const HEAD: usize = 10;
 type Args = Vec<(&'static str, String)>;
 
 /// Rewrites a row in instance-string order (`NDimSpatial` … `ComputeTypeB`) into the conv op's
-/// head followed by the inner GEMM's template arguments in CK's order.
-pub(super) fn row(full: &Args, gemm_spec: String) -> Result<Args, String> {
-    let get = |name: &str| -> Result<String, String> {
+/// head followed by the inner GEMM's template arguments in CK's order; the error names a field
+/// the row lacks.
+pub(super) fn row(full: &Args, gemm_spec: String) -> Result<Args, &'static str> {
+    let get = |name: &'static str| -> Result<String, &'static str> {
         full.iter()
             .find(|(n, _)| *n == name)
             .map(|(_, a)| a.clone())
-            .ok_or_else(|| format!("explicit-GEMM row has no `{name}`"))
+            .ok_or(name)
     };
-    let pos = |name: &str| -> Result<usize, String> {
-        full.iter()
-            .position(|(n, _)| *n == name)
-            .ok_or_else(|| format!("explicit-GEMM row has no `{name}`"))
+    let pos = |name: &'static str| -> Result<usize, &'static str> {
+        full.iter().position(|(n, _)| *n == name).ok_or(name)
     };
     let mut out: Args = Vec::new();
     for name in [

@@ -9,11 +9,35 @@ mod explicit;
 mod tile;
 
 use super::access::{element_op_slot, flag_slot, int_slot, seq_slot, type_slot};
-use super::format::{CkFormat, Field, IntField, Value, format_for};
+use super::format::{CkFormat, Field, FormatError, IntField, Value, format_for};
 use super::spelling::*;
 use crate::ir::{Instance, Validated};
 use crate::model::{ConvSpec, DataType, Kind, Layout, Op};
 use std::collections::BTreeMap;
+
+/// Why the CK C++ of a validated library cannot be written (each is a rule validation applies
+/// first, so an emitter that meets one has a bug upstream).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CkCppError {
+    #[error(transparent)]
+    Format(#[from] FormatError),
+    #[error(
+        "instance `{instance}`: the CK-Tile dispatcher generates no kernel for pipeline `{pipeline}`"
+    )]
+    TilePipeline {
+        instance: String,
+        pipeline: &'static str,
+    },
+    #[error("instance `{0}`: no dispatcher name")]
+    DispatcherName(String),
+    #[error("instance `{0}`: CK-Tile has StreamK only for bwd_weight")]
+    TileStreamK(String),
+    #[error("instance `{instance}`: explicit-GEMM row has no `{field}`")]
+    ExplicitField {
+        instance: String,
+        field: &'static str,
+    },
+}
 
 /// One generated file, its path relative to the output root.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,7 +76,7 @@ fn comment_line(out: &mut String, indent: &str, text: &str) {
 }
 
 /// Every file for the set, sorted by path.
-pub fn emit_ck(set: &Validated) -> Result<Vec<OutFile>, String> {
+pub fn emit_ck(set: &Validated) -> Result<Vec<OutFile>, CkCppError> {
     let mut groups: BTreeMap<HeaderKey, Aliases> = BTreeMap::new();
     let mut files = Vec::new();
     for inst in set.instances() {
@@ -362,7 +386,7 @@ fn cpp_arg(
 }
 
 /// A tuple row: the template arguments and the field names they fill.
-fn row(inst: &Instance, format: CkFormat) -> Result<Vec<(&'static str, String)>, String> {
+fn row(inst: &Instance, format: CkFormat) -> Result<Vec<(&'static str, String)>, CkCppError> {
     let mut scratch = inst.clone();
     let mut layout_index = 0;
     let full: Vec<(&'static str, String)> = format
@@ -375,7 +399,10 @@ fn row(inst: &Instance, format: CkFormat) -> Result<Vec<(&'static str, String)>,
     if format == CkFormat::BwdWeightExplicit {
         let spec =
             cpp_arg(&mut scratch, format, Value::GemmSpec, &mut layout_index).unwrap_or_default();
-        explicit::row(&full, spec).map_err(|e| format!("instance `{}`: {e}", inst.name))
+        explicit::row(&full, spec).map_err(|field| CkCppError::ExplicitField {
+            instance: inst.name.clone(),
+            field,
+        })
     } else {
         Ok(full)
     }
@@ -405,7 +432,7 @@ fn header_words(name: &str) -> [String; 4] {
 }
 
 /// The alias body: the column table, then one row per distinct instance.
-fn table(format: CkFormat, members: &[(&Instance, CkFormat)]) -> Result<String, String> {
+fn table(format: CkFormat, members: &[(&Instance, CkFormat)]) -> Result<String, CkCppError> {
     let class = class_name(format);
     // Explicit GEMM rows nest the inner GEMM op after the conv op's head arguments.
     let inner = (format == CkFormat::BwdWeightExplicit).then_some(explicit::HEAD);
@@ -489,7 +516,7 @@ fn alias_name(key: &HeaderKey, alias: &AliasKey) -> String {
     )
 }
 
-fn header(key: &HeaderKey, aliases: &Aliases) -> Result<OutFile, String> {
+fn header(key: &HeaderKey, aliases: &Aliases) -> Result<OutFile, CkCppError> {
     let (spec_ty, _) = spec_type(key.op);
     let mut out = format!(
         "{BANNER}#pragma once\n\n#include \"ck/ck.hpp\"\n#include \"ck/tensor_operation/gpu/device/tensor_layout.hpp\"\n"

@@ -11,7 +11,7 @@ use super::super::format::CkFormat;
 use super::super::names::dispatcher_name;
 use super::super::spelling::*;
 use super::super::traits::instance_string_as;
-use super::{BANNER, OutFile, cpp_type};
+use super::{BANNER, CkCppError, OutFile, cpp_type};
 use crate::ir::{Instance, StreamK, TileKernel};
 use crate::model::{DataType, Epilogue, Layout, Op, PipelineVersion};
 
@@ -27,7 +27,7 @@ pub(super) struct PipelineClasses {
 
 /// The classes of the instance's CK-Tile pipeline; an error for a pipeline the dispatcher does
 /// not generate.
-pub(super) fn pipeline_classes(inst: &Instance) -> Result<PipelineClasses, String> {
+pub(super) fn pipeline_classes(inst: &Instance) -> Result<PipelineClasses, CkCppError> {
     let (class, base, conv_policy, one_arg_tail) = match inst.pipeline.version {
         PipelineVersion::BasicV1 => (
             "GemmPipelineAGmemBGmemCRegV1",
@@ -79,11 +79,10 @@ pub(super) fn pipeline_classes(inst: &Instance) -> Result<PipelineClasses, Strin
             true,
         ),
         other => {
-            return Err(format!(
-                "instance `{}`: the CK-Tile dispatcher generates no kernel for pipeline `{}`",
-                inst.name,
-                other.keyword()
-            ));
+            return Err(CkCppError::TilePipeline {
+                instance: inst.name.clone(),
+                pipeline: other.keyword(),
+            });
         }
     };
     Ok(PipelineClasses {
@@ -180,15 +179,12 @@ fn title(prefix: &str) -> String {
 }
 
 /// The kernel's instantiation source, `tile/{op}/{dispatcher name}.hpp`.
-pub(super) fn kernel_source(inst: &Instance, format: CkFormat) -> Result<OutFile, String> {
+pub(super) fn kernel_source(inst: &Instance, format: CkFormat) -> Result<OutFile, CkCppError> {
     let pipe = pipeline_classes(inst)?;
-    let name = dispatcher_name(inst)
-        .ok_or_else(|| format!("instance `{}`: no dispatcher name", inst.name))?;
+    let name =
+        dispatcher_name(inst).ok_or_else(|| CkCppError::DispatcherName(inst.name.clone()))?;
     if inst.work.streamk.is_some() && inst.op != Op::BwdWeight {
-        return Err(format!(
-            "instance `{}`: CK-Tile has StreamK only for bwd_weight",
-            inst.name
-        ));
+        return Err(CkCppError::TileStreamK(inst.name.clone()));
     }
     let mut scratch = inst.clone();
     let tk = *tile_kernel(&mut scratch);

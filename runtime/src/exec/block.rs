@@ -74,12 +74,12 @@ pub(crate) fn accumulate(
         .map(|r| r.map_or(0..0, |(g, _)| same_group(&l.cols, g)))
         .collect();
     // The rows' and columns' halves of their operand indices, once a tile.
-    let rows: Vec<Option<Half>> = l
+    let row_halves: Vec<Option<Half>> = l
         .rows
         .iter()
         .map(|r| r.map(|(g, m)| ops.a_row(g, m)))
         .collect();
-    let cols: Vec<Option<Half>> = l
+    let col_halves: Vec<Option<Half>> = l
         .cols
         .iter()
         .map(|c| c.map(|(g, n)| ops.b_col(g, n)))
@@ -97,13 +97,13 @@ pub(crate) fn accumulate(
             ak.push(ops.a_k(kk));
             bk.push(ops.b_k(kk));
         }
-        for (i, r) in rows.iter().enumerate() {
+        for (i, r) in row_halves.iter().enumerate() {
             for (kk, k) in ak.iter().enumerate() {
                 a[i * kpb + kk] = r.as_ref().map_or(0.0, |r| ops.a_at(r, k));
             }
         }
         for (kk, k) in bk.iter().enumerate() {
-            for (j, c) in cols.iter().enumerate() {
+            for (j, c) in col_halves.iter().enumerate() {
                 b[kk * npb + j] = c.as_ref().map_or(0.0, |c| ops.b_at(k, c));
             }
         }

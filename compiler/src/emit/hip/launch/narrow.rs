@@ -119,8 +119,8 @@ fn direct_mma_plan(
     // Enough slices that none sums more than MAX_ACCUMULATION products (counting a block's
     // pixels as one accumulator's: its warps share them).
     let fewest = (items * rows * cols).div_ceil(MAX_ACCUMULATION);
-    let slices = items
-        .min((4 * cus).div_ceil(vec_blocks))
+    let slices = (4 * cus)
+        .div_ceil(vec_blocks)
         .max(fewest)
         .min(items)
         .min(MAX_GRID_Y);
@@ -471,8 +471,9 @@ impl KernelConfig {
     /// (not its transpose), K within the tile's M in whole 8-byte chunks, C in whole N tiles
     /// (a tile is one filter tap), packed output-gradient pixels with K contiguous and 8-byte
     /// aligned, channels-last input in aligned 16-byte chunks, pixel counts in 32 bits and at
-    /// most [`MAX_ACCUMULATION`] of them a warp. A workgroup per N tile and group; its warps split the pixels and add their sums in LDS,
-    /// each output is stored once: no workspace, no convert.
+    /// most [`MAX_ACCUMULATION`] of them a warp. A workgroup per N tile and group; its warps
+    /// split the pixels and add their sums in LDS, each output is stored once: no workspace, no
+    /// convert.
     fn sliced_plan(
         &self,
         dims: &ConvDims,

@@ -69,6 +69,8 @@ def main():
     ap.add_argument("--trials", type=int, default=15)
     ap.add_argument("--only", default="", help="comma-separated shape names")
     ap.add_argument("--out", default="")
+    # Large layers' fp64 references take longer than their timing: a sweep over a corpus skips them.
+    ap.add_argument("--no-check", action="store_true", help="skip the fp64 reference (relerr null)")
     a = ap.parse_args()
     torch.backends.cudnn.benchmark = True
     torch.backends.cuda.matmul.allow_tf32 = False
@@ -114,12 +116,15 @@ def main():
             e0.record(); g.replay(); e1.record(); torch.cuda.synchronize()
             times.append(e0.elapsed_time(e1) * 1000.0 / a.reps)
         us = statistics.median(times)
-        ref = conv_call(a.op, sh, x.double(), w.double(), dy.double())()
-        err = ((res.double() - ref).norm() / ref.norm()).item()
+        err = None
+        if not a.no_check:
+            ref = conv_call(a.op, sh, x.double(), w.double(), dy.double())()
+            err = ((res.double() - ref).norm() / ref.norm()).item()
         row = dict(name=sh["name"], op=a.op, dtype=a.dtype, median_us=round(us, 2),
                    tflops=round(fl / (us * 1e-6) / 1e12, 2), relerr=err)
         rows.append(row)
-        print(f"{sh['name']:34s} {a.op:10s} {a.dtype} {us:9.2f} us {row['tflops']:8.1f} TFLOP/s err {err:.1e}")
+        print(f"{sh['name']:34s} {a.op:10s} {a.dtype} {us:9.2f} us {row['tflops']:8.1f} TFLOP/s err "
+              + ("-" if err is None else f"{err:.1e}"), flush=True)
     if a.out:
         json.dump(rows, open(a.out, "w"), indent=1)
 

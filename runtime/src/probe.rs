@@ -138,6 +138,20 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
             rpad: 0,
             ..base
         },
+        // The tensor-core pointwise entry: source channels off its 16-channel steps, an odd
+        // count of 8-channel destination vectors over several 64-channel passes (either way
+        // round), pixels off its 16-pixel runs.
+        Shape {
+            what: "pointwise, wide",
+            n: 2,
+            k: 17 * v,
+            c: 9 * v,
+            filter: 1,
+            input: 9,
+            lpad: 0,
+            rpad: 0,
+            ..base
+        },
         Shape {
             what: "pointwise, odd output channels on padded copies",
             n: 2,

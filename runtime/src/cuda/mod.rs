@@ -209,12 +209,14 @@ impl CudaBackend {
             .iter()
             .map(|e| Ok((e.kind, module.load_function(&e.symbol)?)))
             .collect::<Result<Vec<_>, CudaError>>()?;
-        // The main and sliced entries may need more than the default 48 KB of dynamic LDS.
+        // The main, sliced and tensor-core pointwise entries may need more than the default
+        // 48 KB of dynamic LDS (the last up to the device's limit, by the problem's channels).
         let main = gpu::entry_function(&functions, EntryKind::Main, &kernel.name)?;
-        let sliced = functions.iter().find(|(k, _)| *k == EntryKind::Sliced);
+        let entry = |kind| functions.iter().find(|(k, _)| *k == kind).map(|(_, f)| f);
         let limits = [
             (Some(main), kernel.config.lds_bytes_on(&self.device)),
-            (sliced.map(|(_, f)| f), kernel.config.sliced_lds_bytes()),
+            (entry(EntryKind::Sliced), kernel.config.sliced_lds_bytes()),
+            (entry(EntryKind::PointwiseMma), self.device.max_lds_bytes),
         ];
         for (function, lds) in limits {
             if let Some(f) = function.filter(|_| lds > 48 * 1024) {

@@ -69,9 +69,12 @@ pub fn emit_hip(inst: &Instance) -> Result<HipKernel, HipError> {
     .into_iter()
     .filter(|_| config.has_direct() && config.op == Op::BwdWeight);
     let sliced = config.has_sliced().then_some((EntryKind::Sliced, "sliced"));
-    let pointwise = config
-        .has_pointwise()
-        .then_some((EntryKind::Pointwise, "pointwise"));
+    let pointwise = [
+        (EntryKind::Pointwise, "pointwise"),
+        (EntryKind::PointwiseMma, "pointwise_mma"),
+    ]
+    .into_iter()
+    .filter(|_| config.has_pointwise());
     let entries = [
         (EntryKind::Main, "main"),
         (EntryKind::Convert, "convert"),

@@ -97,3 +97,138 @@ CK_ENTRY_THREADS(pointwise, PW_BLOCK, 1)(const CK_GRID_CONST CkArgs a) {
         }
     }
 }
+
+// ---- The same on tensor cores (NVIDIA sm_80+, 16-bit operands of one type; the host picks it,
+// see `pointwise_plan`): where a GEMM tile would fill and drain its pipeline for one to four
+// K-steps, this is one pass over the source. Grid z splits the destination channels into ranges
+// of whole 64-channel passes (few pixels still fill the device, and a range's weights fit the
+// LDS). The workgroup copies its range of the group's weights into LDS once, as they are stored
+// (K rows of C channels; forward pads C, backward K, to whole 16-channel steps), and each warp
+// streams its own 16-pixel runs of the source through a private cp.async ring (warp barriers
+// only), multiplies each by the weights in m16n8k16 MMAs, 64 destination channels at a time, and
+// stores the run's outputs from its registers. Forward reads the weights as the B operand's
+// columns (ldmatrix), backward data as its rows (ldmatrix.trans).
+#if defined(CK_MMA_SYNC)
+CK_DEV void ck_pointwise_mma(const CkArgs& a, unsigned char* smem) {
+    const bool fwd = CK_OP == CK_FWD;
+    const int warp = (int)threadIdx.x / 32, lane = (int)threadIdx.x % 32;
+    const int S = (int)(fwd ? a.C : a.K), D = (int)(fwd ? a.K : a.C);
+    // GEMM-K in 16-channel steps of SV 16-byte chunks; this workgroup's destination range, DR
+    // channels from n_lo (the host sizes grid z by the same formula).
+    const int SP = (S + 15) / 16 * 16, SV = SP / 8, passes = (D + 63) / 64;
+    const int DR = (passes + (int)gridDim.z - 1) / (int)gridDim.z * 64, n_lo = (int)blockIdx.z * DR;
+    const int ncols = D - n_lo < DR ? D - n_lo : DR;
+    const ck_i64 g = blockIdx.y;
+    // The weights' LDS rows: forward DR rows k of SV chunks, backward SP rows k of DR / 8.
+    const int brows = fwd ? DR : SP, bvw = fwd ? SV : DR / 8;
+    const unsigned stage = 32 * SP, wsm = ck_saddr(smem);
+    const unsigned ring = wsm + (unsigned)(brows * bvw * 16) + warp * PWM_STAGES * stage;
+    const ck_i64 pixels = fwd ? a.N * a.Do * a.Ho * a.Wo : a.N * a.Di * a.Hi * a.Wi;
+    const ck_i64 runs = (pixels + 15) / 16;
+    const ck_i64 warps = (ck_i64)gridDim.x * PWM_WARPS, first = (ck_i64)blockIdx.x * PWM_WARPS + warp;
+    const int nst = first < runs ? (int)((runs - 1 - first) / warps + 1) : 0;
+    const ck_i64 sp = fwd ? a.xs_w : a.ys_w, dp = fwd ? a.ys_w : a.xs_w;
+    const AT* src = reinterpret_cast<const AT*>(fwd ? a.x : a.y) + g * (fwd ? a.xs_g : a.ys_g);
+    const ck_i64 dg = g * (fwd ? a.ys_g : a.xs_g) + n_lo;
+    // Chunk j of a run is pixel j / SV, channels 8 (j % SV): the quotient through a float
+    // reciprocal, exact for a run's at most 512 chunks.
+    const float inv_sv = 1.0f / (float)SV;
+    const int chunks = 16 * SV, sv = S / 8;
+    auto copy = [&](int i, int slot) {
+        const ck_i64 p0 = (first + (ck_i64)i * warps) * 16;
+        const unsigned st = ring + slot * stage;
+        for (int j = lane; j < chunks; j += 32) {
+            const int r = (int)(((float)j + 0.5f) * inv_sv), v = j - r * SV;
+            const bool ok = p0 + r < pixels && v < sv;
+            ck_cp_async<16>(st + ck_swz_chunk(r, v, SV) * 2, src + (ok ? (p0 + r) * sp + 8 * v : 0), ok);
+        }
+    };
+#pragma unroll
+    for (int i = 0; i < PWM_STAGES - 1; ++i) {
+        if (i < nst) copy(i, i);
+        ck_cp_commit();
+    }
+    // The range's weights: rows k and 8-channel chunks c of the stored K x C matrix, zeros past
+    // them; 16-byte loads where the channels are packed and aligned, else one element at a time.
+    const BT* w = reinterpret_cast<const BT*>(a.w) + g * a.ws_g;
+    const int kr = (int)a.K, kv = (int)a.C / 8;
+    const bool packed = a.ws_c == 1 && a.ws_k % 8 == 0 && a.ws_g % 8 == 0;
+    for (int e = (int)threadIdx.x; e < brows * bvw; e += PWM_WARPS * 32) {
+        const int row = e / bvw, v = e - row * bvw;
+        const int k = fwd ? n_lo + row : row, cv = fwd ? v : n_lo / 8 + v;
+        ck_vec<BT, 8> c;
+        if (k < kr && cv < kv) {
+            const BT* at = w + k * a.ws_k + 8 * cv * a.ws_c;
+            if (packed) {
+                c = *reinterpret_cast<const ck_vec<BT, 8>*>(at);
+            } else {
+#pragma unroll
+                for (int u = 0; u < 8; ++u) c.v[u] = at[u * a.ws_c];
+            }
+        } else {
+#pragma unroll
+            for (int u = 0; u < 8; ++u) c.v[u] = ck_from_float<BT>(0.0f);
+        }
+        *reinterpret_cast<ck_vec<BT, 8>*>(smem + ck_swz_chunk(row, v, bvw) * 2) = c;
+    }
+    __syncthreads();
+    // ldmatrix rows: lane l gives row l % 8 of matrix l / 8. A (pixel rows of source channels):
+    // matrices (rows 0-7, channels 0-7), (8-15, 0-7), (0-7, 8-15), (8-15, 8-15) are a0..a3.
+    // B forward (destination rows of source channels): (0-7, 0-7), (0-7, 8-15), (8-15, 0-7),
+    // (8-15, 8-15) are b0, b1 of two n8 blocks; backward (source rows of destination channels,
+    // transposed): (0-7, 0-7), (8-15, 0-7), (0-7, 8-15), (8-15, 8-15).
+    const int q = lane / 8, r8 = lane % 8, g4 = lane / 4, t4 = lane % 4;
+    const int a_row = r8 + (q & 1) * 8, a_ch = q >> 1;
+    const int b_row = r8 + (fwd ? q >> 1 : q & 1) * 8, b_ch = fwd ? q & 1 : q >> 1;
+    for (int i = 0, rd = 0, wr = PWM_STAGES - 1; i < nst; ++i) {
+        ck_cp_wait<PWM_STAGES - 2>();
+        // Every lane's copies of run i have landed, and every lane is past run i - 1's reads
+        // of the slot the next copy fills.
+        __syncwarp();
+        if (i + PWM_STAGES - 1 < nst) copy(i + PWM_STAGES - 1, wr);
+        ck_cp_commit();
+        const unsigned st = ring + rd * stage;
+        const ck_i64 pa = (first + (ck_i64)i * warps) * 16 + g4, pb = pa + 8;
+        for (int n0 = 0; n0 < ncols; n0 += 64) {
+            float acc[8][4] = {};
+            for (int ks = 0; ks < SV / 2; ++ks) {
+                unsigned fa[4];
+                ck_ldsm<4, false>(fa, st + ck_swz_chunk(a_row, 2 * ks + a_ch, SV) * 2);
+#pragma unroll
+                for (int h = 0; h < 4; ++h) {
+                    const int n = n0 + 16 * h;
+                    if (n < ncols) {
+                        unsigned fb[4];
+                        if (fwd) ck_ldsm<4, false>(fb, wsm + ck_swz_chunk(n + b_row, 2 * ks + b_ch, bvw) * 2);
+                        else ck_ldsm<4, true>(fb, wsm + ck_swz_chunk(16 * ks + b_row, n / 8 + b_ch, bvw) * 2);
+                        const unsigned b0[4] = {fb[0], fb[1], 0, 0}, b1[4] = {fb[2], fb[3], 0, 0};
+                        ck_mma(acc[2 * h], fa, b0);
+                        if (n + 8 < ncols) ck_mma(acc[2 * h + 1], fa, b1);
+                    }
+                }
+            }
+            // Lane (g4, t4) holds rows g4 and g4 + 8 of the run, columns 2 t4 and 2 t4 + 1 of
+            // each n8 block.
+#pragma unroll
+            for (int nb = 0; nb < 8; ++nb) {
+                const int col = n0 + 8 * nb + 2 * t4;
+                if (n0 + 8 * nb < ncols) {
+                    if (pa < pixels) ck_store_pair(a, pa * dp + dg + col, acc[nb][0], acc[nb][1]);
+                    if (pb < pixels) ck_store_pair(a, pb * dp + dg + col, acc[nb][2], acc[nb][3]);
+                }
+            }
+        }
+        rd = rd + 1 == PWM_STAGES ? 0 : rd + 1;
+        wr = wr + 1 == PWM_STAGES ? 0 : wr + 1;
+    }
+    ck_cp_wait<0>();
+}
+#endif
+
+// LDS from the launch: the weights, then the warps' rings.
+CK_ENTRY_THREADS(pointwise_mma, PWM_WARPS * 32, PWM_BLOCKS)(const CK_GRID_CONST CkArgs a) {
+#if defined(CK_MMA_SYNC)
+    extern __shared__ __align__(16) unsigned char ck_smem[];
+    if (sizeof(AT) == 2 && sizeof(BT) == 2 && ck_is_bf16<AT>::value == ck_is_bf16<BT>::value) ck_pointwise_mma(a, ck_smem);
+#endif
+}

@@ -8,7 +8,7 @@ use super::launch::{
     CLUSTER_PAD, CONVERT_BLOCK, DCONV_BLOCK, DCONV_LDS_FLOATS, DCONV_PAD, DCONV_STRIP,
     DCONV_WARP_VECTORS, DIRECT_DEPTH, DIRECT_LANES, DIRECT_MMA_BLOCKS, DIRECT_RUNS, DIRECT_SETS,
     DIRECT_SPAN, DIRECT_STEP_ROWS, DROWS_CHUNK, DROWS_SLOTS, DROWS_STRIDE, DROWS_VECS, PW_BLOCK,
-    PW_PIXELS, REPACK_BLOCK, REPACK_CHUNK, STAGE_PAD,
+    PW_PIXELS, PWM_BLOCKS, PWM_STAGES, PWM_WARPS, REPACK_BLOCK, REPACK_CHUNK, STAGE_PAD,
 };
 use crate::model::{ElementOp, Op, Reduction};
 use std::fmt::Write;
@@ -57,7 +57,7 @@ fn eop(op: ElementOp) -> &'static str {
 pub struct KernelText {
     /// `ck_<hash of the constants>`; the entry points are `<base>_main`, `<base>_convert`,
     /// `<base>_repack` and,
-    /// where the kernel has them, `<base>_direct`, `<base>_direct_mma` and `<base>_pointwise`.
+    /// where the kernel has them, `<base>_direct`, `<base>_direct_mma`, `<base>_pointwise` and `<base>_pointwise_mma`.
     pub symbol_base: String,
     /// Prelude, argument struct, constants and body, without any provenance comment.
     pub text: String,
@@ -114,7 +114,9 @@ pub fn kernel_text(cfg: &KernelConfig) -> KernelText {
     if cfg.has_pointwise() {
         let _ = writeln!(
             text,
-            "\nconstexpr int PW_BLOCK = {PW_BLOCK};\nconstexpr int PW_PIXELS = {PW_PIXELS};"
+            "\nconstexpr int PW_BLOCK = {PW_BLOCK};\nconstexpr int PW_PIXELS = {PW_PIXELS};\n\
+             constexpr int PWM_WARPS = {PWM_WARPS};\nconstexpr int PWM_STAGES = {PWM_STAGES};\n\
+             constexpr int PWM_BLOCKS = {PWM_BLOCKS};"
         );
         text.push_str(POINTWISE);
     }

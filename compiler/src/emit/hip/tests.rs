@@ -1593,3 +1593,80 @@ fn filter1x1_kernels_stream_pointwise_problems_whose_weights_fit_the_lds() {
     assert!(plain.entry(EntryKind::Pointwise).is_none());
     assert!(!plain.source.contains("CK_ENTRY_THREADS(pointwise,"));
 }
+
+#[test]
+fn pointwise_problems_run_on_tensor_cores_where_the_device_has_them() {
+    use crate::model::ConvSpec;
+    for op in [Op::Fwd, Op::BwdData] {
+        let kernel = emit_hip(
+            &SampleBuilder::new("pw", op)
+                .spec(ConvSpec::Filter1x1Stride1Pad0)
+                .build(),
+        )
+        .unwrap();
+        assert!(kernel.entry(EntryKind::PointwiseMma).is_some());
+        assert!(kernel.source.contains("CK_ENTRY_THREADS(pointwise_mma,"));
+        let with = |k, c| ConvDims {
+            k,
+            c,
+            filter: [1; 3],
+            pad: [0; 3],
+            ..dims(op)
+        };
+        // 40 → 24 channels: the SIMT entry without cp.async, the tensor-core one with it; its
+        // LDS is a 64-channel range of weights over the source padded to 16 (48 forward, 32
+        // backward) beside four warps' rings of two 16-pixel runs, and its grid covers the
+        // 4 x 14 x 14 pixels' 49 runs in blocks of four warps, both groups, one range.
+        let d = with(24, 40);
+        assert_eq!(
+            launches(&kernel.plan(&d, &DEV).unwrap()),
+            [EntryKind::Pointwise]
+        );
+        let plan = kernel.plan(&d, &NV).unwrap();
+        assert_eq!(launches(&plan), [EntryKind::PointwiseMma]);
+        let sp: u32 = if op == Op::Fwd { 48 } else { 32 };
+        assert!(matches!(
+            plan.steps[0],
+            Step::Launch { grid: [13, 2, 1], block: [128, 1, 1], lds_bytes, .. }
+                if lds_bytes == sp * 64 * 2 + 4 * 2 * 32 * sp
+        ));
+        // Few pixels and many destination channels: a range a 64-channel pass, four of them.
+        let few = ConvDims {
+            n: 2,
+            input: [1, 1, 1],
+            output: [1, 1, 1],
+            ..if op == Op::Fwd {
+                with(256, 40)
+            } else {
+                with(40, 256)
+            }
+        };
+        let plan = kernel.plan(&few, &NV).unwrap();
+        assert!(matches!(
+            plan.steps[0],
+            Step::Launch {
+                entry: EntryKind::PointwiseMma,
+                grid: [1, 2, 4],
+                ..
+            }
+        ));
+        // More than 256 source channels: the SIMT entry.
+        let source_past = if op == Op::Fwd {
+            with(8, 264)
+        } else {
+            with(264, 8)
+        };
+        assert_eq!(
+            launches(&kernel.plan(&source_past, &NV).unwrap()),
+            [EntryKind::Pointwise]
+        );
+        // Weights past the SIMT entry's LDS, channels off the vectors, a 3x3 filter: the GEMM
+        // tile.
+        for other in [with(128, 128), with(20, 40), dims(op)] {
+            assert_eq!(
+                launches(&kernel.plan(&other, &NV).unwrap())[0],
+                EntryKind::Main
+            );
+        }
+    }
+}

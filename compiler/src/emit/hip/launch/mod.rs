@@ -23,7 +23,7 @@ pub(super) use narrow::{
     DROWS_CHUNK, DROWS_SLOTS, DROWS_STRIDE, DROWS_VECS,
 };
 pub use pointwise::pointwise_suits;
-pub(super) use pointwise::{PW_BLOCK, PW_PIXELS};
+pub(super) use pointwise::{PW_BLOCK, PW_PIXELS, PWM_BLOCKS, PWM_STAGES, PWM_WARPS};
 pub(super) use repack::{REPACK_BLOCK, REPACK_CHUNK};
 pub use repack::{RowMap, Staged};
 #[cfg(test)]
@@ -137,6 +137,9 @@ pub enum EntryKind {
     /// Pointwise forward and backward data with few channels (Filter1x1Stride1Pad0 kernels;
     /// see [`KernelConfig::has_pointwise`]).
     Pointwise,
+    /// Its tensor-core path (NVIDIA sm_80+), for up to 256 source channels; an empty entry on
+    /// other targets, where no plan launches it.
+    PointwiseMma,
 }
 
 /// Which buffer a zero-fill step clears.

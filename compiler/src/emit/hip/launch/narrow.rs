@@ -517,7 +517,7 @@ impl KernelConfig {
 
     /// Whether the small-channel entries' tensor-core paths can run on `dev`: NVIDIA sm_80+
     /// (`cp.async`, `ldmatrix`, `mma.sync`) with 16-bit operands of one type.
-    fn mma_operands(&self, dev: &DeviceInfo) -> bool {
+    pub(super) fn mma_operands(&self, dev: &DeviceInfo) -> bool {
         let (a, b) = (self.a.elem, self.b.elem);
         dev.async_copy && a == b && a.bytes() == 2
     }

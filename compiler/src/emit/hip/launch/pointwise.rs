@@ -1,9 +1,10 @@
-//! Plan of the pointwise forward / backward-data entry (`pointwise.hip`): 1x1 convolutions of
-//! Filter1x1Stride1Pad0 kernels whose weights fit the LDS, streamed a pixel range a workgroup.
+//! Plan of the pointwise forward / backward-data entries (`pointwise.hip`): 1x1 convolutions of
+//! Filter1x1Stride1Pad0 kernels whose weights fit the LDS, streamed a pixel range a workgroup,
+//! on the SIMT lanes or, on NVIDIA sm_80+, on tensor cores.
 
 use super::{
-    ConvDims, DeviceInfo, EntryKind, LaunchPlan, MAX_GRID_Y, get, packed, plain_launch,
-    single_launch,
+    ConvDims, DeviceInfo, EntryKind, LaunchPlan, MAX_GRID_X, MAX_GRID_Y, Step, get, packed,
+    plain_launch, single_launch,
 };
 use crate::emit::hip::args::CkArgs;
 use crate::emit::hip::config::KernelConfig;
@@ -17,6 +18,18 @@ const PW_LDS_BYTES: u64 = 48 * 1024;
 /// Workgroups a compute unit takes at once, about (the grid is a few waves of them; each loops
 /// over its pixel ranges).
 const PW_BLOCKS_PER_CU: u64 = 4;
+
+/// Warps of a tensor-core pointwise workgroup, the stages of each warp's ring (a stage is a
+/// 16-pixel run of the source channels), and the workgroups an SM is to hold (its launch bound:
+/// at most 128 registers a thread); emitted into its source.
+pub(in crate::emit::hip) const PWM_WARPS: u64 = 4;
+pub(in crate::emit::hip) const PWM_STAGES: u64 = 2;
+pub(in crate::emit::hip) const PWM_BLOCKS: u64 = 4;
+/// Source channels the tensor-core entry takes at most: its rings hold 16-pixel runs of them.
+const PWM_MAX_SOURCE: u64 = 256;
+/// Warps' runs the device should have at least before destination ranges split a problem: a few
+/// for every warp it holds at once.
+const PWM_MIN_RUNS_PER_WARP: u64 = 4;
 
 /// Source and destination channels of a pointwise problem: C and K forward, K and C backward.
 fn pointwise_channels(dims: &ConvDims) -> [u64; 2] {
@@ -45,10 +58,60 @@ pub fn pointwise_suits(dims: &ConvDims) -> bool {
         && dims.g <= MAX_GRID_Y
 }
 
+/// Whether the tensor-core pointwise entry takes `dims` where the device has it (NVIDIA sm_80+,
+/// 16-bit operands of one type): [`pointwise_suits`] with at most 256 source channels. Past the
+/// SIMT entry's weights the GEMM tiles ran faster. Selection estimates these runs as the SIMT
+/// entry's, which they measured at least as fast as.
+fn pointwise_mma_suits(dims: &ConvDims) -> bool {
+    pointwise_suits(dims) && pointwise_channels(dims)[0] <= PWM_MAX_SOURCE
+}
+
+/// LDS of the tensor-core entry for `src` source channels and destination ranges of `range`
+/// channels: the range's weights (the source padded to 16), then each warp's ring.
+fn pointwise_mma_lds(src: u64, range: u64) -> u64 {
+    let sp = src.div_ceil(16) * 16;
+    sp * range * 2 + PWM_WARPS * PWM_STAGES * 32 * sp
+}
+
+/// The tensor-core pointwise launch: destination ranges of whole 64-channel passes (grid z),
+/// as many as the runs need to give every warp the device holds a few, as few as the LDS
+/// allows; workgroups of [`PWM_WARPS`] warps, as many an SM as their LDS lets run (up to
+/// [`PWM_BLOCKS`]), each warp taking every (grid x · warps)-th run. None where one pass's
+/// weights do not fit.
+fn pointwise_mma_launch(src: u64, dst: u64, pixels: u64, g: u64, dev: &DeviceInfo) -> Option<Step> {
+    let lds = u64::from(dev.max_lds_bytes);
+    let cus = u64::from(dev.compute_units);
+    let passes = dst.div_ceil(64);
+    let runs = pixels.div_ceil(16);
+    let want = (PWM_MIN_RUNS_PER_WARP * PWM_WARPS * PWM_BLOCKS * cus).div_ceil(runs * g);
+    let fit = (lds.checked_sub(pointwise_mma_lds(src, 0))? / (src.div_ceil(16) * 16 * 2) / 64)
+        .min(passes);
+    if fit == 0 {
+        return None;
+    }
+    // Ranges of `per` passes; the kernel derives the same from grid z.
+    let per = passes.div_ceil(want.clamp(1, passes)).min(fit);
+    let ranges = passes.div_ceil(per);
+    let bytes = pointwise_mma_lds(src, per * 64);
+    let per_cu = (lds / bytes).clamp(1, PWM_BLOCKS);
+    let blocks = runs
+        .div_ceil(PWM_WARPS)
+        .min((per_cu * cus).div_ceil(g * ranges))
+        .max(1);
+    (ranges <= MAX_GRID_Y && blocks <= MAX_GRID_X).then(|| {
+        plain_launch(
+            EntryKind::PointwiseMma,
+            [blocks as u32, g as u32, ranges as u32],
+            [(PWM_WARPS * 32) as u32, bytes as u32],
+        )
+    })
+}
+
 impl KernelConfig {
     /// The pointwise plan, where the kernel has the entry, [`pointwise_suits`] `dims`, its
     /// operand loads are plain, and both tensors have their channels contiguous and their
-    /// pixels one (16-byte aligned) stride apart.
+    /// pixels one (16-byte aligned) stride apart: on tensor cores where the device and the
+    /// source channels allow, else on the SIMT lanes.
     pub(super) fn pointwise_plan(
         &self,
         dims: &ConvDims,
@@ -78,6 +141,12 @@ impl KernelConfig {
             return None;
         }
         let pixels = dims.n * spatial.iter().product::<u64>();
+        if self.mma_operands(dev)
+            && pointwise_mma_suits(dims)
+            && let Some(launch) = pointwise_mma_launch(src, dst, pixels, dims.g, dev)
+        {
+            return Some(single_launch(launch, args, tensor_bytes));
+        }
         let span = PW_BLOCK / (dst / 8) * PW_PIXELS;
         let per_group = (PW_BLOCKS_PER_CU * u64::from(dev.compute_units)).div_ceil(dims.g);
         let blocks = pixels.div_ceil(span).min(per_group).max(1);

@@ -364,28 +364,29 @@ impl ConvProblem {
     /// Output spatial sizes: `(i + lp + rp - (d·(f-1) + 1)) / s + 1` per dimension.
     /// Callers validate the problem first; an impossible dimension gives 0 here.
     pub fn output(&self) -> Vec<u64> {
-        (0..self.ndim as usize)
-            .map(|d| {
-                let padded = self.input[d]
-                    .saturating_add(self.left_pad[d])
-                    .saturating_add(self.right_pad[d]);
-                let span = self.dilation[d]
-                    .saturating_mul(self.filter[d].saturating_sub(1))
-                    .saturating_add(1);
-                if padded < span || self.stride[d] == 0 {
-                    0
-                } else {
-                    (padded - span) / self.stride[d] + 1
-                }
-            })
-            .collect()
+        (0..self.ndim as usize).map(|d| self.output_at(d)).collect()
+    }
+
+    /// The output's size along spatial dimension `d` (as [`Self::output`], without allocating).
+    fn output_at(&self, d: usize) -> u64 {
+        let padded = self.input[d]
+            .saturating_add(self.left_pad[d])
+            .saturating_add(self.right_pad[d]);
+        let span = self.dilation[d]
+            .saturating_mul(self.filter[d].saturating_sub(1))
+            .saturating_add(1);
+        if padded < span || self.stride[d] == 0 {
+            0
+        } else {
+            (padded - span) / self.stride[d] + 1
+        }
     }
 
     /// Implicit-GEMM sizes per group `(M, N, K)` for the problem's op:
     /// fwd M=N·Ho·Wo, N=K, K=C·Y·X; bwd_data M=N·Hi·Wi, N=C, K=K·Y·X;
     /// bwd_weight M=K, N=C·Y·X, K=N·Ho·Wo.
     pub fn gemm(&self) -> (u64, u64, u64) {
-        let out: u64 = self.output().iter().product();
+        let out: u64 = (0..self.ndim as usize).map(|d| self.output_at(d)).product();
         let inp: u64 = self.input.iter().product();
         let filt: u64 = self.filter.iter().product();
         match self.op {

@@ -195,12 +195,15 @@ pub(crate) struct Forms<'p> {
     folded: Option<ConvProblem>,
     transposed: Option<ConvProblem>,
     /// [`ConvProblem::padded`] to vectors of 1, 2, 4, 8 and 16 channels (C, then K), derived on
-    /// first use.
-    padded: [[OnceCell<Option<Padded>>; 5]; 5],
+    /// first use, each with its 2 GB rule.
+    padded: [[OnceCell<Option<(Padded, Sizes)>>; 5]; 5],
     /// The 2 GB rule ([`tensor_sizes`]) for the problem as stated, folded and transposed: it
     /// depends on the instance only through its 64-bit indexing.
-    sizes: [OnceCell<Result<(), Unsupported>>; 3],
+    sizes: [Sizes; 3],
 }
+
+/// A problem's 2 GB rule, decided on first use.
+type Sizes = OnceCell<Result<(), Unsupported>>;
 
 impl<'p> Forms<'p> {
     pub(crate) fn of(problem: &'p ConvProblem) -> Forms<'p> {
@@ -214,10 +217,10 @@ impl<'p> Forms<'p> {
         }
     }
 
-    fn padded(&self, vc: u64, vk: u64) -> Option<&Padded> {
+    fn padded(&self, vc: u64, vk: u64) -> Option<&(Padded, Sizes)> {
         let slot = |v: u64| [1, 2, 4, 8, 16].iter().position(|&w| w == v);
         self.padded[slot(vc)?][slot(vk)?]
-            .get_or_init(|| self.problem.padded(vc, vk))
+            .get_or_init(|| self.problem.padded(vc, vk).map(|pd| (pd, Sizes::new())))
             .as_ref()
     }
 }
@@ -261,10 +264,10 @@ pub(crate) fn formulation_among(
     }
     let [vc, vk] = channel_vectors(inst, p.op);
     let dst = gemm_roles(p.op).1.index();
-    if let Some(pd) = forms.padded(vc, vk)
+    if let Some((pd, sizes)) = forms.padded(vc, vk)
         && (pd.maps[dst].is_none() || !is_binary(result))
     {
-        match check(inst, &pd.problem, &OnceCell::new(), dev) {
+        match check(inst, &pd.problem, sizes, dev) {
             Ok(()) => return Ok(Formulation::Padded(pd.clone())),
             Err(pe) => {
                 reason = format!(
@@ -301,7 +304,7 @@ fn channel_vectors(inst: &Instance, op: Op) -> [u64; 2] {
 fn check(
     inst: &Instance,
     p: &ConvProblem,
-    sizes: &OnceCell<Result<(), Unsupported>>,
+    sizes: &Sizes,
     dev: &DeviceModel,
 ) -> Result<(), Unsupported> {
     if let Some(arch) = dev.arch
@@ -550,7 +553,7 @@ fn transpose(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
 fn tensor_sizes(
     inst: &Instance,
     p: &ConvProblem,
-    sizes: &OnceCell<Result<(), Unsupported>>,
+    sizes: &Sizes,
 ) -> Result<(), Unsupported> {
     if inst.work.large_tensor || inst.kind == Kind::XdlLargeTensor {
         return Ok(());

@@ -7,7 +7,7 @@ use crate::problem::{ConvProblem, ProblemError, ProblemLayout, ProblemTypes};
 use crate::support::{Rule, Unsupported, supports_on};
 use ck_compiler::emit::hip::gcd;
 use ck_compiler::ir::Instance;
-use ck_compiler::model::Op;
+use ck_compiler::model::{ConvSpec, Op};
 
 /// A problem shape; per-dimension values apply to every spatial dimension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,20 +134,6 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
             c: 2 * v,
             filter: 1,
             input: 16,
-            lpad: 0,
-            rpad: 0,
-            ..base
-        },
-        // The tensor-core pointwise entry: source channels off its 16-channel steps, an odd
-        // count of 8-channel destination vectors over several 64-channel passes (either way
-        // round), pixels off its 16-pixel runs.
-        Shape {
-            what: "pointwise, wide",
-            n: 2,
-            k: 17 * v,
-            c: 9 * v,
-            filter: 1,
-            input: 9,
             lpad: 0,
             rpad: 0,
             ..base
@@ -422,6 +408,23 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
                 ]);
             }
         }
+    }
+    // The pointwise entries' kernels (Filter1x1Stride1Pad0 forward and backward data) on
+    // tensor cores: source channels off its 16-channel steps, an odd count of 8-channel
+    // destination vectors over several 64-channel passes (either way round), pixels off its
+    // 16-pixel runs.
+    if inst.spec == ConvSpec::Filter1x1Stride1Pad0 && inst.op != Op::BwdWeight {
+        shapes.push(Shape {
+            what: "pointwise, wide",
+            n: 2,
+            k: 17 * v,
+            c: 9 * v,
+            filter: 1,
+            input: 9,
+            lpad: 0,
+            rpad: 0,
+            ..base
+        });
     }
     // Merged groups are for narrow groups: 2, 4 and 8 channels, which the kernels run on their
     // small-channel paths.

@@ -550,11 +550,7 @@ fn transpose(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
     Ok(())
 }
 
-fn tensor_sizes(
-    inst: &Instance,
-    p: &ConvProblem,
-    sizes: &Sizes,
-) -> Result<(), Unsupported> {
+fn tensor_sizes(inst: &Instance, p: &ConvProblem, sizes: &Sizes) -> Result<(), Unsupported> {
     if inst.work.large_tensor || inst.kind == Kind::XdlLargeTensor {
         return Ok(());
     }

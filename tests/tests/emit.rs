@@ -1,11 +1,14 @@
 //! Snapshots of every emitter over the whole instance library (`instances/`): instance strings,
-//! CK C++ files (one snapshot per file), dispatcher names, the manifest and the CMake project.
+//! dispatcher names, the manifest, the CMake project, and the CK C++ files: every file by path
+//! and content digest, and the whole text of one file of each kind.
 
+use ck_compiler::emit::hip::fnv1a;
 use ck_compiler::emit::{
     cmake::cmake_project, dispatcher_name, emit_ck, instance_string, manifest_json,
 };
 use ck_compiler::ir::Validated;
 use ck_compiler::load::Session;
+use ck_compiler::model::Layout;
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -52,13 +55,45 @@ fn manifest() {
     insta::assert_snapshot!(manifest_json(&library()).expect("manifest"));
 }
 
+/// What kind of CK C++ file `path` is: its folder with the rank and the layout folder left
+/// out, its extension, and the words of its name that name no size, type or layout (the
+/// device op, the pipeline options, the family).
+fn file_kind(path: &str) -> String {
+    let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+    let (stem, ext) = name.rsplit_once('.').unwrap_or((name, ""));
+    let layout = |w: &str| Layout::from_keyword(w).is_some();
+    let dir: Vec<String> = dir
+        .split('/')
+        .map(|part| {
+            if part.split('_').all(layout) {
+                "LAYOUT".to_string()
+            } else {
+                ["1d", "2d", "3d"]
+                    .iter()
+                    .fold(part.to_string(), |p, r| p.replace(r, "Nd"))
+            }
+        })
+        .collect();
+    let words: Vec<&str> = stem
+        .split('_')
+        .filter(|w| !w.bytes().any(|b| b.is_ascii_digit()) && !layout(w))
+        .collect();
+    format!("{} {ext} {}", dir.join("/"), words.join("_"))
+}
+
 #[test]
 fn ck_cpp_files() {
     let files = emit_ck(&library()).expect("CK C++");
-    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
-    insta::assert_snapshot!("ck_cpp_paths", paths.join("\n"));
+    // Every file: a change anywhere in the library's output shows as its line.
+    let listing: Vec<String> = files
+        .iter()
+        .map(|f| format!("{:016x} {}", fnv1a(&f.contents), f.path))
+        .collect();
+    insta::assert_snapshot!("ck_cpp_files", listing.join("\n"));
+    // The whole text of the first file of each kind.
+    let mut kinds = BTreeSet::new();
     let mut names = BTreeSet::new();
-    for f in &files {
+    for f in files.iter().filter(|f| kinds.insert(file_kind(&f.path))) {
         // The file name with its folder: unique in the library, short enough for a file name.
         let parts: Vec<&str> = f.path.rsplit('/').take(2).collect();
         let dir = parts.get(1).copied().unwrap_or("root");
@@ -66,6 +101,7 @@ fn ck_cpp_files() {
         assert!(names.insert(name.clone()), "two files snapshot as {name}");
         insta::assert_snapshot!(name, f.contents);
     }
+    assert!(kinds.len() >= 40, "{} kinds of file", kinds.len());
 }
 
 /// `emit_ck` writes the top-level project among its files; it is the CMake emitter's output.

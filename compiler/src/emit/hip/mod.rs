@@ -16,7 +16,7 @@ pub use launch::{
     Buffers, ConvDims, DeviceInfo, EntryKind, LaunchPlan, MAX_CLUSTER, NO_CLUSTERS, PlanError,
     RowMap, Staged, Step, ZeroTarget, depthwise_rows_suit, pointwise_suits,
 };
-pub use source::{KernelText, kernel_text};
+pub use source::{KernelText, fnv1a, kernel_text};
 pub use tma::{BOX_CHANNELS, MapKind, TensorMap, tensor_maps, tma_mode};
 
 use crate::ir::Instance;

@@ -34,8 +34,9 @@ const SLICED: &str = include_str!("sliced.hip");
 /// The pointwise entry of Filter1x1Stride1Pad0 forward and backward-data kernels.
 const POINTWISE: &str = include_str!("pointwise.hip");
 
-/// FNV-1a, 64 bits: a stable hash of the instance constants that names the kernel's symbols.
-fn fnv1a(text: &str) -> u64 {
+/// FNV-1a, 64 bits: a stable digest of text (the instance constants that name a kernel's
+/// symbols; the snapshot listing of emitted files).
+pub fn fnv1a(text: &str) -> u64 {
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })

@@ -196,7 +196,7 @@ pub(crate) struct Forms<'p> {
     transposed: Option<ConvProblem>,
     /// [`ConvProblem::padded`] to vectors of 1, 2, 4, 8 and 16 channels (C, then K), derived on
     /// first use, each with its 2 GB rule.
-    padded: [[OnceCell<Option<(Padded, Sizes)>>; 5]; 5],
+    padded: [[PaddedForm; 5]; 5],
     /// The 2 GB rule ([`tensor_sizes`]) for the problem as stated, folded and transposed: it
     /// depends on the instance only through its 64-bit indexing.
     sizes: [Sizes; 3],
@@ -204,6 +204,8 @@ pub(crate) struct Forms<'p> {
 
 /// A problem's 2 GB rule, decided on first use.
 type Sizes = OnceCell<Result<(), Unsupported>>;
+/// A padded form and its 2 GB rule, derived on first use (none where padding changes nothing).
+type PaddedForm = OnceCell<Option<(Padded, Sizes)>>;
 
 impl<'p> Forms<'p> {
     pub(crate) fn of(problem: &'p ConvProblem) -> Forms<'p> {

@@ -841,6 +841,9 @@ pub(crate) fn build(r: &mut Report, b: &Basics) -> Option<Instance> {
         dl: core.dl,
         targets: b.targets.clone(),
         ck_format: s.ck_format.as_ref().map(|v| v.value.clone()),
+        allow: s.allow.as_ref().map_or_else(Vec::new, |a| {
+            a.value.iter().map(|c| c.0.to_string()).collect()
+        }),
     })
 }
 

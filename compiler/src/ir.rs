@@ -255,6 +255,10 @@ pub struct Instance {
     pub targets: Vec<Arch>,
     /// Instance-string format variant, when not the default for the op.
     pub ck_format: Option<String>,
+    /// Codes of the rules on the concrete instance that it knowingly breaks (`allow`): CK can
+    /// name and print it, but no back end runs it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allow: Vec<String>,
 }
 
 impl Instance {
@@ -339,6 +343,7 @@ impl Instance {
             dl: None,
             targets: Vec::new(),
             ck_format: None,
+            allow: Vec::new(),
         }
     }
 }

@@ -4,6 +4,7 @@
 
 use crate::model::*;
 use crate::spec::{InstanceSpec, Int, Ints, Sp, SplitKSpec};
+use crate::validate::codes::RuleCode;
 use ck_dsl::Diagnostic;
 use ck_dsl::ast::{Value, ValueKind};
 
@@ -108,6 +109,15 @@ macro_rules! keyword_impl {
         }
     )*};
 }
+impl Keyword for RuleCode {
+    fn parse(word: &str) -> Option<Self> {
+        RuleCode::all().find(|c| c.0 == word)
+    }
+    fn all() -> Vec<&'static str> {
+        RuleCode::all().map(|c| c.0).collect()
+    }
+}
+
 keyword_impl!(
     Op,
     Kind,
@@ -973,6 +983,13 @@ fn table() -> Vec<Key> {
             string,
             "instance-string format variant",
             ck_format
+        ),
+        key!(
+            "allow",
+            S::Words(w::<RuleCode>()),
+            words::<RuleCode>,
+            "rule codes the instance knowingly breaks, e.g. `[CK0302]`: CK can name and print it, but no back end runs it; those rules warn",
+            allow
         ),
         Key {
             name: "name",

@@ -5,6 +5,7 @@
 //! what was omitted, and produces the concrete [`crate::ir::Instance`].
 
 use crate::model::*;
+use crate::validate::codes::RuleCode;
 use ck_dsl::{FileId, Span};
 use serde::Serialize;
 
@@ -206,6 +207,8 @@ pub struct InstanceSpec {
     pub targets: Option<Sp<Vec<Arch>>>,
     /// Instance-string format variant name (see `docs/instance-strings.md`).
     pub ck_format: Option<Sp<String>>,
+    /// Rule codes the instance knowingly breaks (`allow`): reported as warnings.
+    pub allow: Option<Sp<Vec<RuleCode>>>,
 }
 
 impl InstanceSpec {
@@ -266,6 +269,7 @@ impl InstanceSpec {
             dl: DlSpec::default(),
             targets: None,
             ck_format: None,
+            allow: None,
         }
     }
 }

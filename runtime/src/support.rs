@@ -58,6 +58,8 @@ pub enum Rule {
     Target,
     /// The back end cannot run the instance (types, element-wise ops, D tensors).
     Backend,
+    /// The instance breaks CK's rules knowingly (`allow`): it is for printing, not running.
+    Allowed,
 }
 
 impl Rule {
@@ -81,6 +83,7 @@ impl Rule {
             Rule::Prefetch => "pipeline prefetch",
             Rule::Target => "target",
             Rule::Backend => "back end",
+            Rule::Allowed => "rule breaks allowed",
         }
     }
 }
@@ -343,6 +346,15 @@ fn computes(inst: &Instance, p: &ConvProblem) -> bool {
 }
 
 fn identity(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
+    if !inst.allow.is_empty() {
+        return fail(
+            Rule::Allowed,
+            format!(
+                "the instance breaks CK's rules {} (`allow`): CK would not run it",
+                inst.allow.join(", ")
+            ),
+        );
+    }
     if same_kind(inst, p) {
         return Ok(());
     }

@@ -489,3 +489,50 @@ fn emission_that_cannot_be_written_whole_writes_nothing() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A string CK can print for an instance that breaks one of its rules (a block of 128 threads
+/// for one wave's tile) imports with the rule allowed and a warning, checks clean, prints back
+/// byte for byte, and runs nowhere; a string whose instance breaks an identity rule does not
+/// import.
+#[test]
+fn strings_that_break_ck_rules_import_with_the_rules_allowed() {
+    let s = "DeviceGroupedConvBwdWeight_Xdl_CShuffle<2,NHWGC,GKYXC,NHWGK,fp16,fp16,fp16,fp32,\
+             PassThrough,PassThrough,PassThrough,Default,128,64,64,4,8,32,32,2,2,Seq(1,4,8,2),\
+             Seq(0,3,1,2),Seq(0,2,1,3),2,2,4,true,Seq(1,4,8,2),Seq(0,3,1,2),Seq(0,2,1,3),2,2,4,\
+             true,1,1,Seq(1,16,1,4),2,fp16,fp16,1,1>";
+    let imported = ckc(&["import", "trait", s], "");
+    assert_eq!(imported.code, 0, "{}", imported.stderr);
+    assert!(
+        imported.stdout.contains("allow = [CK0302];"),
+        "{}",
+        imported.stdout
+    );
+    assert!(
+        imported.stderr.contains("warning[CK0302]"),
+        "{}",
+        imported.stderr
+    );
+    let checked = ckc(&["check", "-"], &imported.stdout);
+    assert_eq!(checked.code, 0, "{}", checked.stderr);
+    assert_eq!(ok(&["emit", "traits", "-"], &imported.stdout).trim_end(), s);
+    let run = ckc(
+        &[
+            "run",
+            "--instances",
+            "-",
+            "--problem",
+            "bwd_weight 2d N=2 K=64 C=64 filter=3 input=8 pad=1",
+        ],
+        &imported.stdout,
+    );
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.contains("breaks CK's rules CK0302"),
+        "{}",
+        run.stderr
+    );
+    // Layouts of another rank break an identity rule, which `allow` does not relax.
+    let identity = s.replace("NHWGC,GKYXC,NHWGK", "NDHWGC,GKZYXC,NDHWGK");
+    let refused = ckc(&["import", "trait", &identity], "");
+    assert_eq!(refused.code, 1, "{}", refused.stdout);
+}

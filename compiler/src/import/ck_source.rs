@@ -98,6 +98,7 @@ const KEYS: &[&str] = &[
     "dl.c_vector",
     "targets",
     "ck_format",
+    "allow",
 ];
 
 /// The `.ck` source of one imported instance, with the string as its doc comment.
@@ -128,6 +129,9 @@ pub fn instance_source(inst: &Instance, format: CkFormat, doc: &str) -> String {
     }
     if inst.ck_format.is_some() {
         add("ck_format");
+    }
+    if !inst.allow.is_empty() {
+        add("allow");
     }
     let tile = inst.kind == Kind::Tile;
     for field in format.fields() {
@@ -369,6 +373,7 @@ fn key_value(inst: &Instance, key: &str) -> String {
         "dl.c_vector" => dl.map_or(0, |d| d.c_vector).to_string(),
         "targets" => list(&inst.targets),
         "ck_format" => format!("\"{}\"", inst.ck_format.as_deref().unwrap_or_default()),
+        "allow" => list(&inst.allow),
         _ => String::new(),
     }
 }

@@ -1,5 +1,20 @@
 //! The stable validation codes, one per rule (docs/diagnostics.md explains each).
 
+/// A code an instance may name in `allow`: a rule on the concrete instance (tile and LDS
+/// CK03xx, transfer CK04xx, pipeline and work CK05xx), which CK's reflection can print past.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct RuleCode(pub &'static str);
+
+impl RuleCode {
+    /// The codes `allow` takes, in code order.
+    pub fn all() -> impl Iterator<Item = RuleCode> {
+        ALL.iter()
+            .map(|&(c, _)| c)
+            .filter(|c| ["CK03", "CK04", "CK05"].iter().any(|p| c.starts_with(p)))
+            .map(RuleCode)
+    }
+}
+
 /// `(code, what it reports)`, in code order.
 pub const ALL: &[(&str, &str)] = &[
     (MISSING_KEY, "a required key is missing"),

@@ -63,6 +63,7 @@ fn run(specs: &[InstanceSpec], sources: Option<&SourceMap>) -> Result<Validated,
             spec,
             diags: &mut diags,
             errors: 0,
+            relaxable: false,
         };
         let Some(b) = basics::resolve(&mut r) else {
             continue;
@@ -71,11 +72,13 @@ fn run(specs: &[InstanceSpec], sources: Option<&SourceMap>) -> Result<Validated,
             continue;
         };
         let before = r.count();
+        r.relaxable = true;
         shape::check(&mut r, &b, &inst);
         transfer::check(&mut r, &b, &inst);
         pipeline::check(&mut r, &b, &inst);
         work::check(&mut r, &b, &inst);
         lds::check(&mut r, &inst);
+        r.relaxable = false;
         // Only a valid instance can be asked whether some variant prints it.
         if r.count() == before {
             ck_format(&mut r, &inst);

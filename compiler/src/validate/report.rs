@@ -9,6 +9,9 @@ pub(crate) struct Report<'a> {
     pub diags: &'a mut Diagnostics,
     /// Errors this report added: a stage that adds any stops the instance (warnings do not).
     pub errors: usize,
+    /// Whether the rules reporting now are the ones `allow` may relax (those on the concrete
+    /// instance): a broken rule the instance allows is a warning.
+    pub relaxable: bool,
 }
 
 impl Report<'_> {
@@ -21,6 +24,20 @@ impl Report<'_> {
         label: impl Into<String>,
         help: impl Into<String>,
     ) {
+        let allowed = self.relaxable
+            && self
+                .spec
+                .allow
+                .as_ref()
+                .is_some_and(|a| a.value.iter().any(|c| c.0 == code));
+        if allowed {
+            let d = Diagnostic::warning(code, message).note(format!(
+                "the instance allows {code}: CK can print it, but no back end runs it"
+            ));
+            let d = self.place(d, span, label.into());
+            self.diags.push(d.help(help));
+            return;
+        }
         let d = self.place(Diagnostic::error(code, message), span, label.into());
         self.diags.push(d.help(help));
         self.errors += 1;

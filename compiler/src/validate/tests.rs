@@ -947,3 +947,28 @@ fn explain_reports_lds_and_occupancy() {
     let tile = crate::analysis::explain(&ok(tile_bwd_weight()).instances()[0]);
     assert_eq!(tile.lds_bytes, 128 * 32 * 2 * 2);
 }
+
+/// `allow` turns a broken rule on the concrete instance into a warning and keeps the instance,
+/// marked; it relaxes only the codes it names, and no identity rule.
+#[test]
+fn allowed_rule_breaks_warn_and_mark_the_instance() {
+    use super::codes::RuleCode;
+    let mut s = xdl_v3();
+    s.block = int(128);
+    s.allow = Some(sp(vec![RuleCode(c::WAVES)]));
+    let v = ok(s.clone());
+    assert_eq!(v.instances()[0].allow, [c::WAVES]);
+    let w: Vec<_> = v
+        .warnings()
+        .iter()
+        .map(|d| (d.code, d.is_error()))
+        .collect();
+    assert_eq!(w, [(c::WAVES, false)]);
+    // Another code does not relax this one.
+    s.allow = Some(sp(vec![RuleCode(c::TILE_DIV)]));
+    assert_eq!(errors(&s).0[0].code, c::WAVES);
+    // Only the rules on the concrete instance can be allowed.
+    let codes: Vec<&str> = RuleCode::all().map(|c| c.0).collect();
+    assert!(codes.contains(&c::WAVES) && codes.contains(&c::LDS) && codes.contains(&c::STREAMK));
+    assert!(!codes.contains(&c::TARGETS) && !codes.contains(&c::CK_FORMAT));
+}

@@ -1,13 +1,17 @@
 //! `ckc import trait`: CK instance strings to `.ck` source, one `instance` item per string.
+//! CK can name and print instances that break its own rules; such a string still imports,
+//! its instance allowing the rules it breaks (`allow`), and the breaks print as warnings.
 
 use super::Outcome;
-use crate::cli::ImportSource;
+use crate::cli::{Color, ImportSource};
+use crate::output::print_diagnostics;
 use ck_compiler::import::{ImportedInstance, import_list, import_trait, to_ck_source};
-use std::collections::BTreeMap;
+use ck_compiler::load::Session;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
 use std::process::ExitCode;
 
-pub fn run(source: ImportSource) -> Result<ExitCode, String> {
+pub fn run(source: ImportSource, color: Color) -> Result<ExitCode, String> {
     let ImportSource::Trait { string } = source;
     let outcome = if string == "-" {
         let mut bytes = Vec::new();
@@ -16,10 +20,10 @@ pub fn run(source: ImportSource) -> Result<ExitCode, String> {
             .map_err(|e| format!("cannot read standard input: {e}"))?;
         let text =
             String::from_utf8(bytes).map_err(|e| format!("standard input is not UTF-8: {e}"))?;
-        from_list(&text)
+        from_list(&text, color)
     } else {
         match import_trait(&string) {
-            Ok(imported) => print(&[imported]),
+            Ok(imported) => print(&[imported], color),
             Err(e) => Outcome::Rejected(vec![e.to_string()]),
         }
     };
@@ -28,7 +32,7 @@ pub fn run(source: ImportSource) -> Result<ExitCode, String> {
 
 /// Every line must import; a string repeated on a later line is left out (with a warning), since
 /// its instance would be declared twice under the same name.
-fn from_list(text: &str) -> Outcome {
+fn from_list(text: &str, color: Color) -> Outcome {
     let mut imported = Vec::new();
     let mut errors = Vec::new();
     let mut first_line: BTreeMap<String, usize> = BTreeMap::new();
@@ -52,12 +56,62 @@ fn from_list(text: &str) -> Outcome {
     } else if imported.is_empty() {
         Outcome::Rejected(vec!["<stdin>: no instance strings".to_string()])
     } else {
-        print(&imported)
+        print(&imported, color)
     }
 }
 
-fn print(imported: &[ImportedInstance]) -> Outcome {
-    let sources: Vec<String> = imported.iter().map(to_ck_source).collect();
+fn print(imported: &[ImportedInstance], color: Color) -> Outcome {
+    let mut sources = Vec::new();
+    for i in imported {
+        match allowing_its_breaks(i, color) {
+            Ok(text) => sources.push(text),
+            Err(()) => {
+                return Outcome::Rejected(vec![format!(
+                    "`{}`: its instance breaks rules that `allow` does not relax (above)",
+                    i.text
+                )]);
+            }
+        }
+    }
     crate::output::out!("{}", sources.join("\n"));
     Outcome::Ok
+}
+
+/// The `.ck` source of `imported`, compiled: where its instance breaks rules (those on the
+/// concrete instance, which `allow` relaxes), the source allows every rule it breaks and the
+/// breaks print as warnings; errors that `allow` does not relax print, and give `Err`.
+fn allowing_its_breaks(imported: &ImportedInstance, color: Color) -> Result<String, ()> {
+    let compile = |text: &str| {
+        let mut session = Session::new();
+        session.add_source("<import>", text);
+        let result = ck_compiler::compile(&session);
+        (result, session)
+    };
+    let text = to_ck_source(imported);
+    let (result, session) = compile(&text);
+    let errors = match result {
+        Ok(set) => {
+            print_diagnostics(set.warnings(), session.sources(), color);
+            return Ok(text);
+        }
+        Err(d) => d,
+    };
+    let broken: BTreeSet<String> = errors
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.code.to_string())
+        .collect();
+    let mut allowing = imported.clone();
+    allowing.instance.allow = broken.into_iter().collect();
+    let relaxed = to_ck_source(&allowing);
+    match compile(&relaxed) {
+        (Ok(set), session) => {
+            print_diagnostics(set.warnings(), session.sources(), color);
+            Ok(relaxed)
+        }
+        (Err(_), _) => {
+            print_diagnostics(&errors, session.sources(), color);
+            Err(())
+        }
+    }
 }

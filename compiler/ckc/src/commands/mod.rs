@@ -111,7 +111,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             Ok(Outcome::Ok)
         }),
         Command::Emit { target } => emit::run(target, cli.color),
-        Command::Import { source } => import::run(source),
+        Command::Import { source } => import::run(source, cli.color),
     }
 }
 

@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 /// Why an instance has no portable kernel.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum HipError {
+    #[error("instance `{instance}` breaks CK's rules {codes} (`allow`): no back end runs it")]
+    Allowed { instance: String, codes: String },
     #[error(
         "instance `{instance}`: data type {dtype} has no portable kernel (fp32, tf32, fp16, bf16 do)"
     )]
@@ -501,6 +503,12 @@ impl KernelConfig {
     }
 
     pub fn new(inst: &Instance) -> Result<KernelConfig, HipError> {
+        if !inst.allow.is_empty() {
+            return Err(HipError::Allowed {
+                instance: inst.name.clone(),
+                codes: inst.allow.join(", "),
+            });
+        }
         let zero = |what| HipError::Zero {
             instance: inst.name.clone(),
             what,

@@ -3,8 +3,9 @@
 //! Build one from code ([`ConvProblem::new`] and the `with_*` setters), from JSON
 //! ([`ConvProblem::from_json`]) or from a problem string ([`ConvProblem::parse`], grammar in
 //! [`crate::problem_string`]). Every constructor validates: zero sizes, an output smaller than one
-//! element, wrong dimension counts, layouts of the wrong role or rank and element counts past what
-//! memory can address are errors with reasons.
+//! element, wrong dimension counts, layouts of the wrong role or rank or of two layout families
+//! (the string form names one family) and element counts past what memory can address are errors
+//! with reasons.
 
 use crate::layout::{DescError, LayoutFamily, Role, TensorDesc, gemm_roles};
 use ck_compiler::ir::Types;
@@ -138,6 +139,15 @@ pub enum ProblemError {
         weight: DataType,
         output: DataType,
     },
+    #[error(
+        "layouts in={input} wei={weight} out={output} are not one family's: a problem takes the \
+         nhwgc, gnhwc or ngchw family's input, weight and output layouts at its rank"
+    )]
+    Layouts {
+        input: Layout,
+        weight: Layout,
+        output: Layout,
+    },
     #[error("problem string: {0}")]
     Syntax(String),
     #[error("problem JSON: {0}")]
@@ -265,6 +275,18 @@ impl ConvProblem {
                     want: self.ndim,
                 });
             }
+        }
+        // The string form names the family alone: a problem's layouts are one family's.
+        let family = LayoutFamily::of_input(self.layout.input)
+            .filter(|&(_, rank)| rank == self.ndim)
+            .and_then(|(f, rank)| ProblemLayout::family(f, rank));
+        if family != Some(self.layout) {
+            let l = self.layout;
+            return Err(ProblemError::Layouts {
+                input: l.input,
+                weight: l.weight,
+                output: l.output,
+            });
         }
         for (what, v) in [("G", self.g), ("N", self.n), ("K", self.k), ("C", self.c)] {
             if v == 0 {
@@ -663,6 +685,14 @@ mod tests {
         assert!(matches!(
             ConvProblem::from_json("{"),
             Err(ProblemError::Json(_))
+        ));
+        // Layouts of two families, which the string form cannot name (found by the `problem`
+        // fuzz target: it printed as the input's family and read back as another problem).
+        let mixed = text.replace("\"output\":\"nhwgk\"", "\"output\":\"ngkhw\"");
+        assert_ne!(mixed, text);
+        assert!(matches!(
+            ConvProblem::from_json(&mixed),
+            Err(ProblemError::Layouts { .. })
         ));
     }
 }

@@ -64,8 +64,8 @@ fn print(imported: &[ImportedInstance], color: Color) -> Outcome {
     let mut sources = Vec::new();
     for i in imported {
         match allowing_its_breaks(i, color) {
-            Ok(text) => sources.push(text),
-            Err(()) => {
+            Some(text) => sources.push(text),
+            None => {
                 return Outcome::Rejected(vec![format!(
                     "`{}`: its instance breaks rules that `allow` does not relax (above)",
                     i.text
@@ -79,8 +79,8 @@ fn print(imported: &[ImportedInstance], color: Color) -> Outcome {
 
 /// The `.ck` source of `imported`, compiled: where its instance breaks rules (those on the
 /// concrete instance, which `allow` relaxes), the source allows every rule it breaks and the
-/// breaks print as warnings; errors that `allow` does not relax print, and give `Err`.
-fn allowing_its_breaks(imported: &ImportedInstance, color: Color) -> Result<String, ()> {
+/// breaks print as warnings; errors that `allow` does not relax print, and give `None`.
+fn allowing_its_breaks(imported: &ImportedInstance, color: Color) -> Option<String> {
     let compile = |text: &str| {
         let mut session = Session::new();
         session.add_source("<import>", text);
@@ -92,7 +92,7 @@ fn allowing_its_breaks(imported: &ImportedInstance, color: Color) -> Result<Stri
     let errors = match result {
         Ok(set) => {
             print_diagnostics(set.warnings(), session.sources(), color);
-            return Ok(text);
+            return Some(text);
         }
         Err(d) => d,
     };
@@ -107,11 +107,11 @@ fn allowing_its_breaks(imported: &ImportedInstance, color: Color) -> Result<Stri
     match compile(&relaxed) {
         (Ok(set), session) => {
             print_diagnostics(set.warnings(), session.sources(), color);
-            Ok(relaxed)
+            Some(relaxed)
         }
         (Err(_), _) => {
             print_diagnostics(&errors, session.sources(), color);
-            Err(())
+            None
         }
     }
 }

@@ -114,7 +114,7 @@ CK_DEV void ck_pointwise_mma(const CkArgs& a, unsigned char* smem) {
     const int warp = (int)threadIdx.x / 32, lane = (int)threadIdx.x % 32;
     const int S = (int)(fwd ? a.C : a.K), D = (int)(fwd ? a.K : a.C);
     // GEMM-K in 16-channel steps of SV 16-byte chunks; this workgroup's destination range, DR
-    // channels from n_lo (the host sizes grid z by the same formula).
+    // channels from n_lo (the host sized the LDS for ranges of at least DR).
     const int SP = (S + 15) / 16 * 16, SV = SP / 8, passes = (D + 63) / 64;
     const int DR = (passes + (int)gridDim.z - 1) / (int)gridDim.z * 64, n_lo = (int)blockIdx.z * DR;
     const int ncols = D - n_lo < DR ? D - n_lo : DR;

@@ -1670,3 +1670,15 @@ fn pointwise_problems_run_on_tensor_cores_where_the_device_has_them() {
         }
     }
 }
+
+/// An instance that knowingly breaks CK's rules (`allow`) prints but has no portable kernel.
+#[test]
+fn instances_that_allow_rule_breaks_have_no_portable_kernel() {
+    let mut inst = SampleBuilder::new("deviating", Op::Fwd).build();
+    assert!(emit_hip(&inst).is_ok());
+    inst.allow = vec!["CK0302".into()];
+    assert!(matches!(
+        emit_hip(&inst),
+        Err(HipError::Allowed { instance, codes }) if instance == "deviating" && codes == "CK0302"
+    ));
+}

@@ -25,7 +25,9 @@ const PW_BLOCKS_PER_CU: u64 = 4;
 pub(in crate::emit::hip) const PWM_WARPS: u64 = 4;
 pub(in crate::emit::hip) const PWM_STAGES: u64 = 2;
 pub(in crate::emit::hip) const PWM_BLOCKS: u64 = 4;
-/// Source channels the tensor-core entry takes at most: its rings hold 16-pixel runs of them.
+/// Source channels the tensor-core entry takes at most (its rings hold 16-pixel runs of them).
+/// It takes only the SIMT entry's problems: past those weights the GEMM tiles ran faster.
+/// Selection estimates its runs as the SIMT entry's, which they measured at least as fast as.
 const PWM_MAX_SOURCE: u64 = 256;
 /// Warps' runs the device should have at least before destination ranges split a problem: a few
 /// for every warp it holds at once.
@@ -58,14 +60,6 @@ pub fn pointwise_suits(dims: &ConvDims) -> bool {
         && dims.g <= MAX_GRID_Y
 }
 
-/// Whether the tensor-core pointwise entry takes `dims` where the device has it (NVIDIA sm_80+,
-/// 16-bit operands of one type): [`pointwise_suits`] with at most 256 source channels. Past the
-/// SIMT entry's weights the GEMM tiles ran faster. Selection estimates these runs as the SIMT
-/// entry's, which they measured at least as fast as.
-fn pointwise_mma_suits(dims: &ConvDims) -> bool {
-    pointwise_suits(dims) && pointwise_channels(dims)[0] <= PWM_MAX_SOURCE
-}
-
 /// LDS of the tensor-core entry for `src` source channels and destination ranges of `range`
 /// channels: the range's weights (the source padded to 16), then each warp's ring.
 fn pointwise_mma_lds(src: u64, range: u64) -> u64 {
@@ -89,7 +83,8 @@ fn pointwise_mma_launch(src: u64, dst: u64, pixels: u64, g: u64, dev: &DeviceInf
     if fit == 0 {
         return None;
     }
-    // Ranges of `per` passes; the kernel derives the same from grid z.
+    // Ranges of `per` passes. The kernel derives its range from grid z as
+    // ceil(passes / ranges) passes, never more than `per`, so the LDS sized here holds it.
     let per = passes.div_ceil(want.clamp(1, passes)).min(fit);
     let ranges = passes.div_ceil(per);
     let bytes = pointwise_mma_lds(src, per * 64);
@@ -98,6 +93,7 @@ fn pointwise_mma_launch(src: u64, dst: u64, pixels: u64, g: u64, dev: &DeviceInf
         .div_ceil(PWM_WARPS)
         .min((per_cu * cus).div_ceil(g * ranges))
         .max(1);
+    // Grid z has grid y's limit.
     (ranges <= MAX_GRID_Y && blocks <= MAX_GRID_X).then(|| {
         plain_launch(
             EntryKind::PointwiseMma,
@@ -142,7 +138,7 @@ impl KernelConfig {
         }
         let pixels = dims.n * spatial.iter().product::<u64>();
         if self.mma_operands(dev)
-            && pointwise_mma_suits(dims)
+            && src <= PWM_MAX_SOURCE
             && let Some(launch) = pointwise_mma_launch(src, dst, pixels, dims.g, dev)
         {
             return Some(single_launch(launch, args, tensor_bytes));

@@ -164,6 +164,46 @@ impl ConvProblem {
         holds.then_some(padded)
     }
 
+    /// The problem with its groups `G` padded to a multiple of `m` with zero groups, for
+    /// instances that merge `m` groups into one tile: copies of the input and output whose
+    /// pixels hold the zero groups' channels after the others', and of the weights with the zero
+    /// groups' filters after the others'. `None` where `G` is already a multiple, or where the
+    /// tensors are not channels-last with a pixel's groups together (NHWGC, GKYXC, NHWGK).
+    pub fn groups_padded(&self, m: u64) -> Option<Padded> {
+        use Layout::*;
+        let channels_last = matches!(
+            (self.layout.input, self.layout.weight, self.layout.output),
+            (
+                Nwgc | Nhwgc | Ndhwgc,
+                Gkxc | Gkyxc | Gkzyxc,
+                Nwgk | Nhwgk | Ndhwgk
+            )
+        );
+        if m < 2 || self.g.is_multiple_of(m) || !channels_last || self.validate().is_err() {
+            return None;
+        }
+        let g = self.g.checked_next_multiple_of(m)?;
+        // A row of the source holds every group's elements; its copy has room for `g` groups.
+        let rows = |rows: u64, per_group: u64| {
+            let src = self.g.checked_mul(per_group)?;
+            map(rows, src, 1, src, g.checked_mul(per_group)?, 0).map(Some)
+        };
+        let filter = self
+            .k
+            .checked_mul(product(&self.filter)?)?
+            .checked_mul(self.c)?;
+        let maps = [
+            rows(self.n.checked_mul(product(&self.input)?)?, self.c)?,
+            rows(1, filter)?,
+            rows(self.n.checked_mul(product(&self.output())?)?, self.k)?,
+        ];
+        let problem = ConvProblem { g, ..self.clone() };
+        problem
+            .validate()
+            .is_ok()
+            .then_some(Padded { problem, maps })
+    }
+
     /// [`Self::padded`] with the last stride folded into the channels.
     fn fold_padded(&self, v: u64, group_outer: bool) -> Option<Padded> {
         let last = self.ndim as usize - 1;
@@ -383,5 +423,42 @@ mod tests {
         assert_eq!(pd.problem.stride, vec![2, 2]);
         let folded = stem.padded(8, 1).unwrap();
         assert_eq!((folded.problem.c, folded.problem.stride), (8, vec![2, 1]));
+    }
+
+    #[test]
+    fn groups_pad_to_whole_merges_with_zero_groups() {
+        let p =
+            ConvProblem::parse("fwd 2d G=116 N=2 K=1 C=1 filter=3x3 input=14x14 lpad=1x1 rpad=1x1")
+                .unwrap();
+        let pd = p.groups_padded(8).unwrap();
+        assert_eq!(pd.problem.g, 120);
+        assert_eq!(pd.problem.output(), p.output());
+        let pixels = 2 * 14 * 14;
+        let row = |rows, src, out| RowMap {
+            rows,
+            src,
+            blocks: 1,
+            inp: src,
+            out,
+            shift: 0,
+        };
+        assert_eq!(
+            pd.maps,
+            [
+                Some(row(pixels, 116, 120)),
+                Some(row(1, 116 * 9, 120 * 9)),
+                Some(row(pixels, 116, 120))
+            ]
+        );
+        assert_eq!(p.groups_padded(4), None, "116 groups are whole merges of 4");
+        let gnhwc = ConvProblem {
+            layout: crate::problem::ProblemLayout {
+                input: Layout::Gnhwc,
+                weight: Layout::Gkyxc,
+                output: Layout::Gnhwk,
+            },
+            ..p
+        };
+        assert_eq!(gnhwc.groups_padded(8), None);
     }
 }

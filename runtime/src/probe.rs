@@ -481,6 +481,26 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
                 stride: 2,
                 ..base
             },
+            // Group counts off the merge run on copies with zero groups added
+            // (`ConvProblem::groups_padded`): depthwise, then eight-channel groups at stride 2.
+            Shape {
+                what: "groups padded, depthwise",
+                g: 2 * m + 3,
+                k: 1,
+                c: 1,
+                input: 6,
+                ..base
+            },
+            Shape {
+                what: "groups padded, eight channels, strided",
+                g: m + 1,
+                n: 1,
+                k: 8 * v,
+                c: 8 * v,
+                input: 7,
+                stride: 2,
+                ..base
+            },
         ]);
         // Small channels only, which keeps the reference cheap: rows of three 16-pixel runs
         // split into chunks of rows, some blocks taking more than one (the backward-weight

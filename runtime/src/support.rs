@@ -138,7 +138,8 @@ pub enum Formulation {
     /// channels), which the instance supports as stated.
     Folded(ConvProblem),
     /// On copies of some of its tensors with the channels `C` or `K` padded
-    /// ([`ConvProblem::padded`]), whose problem the instance supports as stated.
+    /// ([`ConvProblem::padded`]) or the groups `G` ([`ConvProblem::groups_padded`]), whose
+    /// problem the instance supports as stated.
     Padded(Padded),
 }
 
@@ -200,6 +201,8 @@ pub(crate) struct Forms<'p> {
     /// [`ConvProblem::padded`] to vectors of 1, 2, 4, 8 and 16 channels (C, then K), derived on
     /// first use, each with its 2 GB rule.
     padded: [[PaddedForm; 5]; 5],
+    /// [`ConvProblem::groups_padded`] to merges of 2, 4, 8 and 16 groups, likewise.
+    grouped: [PaddedForm; 4],
     /// The 2 GB rule ([`tensor_sizes`]) for the problem as stated, folded and transposed: it
     /// depends on the instance only through its 64-bit indexing.
     sizes: [Sizes; 3],
@@ -218,6 +221,7 @@ impl<'p> Forms<'p> {
             folded: problem.folded(),
             transposed: problem.transposed(),
             padded: Default::default(),
+            grouped: Default::default(),
             sizes: Default::default(),
         }
     }
@@ -226,6 +230,17 @@ impl<'p> Forms<'p> {
         let slot = |v: u64| [1, 2, 4, 8, 16].iter().position(|&w| w == v);
         self.padded[slot(vc)?][slot(vk)?]
             .get_or_init(|| self.problem.padded(vc, vk).map(|pd| (pd, Sizes::new())))
+            .as_ref()
+    }
+
+    fn groups_padded(&self, merge: u64) -> Option<&(Padded, Sizes)> {
+        let slot = [2, 4, 8, 16].iter().position(|&m| m == merge)?;
+        self.grouped[slot]
+            .get_or_init(|| {
+                self.problem
+                    .groups_padded(merge)
+                    .map(|pd| (pd, Sizes::new()))
+            })
             .as_ref()
     }
 }
@@ -255,10 +270,28 @@ pub(crate) fn formulation_among(
         Ok(()) => return Ok(Formulation::Direct),
         Err(e) => e,
     };
+    let (sources, result) = ops_by_role(inst.op, &inst.elementwise);
+    if err.rule == Rule::MergeGroups {
+        // Zero groups complete the last merge; every tensor is copied, so the result must not
+        // also be read.
+        let merge = u64::from(inst.work.merge_groups);
+        if let Some((pd, sizes)) = forms.groups_padded(merge).filter(|_| !is_binary(result)) {
+            return match check(inst, &pd.problem, sizes, dev) {
+                Ok(()) => Ok(Formulation::Padded(pd.clone())),
+                Err(pe) => Err(Unsupported {
+                    rule: err.rule,
+                    reason: format!(
+                        "{}; with G padded to {}, {}: {}",
+                        err.reason, pd.problem.g, pe.rule, pe.reason
+                    ),
+                }),
+            };
+        }
+        return Err(err);
+    }
     if !matches!(err.rule, Rule::VectorA | Rule::VectorB | Rule::VectorC) {
         return Err(err);
     }
-    let (sources, result) = ops_by_role(inst.op, &inst.elementwise);
     let alike = sources[0] == sources[1] && inst.types.compute_a == inst.types.compute_b;
     let mut reason = err.reason;
     if let Some(t) = forms.transposed.as_ref().filter(|_| alike) {

@@ -283,6 +283,11 @@ pub struct BenchArgs {
     /// Seed of the random data (default: a fresh one per run).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Time only the N instances selection ranks first on each shape (and its default choice):
+    /// a sweep over many shapes at a fraction of the cost, whose best is a lower bound on the
+    /// library's.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), conflicts_with = "precompile")]
+    pub top: Option<u32>,
     /// Compile the kernels of every instance that supports a shape into this cubin cache folder,
     /// print the names of the cache files they need and exit (needs NVRTC, no GPU).
     #[arg(long, value_name = "DIR")]

@@ -673,7 +673,7 @@ mod tests {
             wgmma: false,
             cluster_slots: hip::NO_CLUSTERS,
         };
-        let plan = plan(&inst, &k, &p, &DeviceModel::default(), &dev).unwrap();
+        let plan = plan(&inst, &k.config, &p, &DeviceModel::default(), &dev).unwrap();
         assert_eq!(plan.phases.len(), 4);
         let s = stats(&k, &plan, &p);
         let per: Vec<u64> = plan

@@ -16,7 +16,7 @@ use ck_runtime::shapes::{self, Shape};
 use ck_runtime::timings::Timing;
 use ck_runtime::{Backend, ConvProblem, DeviceModel, Registry, supports_on};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -59,14 +59,14 @@ fn kernels_of(instances: &[&Instance]) -> Vec<Option<HipKernel>> {
     out
 }
 
-/// The runs of each problem: the instances that support it on `device` and that `plans` (the
-/// back end's launch plan, where there is one) takes.
+/// The runs of each problem: the instances that support it on `device` and that `takes` (the
+/// back end's launch plan where there is one, and `--top`) keeps.
 fn work<'a>(
     instances: &[&Instance],
     kernels: &'a [Option<HipKernel>],
     problems: Vec<ConvProblem>,
     device: &DeviceModel,
-    plans: &dyn Fn(&Instance, &ConvProblem) -> bool,
+    takes: &dyn Fn(&Instance, &ConvProblem) -> bool,
 ) -> Work<'a> {
     let mut texts = KernelTexts::default();
     let shapes = problems
@@ -79,7 +79,7 @@ fn work<'a>(
                 .filter_map(|(i, (inst, k))| {
                     let k = k.as_ref()?;
                     supports_on(inst, &p, device).ok()?;
-                    plans(inst, &p).then_some(())?;
+                    takes(inst, &p).then_some(())?;
                     Some((i, k, texts.index(k)))
                 })
                 .collect();
@@ -90,6 +90,34 @@ fn work<'a>(
         kernels: texts.into_kernels(),
         shapes,
     }
+}
+
+/// `--top n`: per problem, the names of the `n` instances the back end ranks first and of its
+/// default choice (which the ranking's order of priorities may place lower).
+fn top_ranked(
+    reg: &Registry,
+    be: &CudaBackend,
+    problems: &[ConvProblem],
+    n: usize,
+) -> HashMap<ConvProblem, Vec<String>> {
+    problems
+        .iter()
+        .map(|p| {
+            let mut names: Vec<String> = reg
+                .candidates_for(p, be)
+                .into_iter()
+                .filter(|c| c.verdict.is_ok())
+                .take(n)
+                .map(|c| c.instance.name.clone())
+                .collect();
+            if let Ok(default) = reg.select_for(p, be)
+                && !names.contains(&default.name)
+            {
+                names.push(default.name.clone());
+            }
+            (p.clone(), names)
+        })
+        .collect()
 }
 
 fn symbol(k: &HipKernel) -> String {
@@ -142,8 +170,16 @@ pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
     };
     let instances: Vec<&Instance> = reg.instances().collect();
     let kernels = kernels_of(&instances);
-    let plans = |inst: &Instance, p: &ConvProblem| be.plans(inst, p).is_ok();
-    let work = work(&instances, &kernels, problems, &be.device_model(), &plans);
+    let ranked = args
+        .top
+        .map(|n| top_ranked(&reg, &be, &problems, n as usize));
+    let takes = |inst: &Instance, p: &ConvProblem| {
+        be.plans(inst, p).is_ok()
+            && ranked
+                .as_ref()
+                .is_none_or(|r| r.get(p).is_some_and(|names| names.contains(&inst.name)))
+    };
+    let work = work(&instances, &kernels, problems, &be.device_model(), &takes);
     eprintln!(
         "{} shapes, {} distinct kernels on {card} ({}; workgroups at once in clusters of 1-{MAX_CLUSTER}: {:?}); compiling",
         chosen.len(),

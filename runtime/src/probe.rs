@@ -426,6 +426,35 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
             ..base
         });
     }
+    // Scalar-load forward kernels run few input channels on their window entry: a strided
+    // three-channel stem whose output vectors do not divide the workgroup, then one channel a
+    // group through a dilated filter with a one-sided pad.
+    if inst.op == Op::Fwd && v == 1 && m == 1 {
+        shapes.extend([
+            Shape {
+                what: "few input channels, strided",
+                k: 24,
+                c: 3,
+                input: 9,
+                stride: 2,
+                rpad: 0,
+                ..base
+            },
+            Shape {
+                what: "few input channels, grouped, dilated",
+                g: 2,
+                n: 1,
+                k: 16,
+                c: 1,
+                filter: 3,
+                input: 8,
+                dilation: 2,
+                lpad: 2,
+                rpad: 0,
+                ..base
+            },
+        ]);
+    }
     // Merged groups are for narrow groups: 2, 4 and 8 channels, which the kernels run on their
     // small-channel paths.
     if m > 1 {

@@ -266,16 +266,26 @@ pub(crate) fn formulation_among(
         return Ok(Formulation::Folded(q.clone()));
     }
     let direct = check(inst, p, stated, dev);
+    let (sources, result) = ops_by_role(inst.op, &inst.elementwise);
+    // Zero groups complete the last merge, and the last 8-channel vector of groups that the
+    // merged kernels' small-channel entries take whole (a GEMM tile over a partial one runs
+    // a thousand times slower); every tensor is copied, so the result must not also be read.
+    let merge = group_multiple(inst, p);
+    let grouped = forms
+        .groups_padded(merge)
+        .filter(|_| merge > 1 && !is_binary(result));
     let err = match direct {
-        Ok(()) => return Ok(Formulation::Direct),
+        Ok(()) => {
+            return Ok(grouped
+                .filter(|(pd, sizes)| check(inst, &pd.problem, sizes, dev).is_ok())
+                .map_or(Formulation::Direct, |(pd, _)| {
+                    Formulation::Padded(pd.clone())
+                }));
+        }
         Err(e) => e,
     };
-    let (sources, result) = ops_by_role(inst.op, &inst.elementwise);
     if err.rule == Rule::MergeGroups {
-        // Zero groups complete the last merge; every tensor is copied, so the result must not
-        // also be read.
-        let merge = u64::from(inst.work.merge_groups);
-        if let Some((pd, sizes)) = forms.groups_padded(merge).filter(|_| !is_binary(result)) {
+        if let Some((pd, sizes)) = grouped {
             return match check(inst, &pd.problem, sizes, dev) {
                 Ok(()) => Ok(Formulation::Padded(pd.clone())),
                 Err(pe) => Err(Unsupported {
@@ -319,6 +329,17 @@ pub(crate) fn formulation_among(
         rule: err.rule,
         reason,
     })
+}
+
+/// The multiple of groups an instance that merges groups runs `p` over: its merge, and for
+/// C = K of 1, 2 or 4 channels also whole 8-channel vectors of groups; 1 for other instances.
+fn group_multiple(inst: &Instance, p: &ConvProblem) -> u64 {
+    let merge = u64::from(inst.work.merge_groups.max(1));
+    let per_vector = match (p.c, p.k) {
+        (c @ (1 | 2 | 4), k) if k == c && merge > 1 => 8 / c,
+        _ => 1,
+    };
+    merge / gcd(merge, per_vector) * per_vector
 }
 
 /// The vector widths an instance reads and writes the channels `C` and `K` with ([`vectors`]):

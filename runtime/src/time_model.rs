@@ -10,9 +10,10 @@ use crate::elementwise::ops_by_role;
 use crate::features::{names, rows_of};
 use crate::gbdt::Gbdt;
 use crate::layout::Role;
+use crate::probe::vectors;
 use crate::problem::ConvProblem;
 use crate::support::Formulation;
-use ck_compiler::emit::hip::{depthwise_rows_suit, pointwise_suits};
+use ck_compiler::emit::hip::{depthwise_rows_suit, pointwise_suits, window_suits};
 use ck_compiler::ir::Instance;
 use ck_compiler::model::{Arch, ConvSpec, DataType, ElementOp, Op};
 use std::sync::OnceLock;
@@ -103,14 +104,16 @@ pub fn predict_all(
     target: Option<Arch>,
     walk: Walk,
 ) -> Vec<f64> {
-    // The model knows the GEMM of the problem an instance computes; a pointwise entry and the
+    // The model knows the GEMM of the problem an instance computes; the pointwise, window and
     // depthwise rows entries stream it instead (no tree walk), and padded copies add their own
     // launches.
     let streamed: Vec<Option<f64>> = runs
         .iter()
         .map(|(inst, form)| {
             let q = form.problem(p);
-            pointwise_us(inst, q).or_else(|| depthwise_rows_us(inst, q))
+            pointwise_us(inst, q)
+                .or_else(|| window_us(inst, q))
+                .or_else(|| depthwise_rows_us(inst, q))
         })
         .collect();
     let copies: Vec<f64> = runs
@@ -199,6 +202,26 @@ fn pointwise_us(inst: &Instance, q: &ConvProblem) -> Option<f64> {
     )
 }
 
+/// The estimate of a run of `q` on the window forward entry, where `inst`'s kernel takes it
+/// there (forward, scalar loads of both operands, no merged groups, plain loads,
+/// [`window_suits`]): a launch, the input's and output's bytes, and the multiply-adds on the
+/// SIMT lanes.
+fn window_us(inst: &Instance, q: &ConvProblem) -> Option<f64> {
+    let [va, vb, _] = vectors(inst);
+    if inst.op != Op::Fwd || va != 1 || vb != 1 || inst.work.merge_groups > 1 || !plain_loads(inst)
+    {
+        return None;
+    }
+    let dims = conv_dims(q).ok().filter(window_suits)?;
+    let px = |s: [u64; 3]| (dims.n * dims.g * s.iter().product::<u64>()) as f64;
+    let elem = |role| q.dtype_of(role).bytes() as f64;
+    let bytes = px(dims.input) * dims.c as f64 * elem(Role::Input)
+        + px(dims.output) * dims.k as f64 * elem(Role::Output);
+    let taps = dims.filter.iter().product::<u64>();
+    let fmas = px(dims.output) * (taps * dims.c * dims.k) as f64;
+    Some(WINDOW_LAUNCH_US + bytes / WINDOW_BYTES_PER_US + fmas / WINDOW_FMAS_PER_US)
+}
+
 /// The estimate of a run of `q` on the depthwise backward-weight rows entries, where `inst`'s
 /// kernel takes it there (it merges groups, plain loads, [`depthwise_rows_suit`]): two launches
 /// (the rows and the convert that adds their slices), the input and output gradient's bytes,
@@ -233,6 +256,11 @@ const POINTWISE_BYTES_PER_US: f64 = 2.8e6;
 const POINTWISE_FLOPS_PER_US: f64 = 4.7e7;
 const POINTWISE_SOURCE_US: f64 = 0.06;
 const POINTWISE_WEIGHT_US: f64 = 5.6e-4;
+
+/// The window entry's terms, fitted to its runs on an H200 (`docs/performance.md`).
+const WINDOW_LAUNCH_US: f64 = 4.2;
+const WINDOW_BYTES_PER_US: f64 = 1.5e6;
+const WINDOW_FMAS_PER_US: f64 = 5.1e6;
 
 /// What the estimate of a run on padded copies adds for each copy: a launch, and its bytes at
 /// about two thirds of an H100's memory bandwidth.

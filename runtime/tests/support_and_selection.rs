@@ -447,3 +447,34 @@ fn tf32_problems_take_tf32_and_exact_instances() {
     );
     assert_eq!(v.bound, tolerance(DataType::Fp16, 108));
 }
+
+#[test]
+fn merged_kernels_run_partial_vectors_of_groups_on_copies_with_zero_groups() {
+    let mut two = instance(Variant::XdlTwoStage);
+    two.work.merge_groups = 2;
+    two.a.src_vector = 1;
+    two.b.src_vector = 1;
+    two.c.vector = 1;
+    let dev = DeviceModel::default();
+    let padded_to =
+        |inst: &ck_compiler::ir::Instance, text: &str| match formulation(inst, &p(text), &dev) {
+            Ok(Formulation::Padded(pd)) => Some(pd.problem.g),
+            Ok(_) => None,
+            Err(e) => panic!("{text}: {e}"),
+        };
+    // 36 depthwise groups are whole merges of two but not whole vectors of eight.
+    assert_eq!(
+        padded_to(&two, "bwd_weight 2d G=36 N=2 K=1 C=1 filter=1 input=6"),
+        Some(40)
+    );
+    assert_eq!(
+        padded_to(&two, "bwd_weight 2d G=40 N=2 K=1 C=1 filter=1 input=6"),
+        None
+    );
+    // A merge of four past a count of 3: one vector of eight.
+    two.work.merge_groups = 4;
+    assert_eq!(
+        padded_to(&two, "bwd_weight 2d G=3 N=2 K=1 C=1 filter=1 input=6"),
+        Some(8)
+    );
+}

@@ -447,6 +447,13 @@ impl KernelConfig {
         self.fast_1x1 && self.op != Op::BwdWeight
     }
 
+    /// Scalar-load forward kernels (one element a load of both operands) that do not merge
+    /// groups also carry the `window` entry (`window.hip`): with fewer than 8 input channels a
+    /// group, a pixel's filter window is a short source row.
+    pub fn has_window(&self) -> bool {
+        self.op == Op::Fwd && self.a.vector == 1 && self.b.vector == 1 && !self.has_direct()
+    }
+
     /// The kernel has the `sliced` backward-weight entry ([`Self::sliced_warps`]).
     pub fn has_sliced(&self) -> bool {
         self.sliced_warps > 1

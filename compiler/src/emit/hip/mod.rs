@@ -14,7 +14,7 @@ pub use args::{IMAGE_BYTES, TMA_MAP_BYTES, TMA_MAPS_OFFSET};
 pub use config::{Elem, HipError, KernelConfig, OperandCfg, Schedule, WgmmaLayout, gcd};
 pub use launch::{
     Buffers, ConvDims, DeviceInfo, EntryKind, LaunchPlan, MAX_CLUSTER, NO_CLUSTERS, PlanError,
-    RowMap, Staged, Step, ZeroTarget, depthwise_rows_suit, pointwise_suits,
+    RowMap, Staged, Step, ZeroTarget, depthwise_rows_suit, pointwise_suits, window_suits,
 };
 pub use source::{KernelText, fnv1a, kernel_text};
 pub use tma::{BOX_CHANNELS, MapKind, TensorMap, tensor_maps, tma_mode};
@@ -75,6 +75,7 @@ pub fn emit_hip(inst: &Instance) -> Result<HipKernel, HipError> {
     ]
     .into_iter()
     .filter(|_| config.has_pointwise());
+    let window = config.has_window().then_some((EntryKind::Window, "window"));
     let entries = [
         (EntryKind::Main, "main"),
         (EntryKind::Convert, "convert"),
@@ -85,6 +86,7 @@ pub fn emit_hip(inst: &Instance) -> Result<HipKernel, HipError> {
     .chain(direct_bwd_weight)
     .chain(sliced)
     .chain(pointwise)
+    .chain(window)
     .map(|(kind, suffix)| Entry {
         kind,
         symbol: format!("{base}_{suffix}"),

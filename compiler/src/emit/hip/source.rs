@@ -8,7 +8,8 @@ use super::launch::{
     CLUSTER_PAD, CONVERT_BLOCK, DCONV_BLOCK, DCONV_LDS_FLOATS, DCONV_PAD, DCONV_STRIP,
     DCONV_WARP_VECTORS, DIRECT_DEPTH, DIRECT_LANES, DIRECT_MMA_BLOCKS, DIRECT_RUNS, DIRECT_SETS,
     DIRECT_SPAN, DIRECT_STEP_ROWS, DROWS_CHUNK, DROWS_SLOTS, DROWS_STRIDE, DROWS_VECS, PW_BLOCK,
-    PW_PIXELS, PWM_BLOCKS, PWM_STAGES, PWM_WARPS, REPACK_BLOCK, REPACK_CHUNK, STAGE_PAD,
+    PW_PIXELS, PWM_BLOCKS, PWM_STAGES, PWM_WARPS, REPACK_BLOCK, REPACK_CHUNK, STAGE_PAD, WIN_BLOCK,
+    WIN_PIXELS,
 };
 use crate::model::{ElementOp, Op, Reduction};
 use std::fmt::Write;
@@ -33,6 +34,7 @@ const DIRECT_CONV: &str = include_str!("direct_conv.hip");
 const SLICED: &str = include_str!("sliced.hip");
 /// The pointwise entry of Filter1x1Stride1Pad0 forward and backward-data kernels.
 const POINTWISE: &str = include_str!("pointwise.hip");
+const WINDOW: &str = include_str!("window.hip");
 
 /// FNV-1a, 64 bits: a stable digest of text (the instance constants that name a kernel's
 /// symbols; the snapshot listing of emitted files).
@@ -120,6 +122,13 @@ pub fn kernel_text(cfg: &KernelConfig) -> KernelText {
              constexpr int PWM_BLOCKS = {PWM_BLOCKS};"
         );
         text.push_str(POINTWISE);
+    }
+    if cfg.has_window() {
+        let _ = writeln!(
+            text,
+            "\nconstexpr int WIN_BLOCK = {WIN_BLOCK};\nconstexpr int WIN_PIXELS = {WIN_PIXELS};"
+        );
+        text.push_str(WINDOW);
     }
     KernelText { symbol_base, text }
 }

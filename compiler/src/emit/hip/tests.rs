@@ -1682,3 +1682,55 @@ fn instances_that_allow_rule_breaks_have_no_portable_kernel() {
         Err(HipError::Allowed { instance, codes }) if instance == "deviating" && codes == "CK0302"
     ));
 }
+
+#[test]
+fn scalar_load_forward_kernels_run_few_input_channels_on_their_window_entry() {
+    let scalar = |op| emit_hip(&SampleBuilder::new("w", op).vectors(1, 1, false).build()).unwrap();
+    let kernel = scalar(Op::Fwd);
+    assert!(kernel.entry(EntryKind::Window).is_some());
+    assert!(kernel.source.contains("CK_ENTRY_THREADS(window,"));
+    // An RGB stem: 7x7 taps over 3 channels, 24 outputs (three vectors: 85 pixel slots).
+    let stem = ConvDims {
+        k: 24,
+        c: 3,
+        filter: [1, 7, 7],
+        pad: [0, 3, 3],
+        stride: [1, 2, 2],
+        output: [1, 7, 7],
+        ..dims(Op::Fwd)
+    };
+    let plan = kernel.plan(&stem, &DEV).unwrap();
+    assert_eq!(launches(&plan), [EntryKind::Window]);
+    let span = 256 / 3 * 4;
+    assert!(matches!(
+        plan.steps[0],
+        Step::Launch { grid: [x, 2, 1], block: [256, 1, 1], lds_bytes, .. }
+            if u64::from(x) == (4u64 * 7 * 7).div_ceil(span) && lds_bytes == 49 * 3 * 24 * 4
+    ));
+    assert_eq!(plan.workspace_bytes, 0);
+    // Eight channels, outputs off the vectors, weights past the LDS: the GEMM tile.
+    for other in [
+        ConvDims {
+            c: 8,
+            ..stem.clone()
+        },
+        ConvDims {
+            k: 20,
+            ..stem.clone()
+        },
+        ConvDims {
+            k: 512,
+            ..stem.clone()
+        },
+    ] {
+        assert_eq!(
+            launches(&kernel.plan(&other, &DEV).unwrap())[0],
+            EntryKind::Main
+        );
+    }
+    // Backward data and vector-load kernels have no window entry.
+    assert!(scalar(Op::BwdData).entry(EntryKind::Window).is_none());
+    let plain = emit_hip(&SampleBuilder::new("p", Op::Fwd).build()).unwrap();
+    assert!(plain.entry(EntryKind::Window).is_none());
+    assert!(!plain.source.contains("CK_ENTRY_THREADS(window,"));
+}

@@ -3,7 +3,7 @@
 //! This module plans the implicit GEMM (its schedules, stride phases and the transposed
 //! backward weight); `split` holds the split-K model and the convert launch, `narrow` the
 //! entries that run narrow problems in place of the GEMM tiles (`pointwise` the streaming 1x1
-//! one).
+//! one, `window` forward over few input channels).
 
 use super::args::CkArgs;
 use super::config::{Elem, KernelConfig, Schedule};
@@ -15,6 +15,7 @@ mod narrow;
 mod pointwise;
 mod repack;
 mod split;
+mod window;
 
 pub use narrow::depthwise_rows_suit;
 pub(super) use narrow::{
@@ -30,6 +31,8 @@ pub use repack::{RowMap, Staged};
 pub(super) use split::MAX_ACCUMULATION;
 pub(super) use split::{CONVERT_BLOCK, auto_split};
 use split::{MAX_SLICE_BYTES, convert_step, max_accumulated_iters};
+pub use window::window_suits;
+pub(super) use window::{WIN_BLOCK, WIN_PIXELS};
 
 /// A problem in the kernel's terms: per-group sizes, spatial sizes as 3-D (outermost first;
 /// 1-D and 2-D problems put 1 in front), left pads only (right pads are in `output`).
@@ -140,6 +143,9 @@ pub enum EntryKind {
     /// Its tensor-core path (NVIDIA sm_80+), for up to 256 source channels; an empty entry on
     /// other targets, where no plan launches it.
     PointwiseMma,
+    /// Forward with fewer than 8 input channels a group (scalar-load kernels; see
+    /// [`KernelConfig::has_window`]).
+    Window,
 }
 
 /// Which buffer a zero-fill step clears.

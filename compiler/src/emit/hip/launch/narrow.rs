@@ -336,7 +336,8 @@ impl KernelConfig {
     /// The plan of an entry that runs narrow problems in place of the GEMM tiles, where one
     /// fits `dims`: backward weight's `sliced` entry (few output channels), its depthwise rows,
     /// tensor-core and scalar small-channel entries, the small-channel forward /
-    /// backward-data entry, or the pointwise entry (`pointwise.rs`).
+    /// backward-data entry, the window forward entry (`window.rs`) or the pointwise entry
+    /// (`pointwise.rs`).
     pub(super) fn narrow_plan(
         &self,
         dims: &ConvDims,
@@ -381,6 +382,8 @@ impl KernelConfig {
             let mma = self.dconv_tensor_cores(dims, dev);
             let strip = !mma && dconv_strip(dims, ch);
             return Some(dconv_plan(dims, dev, ch, mma, strip, args, tensor_bytes));
+        } else if let Some(plan) = self.window_plan(dims, dev, ys, args, tensor_bytes) {
+            return Some(plan);
         }
         self.pointwise_plan(dims, dev, [xs, ys], args, tensor_bytes)
     }

@@ -1,0 +1,117 @@
+
+// ---- Forward with few input channels a group (RGB stems, one-channel audio and volumes), for
+// the scalar-load kernels. A GEMM tile there has a GEMM-K of one filter window (27 values for a
+// 3x3 filter over 3 channels) and an N of a few tens of outputs: mostly padding, or padded
+// copies of the input. Here a pixel's window is its "source row": each workgroup keeps one
+// group's weights in LDS as fp32, [tap][input channel][output channel], and a thread owns one
+// 8-channel vector of the output (`j`) for WIN_PIXELS pixels, a warp's lanes the `K / 8` vectors
+// of 32 / (K / 8) adjacent pixels, so that each store of the warp covers whole pixels in a row.
+// Each window element is one scalar load (the lanes of one pixel read the same address, and
+// adjacent pixels' windows overlap: L1 serves most of them) and feeds 8 fp32 multiply-adds with
+// the two 16-byte LDS reads of its weights, which the thread's pixels share. Padding taps read
+// nothing. The epilogue is the GEMM's (`ck_final`).
+//
+// The host launches this entry only for forward problems with C < 8 channels a group whose
+// window and weights fit the LDS, outputs in whole 8-channel vectors (`window_plan`).
+
+template <int CH>
+CK_DEV void ck_window(const CkArgs& a, const float* wl) {
+    const int K = (int)a.K, tp = K / 8, slots = WIN_BLOCK / tp;
+    // No barrier follows: threads past the last whole pixel slot leave.
+    if ((int)threadIdx.x >= slots * tp) return;
+    const int j = (int)threadIdx.x % tp, slot = (int)threadIdx.x / tp;
+    const int fz = (int)a.Z, fy = (int)a.Y, fx = (int)a.X;
+    const ck_i64 g = blockIdx.y;
+    const AT* x = reinterpret_cast<const AT*>(a.x) + g * a.xs_g;
+    OT* y = ck_out(a);
+    const ck_idx xs_n = ck_ix(a.xs_n), xs_d = ck_ix(a.xs_d), xs_h = ck_ix(a.xs_h), xs_w = ck_ix(a.xs_w),
+                 xs_c = ck_ix(a.xs_c);
+    const ck_idx ys_n = ck_ix(a.ys_n), ys_d = ck_ix(a.ys_d), ys_h = ck_ix(a.ys_h), ys_w = ck_ix(a.ys_w);
+    const ck_idx y0 = ck_ix(g * a.ys_g + 8 * j);
+    const int Di = (int)a.Di, Hi = (int)a.Hi, Wi = (int)a.Wi;
+    const int sd = (int)a.sd, sh = (int)a.sh, sw = (int)a.sw, pd = (int)a.pd, ph = (int)a.ph, pw = (int)a.pw;
+    const int dd = (int)a.dd, dh = (int)a.dh, dw = (int)a.dw;
+    const ck_radix pr = ck_radix{(ck_u32)a.Do, (ck_u32)a.Ho, (ck_u32)a.Wo};
+    const int pixels = (int)(a.N * a.Do * a.Ho * a.Wo);
+    const float* wj = wl + 8 * j;
+    const int span = slots * WIN_PIXELS;
+    for (int base = (int)blockIdx.x * span; base < pixels; base += (int)gridDim.x * span) {
+        // Pixel q of the thread: base + slot + q · slots (a warp's lanes cover adjacent pixels).
+        ck_d4 px[WIN_PIXELS];
+        bool live[WIN_PIXELS];
+        float acc[WIN_PIXELS][8];
+#pragma unroll
+        for (int q = 0; q < WIN_PIXELS; ++q) {
+            const int p = base + slot + q * slots;
+            live[q] = p < pixels;
+            px[q] = ck_split4(live[q] ? p : 0, pr);
+#pragma unroll
+            for (int d = 0; d < 8; ++d) acc[q][d] = 0.0f;
+        }
+        for (int tz = 0; tz < fz; ++tz) {
+            for (int ty = 0; ty < fy; ++ty) {
+                for (int tx = 0; tx < fx; ++tx) {
+                    // The tap's input element of each pixel (padding and idle pixels read none).
+                    float xv[WIN_PIXELS][CH];
+#pragma unroll
+                    for (int q = 0; q < WIN_PIXELS; ++q) {
+                        const int id = px[q].v[1] * sd - pd + tz * dd, ih = px[q].v[2] * sh - ph + ty * dh,
+                                  iw = px[q].v[3] * sw - pw + tx * dw;
+                        const bool in = live[q] && id >= 0 && id < Di && ih >= 0 && ih < Hi && iw >= 0 && iw < Wi;
+                        const AT* e = x + (in ? px[q].v[0] * xs_n + id * xs_d + ih * xs_h + iw * xs_w : 0);
+#pragma unroll
+                        for (int c = 0; c < CH; ++c) xv[q][c] = in ? ck_to_float(e[c * xs_c]) : 0.0f;
+                    }
+                    const float* wt = wj + ((tz * fy + ty) * fx + tx) * CH * K;
+#pragma unroll
+                    for (int c = 0; c < CH; ++c) {
+                        const ck_vec<float, 4> w0 = *reinterpret_cast<const ck_vec<float, 4>*>(wt + c * K);
+                        const ck_vec<float, 4> w1 = *reinterpret_cast<const ck_vec<float, 4>*>(wt + c * K + 4);
+#pragma unroll
+                        for (int q = 0; q < WIN_PIXELS; ++q) {
+#pragma unroll
+                            for (int d = 0; d < 4; ++d) {
+                                acc[q][d] += xv[q][c] * w0.v[d];
+                                acc[q][d + 4] += xv[q][c] * w1.v[d];
+                            }
+                        }
+                    }
+                }
+            }
+        }
+#pragma unroll
+        for (int q = 0; q < WIN_PIXELS; ++q) {
+            if (!live[q]) continue;
+            const ck_idx out = px[q].v[0] * ys_n + px[q].v[1] * ys_d + px[q].v[2] * ys_h + px[q].v[3] * ys_w + y0;
+            ck_vec<OT, 8> o;
+#pragma unroll
+            for (int d = 0; d < 8; ++d) o.v[d] = ck_final(a, out + d, acc[q][d]);
+            *reinterpret_cast<ck_vec<OT, 8>*>(y + out) = o;
+        }
+    }
+}
+
+CK_ENTRY_THREADS(window, WIN_BLOCK, 1)(const CK_GRID_CONST CkArgs a) {
+    extern __shared__ __align__(16) unsigned char ck_smem[];
+    float* wl = reinterpret_cast<float*>(ck_smem);
+    const int C = (int)a.C, K = (int)a.K, fy = (int)a.Y, fx = (int)a.X;
+    const int rows = (int)(a.Z * a.Y * a.X) * C;
+    const ck_i64 g = blockIdx.y;
+    const BT* w = reinterpret_cast<const BT*>(a.w);
+    // Row r = tap · C + c of the LDS weights holds input channel c's weight for each output.
+    for (int e = threadIdx.x; e < rows * K; e += WIN_BLOCK) {
+        const int r = e / K, k = e - r * K, tap = r / C, c = r - tap * C;
+        const int tz = tap / (fy * fx), ty = tap / fx % fy, tx = tap % fx;
+        wl[e] = ck_to_float(w[g * a.ws_g + k * a.ws_k + c * a.ws_c + tz * a.ws_z + ty * a.ws_y + tx * a.ws_x]);
+    }
+    __syncthreads();
+    switch (C) {
+        case 1: ck_window<1>(a, wl); break;
+        case 2: ck_window<2>(a, wl); break;
+        case 3: ck_window<3>(a, wl); break;
+        case 4: ck_window<4>(a, wl); break;
+        case 5: ck_window<5>(a, wl); break;
+        case 6: ck_window<6>(a, wl); break;
+        default: ck_window<7>(a, wl); break;
+    }
+}

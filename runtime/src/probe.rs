@@ -458,6 +458,16 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
     // Merged groups are for narrow groups: 2, 4 and 8 channels, which the kernels run on their
     // small-channel paths.
     if m > 1 {
+        let strided = Shape {
+            what: "narrow groups, strided",
+            g: m,
+            n: 1,
+            k: 8 * v,
+            c: 8 * v,
+            input: 7,
+            stride: 2,
+            ..base
+        };
         shapes.extend([
             Shape {
                 what: "narrow groups",
@@ -500,16 +510,7 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
                 rpad: 1,
                 ..base
             },
-            Shape {
-                what: "narrow groups, strided",
-                g: m,
-                n: 1,
-                k: 8 * v,
-                c: 8 * v,
-                input: 7,
-                stride: 2,
-                ..base
-            },
+            strided,
             // Group counts off the merge run on copies with zero groups added
             // (`ConvProblem::groups_padded`): depthwise, then eight-channel groups at stride 2.
             Shape {
@@ -523,12 +524,7 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
             Shape {
                 what: "groups padded, eight channels, strided",
                 g: m + 1,
-                n: 1,
-                k: 8 * v,
-                c: 8 * v,
-                input: 7,
-                stride: 2,
-                ..base
+                ..strided
             },
         ]);
         // Small channels only, which keeps the reference cheap: rows of three 16-pixel runs

@@ -258,9 +258,9 @@ const POINTWISE_SOURCE_US: f64 = 0.06;
 const POINTWISE_WEIGHT_US: f64 = 5.6e-4;
 
 /// The window entry's terms, fitted to its runs on an H200 (`docs/performance.md`).
-const WINDOW_LAUNCH_US: f64 = 4.2;
-const WINDOW_BYTES_PER_US: f64 = 1.5e6;
-const WINDOW_FMAS_PER_US: f64 = 5.1e6;
+const WINDOW_LAUNCH_US: f64 = 11.0;
+const WINDOW_BYTES_PER_US: f64 = 3.3e6;
+const WINDOW_FMAS_PER_US: f64 = 9.8e6;
 
 /// What the estimate of a run on padded copies adds for each copy: a launch, and its bytes at
 /// about two thirds of an H100's memory bandwidth.
@@ -281,6 +281,35 @@ mod tests {
 
     /// Runs on the pointwise entry are estimated by their bytes, multiply-adds and channels; other runs
     /// and other kernels get none.
+    #[test]
+    fn window_runs_are_estimated_by_their_bytes_and_multiply_adds() {
+        use crate::testing::{Variant, instance};
+        let mut inst = instance(Variant::FwdXdl);
+        inst.a.src_vector = 1;
+        inst.b.src_vector = 1;
+        // An RGB stem: 3 × 3 stride 2 over 3 channels, 16 outputs at 112².
+        let p = ConvProblem::parse(
+            "fwd 2d N=2 K=16 C=3 filter=3x3 input=224x224 stride=2 pad=1 dtype=fp16",
+        )
+        .unwrap();
+        let out = 2.0 * 112.0 * 112.0;
+        let want = WINDOW_LAUNCH_US
+            + (2.0 * 224.0 * 224.0 * 3.0 + out * 16.0) * 2.0 / WINDOW_BYTES_PER_US
+            + out * 16.0 * 27.0 / WINDOW_FMAS_PER_US;
+        let got = window_us(&inst, &p).unwrap();
+        assert!((got - want).abs() < 1e-9 * want, "{got} against {want}");
+        // Eight input channels, backward data, vector loads: other paths.
+        let eight = ConvProblem { c: 8, ..p.clone() };
+        assert_eq!(window_us(&inst, &eight), None);
+        let bwd_data = ConvProblem {
+            op: Op::BwdData,
+            ..p.clone()
+        };
+        assert_eq!(window_us(&inst, &bwd_data), None);
+        inst.a.src_vector = 8;
+        assert_eq!(window_us(&inst, &p), None);
+    }
+
     #[test]
     fn pointwise_runs_are_estimated_by_their_bytes_and_channels() {
         use crate::testing::{Variant, instance};

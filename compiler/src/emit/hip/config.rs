@@ -448,8 +448,8 @@ impl KernelConfig {
     }
 
     /// Scalar-load forward kernels (one element a load of both operands) that do not merge
-    /// groups also carry the `window` entry (`window.hip`): with fewer than 8 input channels a
-    /// group, a pixel's filter window is a short source row.
+    /// groups also carry the `window` entry (`window.hip`): with 1 to 4 input channels a group,
+    /// a pixel's filter window is a short source row.
     pub fn has_window(&self) -> bool {
         self.op == Op::Fwd && self.a.vector == 1 && self.b.vector == 1 && !self.has_direct()
     }

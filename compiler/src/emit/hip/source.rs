@@ -9,7 +9,7 @@ use super::launch::{
     DCONV_WARP_VECTORS, DIRECT_DEPTH, DIRECT_LANES, DIRECT_MMA_BLOCKS, DIRECT_RUNS, DIRECT_SETS,
     DIRECT_SPAN, DIRECT_STEP_ROWS, DROWS_CHUNK, DROWS_SLOTS, DROWS_STRIDE, DROWS_VECS, PW_BLOCK,
     PW_PIXELS, PWM_BLOCKS, PWM_STAGES, PWM_WARPS, REPACK_BLOCK, REPACK_CHUNK, STAGE_PAD, WIN_BLOCK,
-    WIN_PIXELS,
+    WIN_BLOCKS, WIN_PIXELS,
 };
 use crate::model::{ElementOp, Op, Reduction};
 use std::fmt::Write;
@@ -126,7 +126,8 @@ pub fn kernel_text(cfg: &KernelConfig) -> KernelText {
     if cfg.has_window() {
         let _ = writeln!(
             text,
-            "\nconstexpr int WIN_BLOCK = {WIN_BLOCK};\nconstexpr int WIN_PIXELS = {WIN_PIXELS};"
+            "\nconstexpr int WIN_BLOCK = {WIN_BLOCK};\nconstexpr int WIN_PIXELS = {WIN_PIXELS};\n\
+             constexpr int WIN_BLOCKS = {WIN_BLOCKS};"
         );
         text.push_str(WINDOW);
     }

@@ -1,5 +1,5 @@
 
-// ---- Forward with few input channels a group (RGB stems, one-channel audio and volumes), for
+// ---- Forward with 1 to 4 input channels a group (RGB stems, one-channel audio and volumes), for
 // the scalar-load kernels. A GEMM tile there has a GEMM-K of one filter window (27 values for a
 // 3x3 filter over 3 channels) and an N of a few tens of outputs: mostly padding, or padded
 // copies of the input. Here a pixel's window is its "source row": each workgroup keeps one
@@ -11,8 +11,10 @@
 // the two 16-byte LDS reads of its weights, which the thread's pixels share. Padding taps read
 // nothing. The epilogue is the GEMM's (`ck_final`).
 //
-// The host launches this entry only for forward problems with C < 8 channels a group whose
-// window and weights fit the LDS, outputs in whole 8-channel vectors (`window_plan`).
+// Few registers a thread, so that WIN_BLOCKS workgroups share an SM: one workgroup of eight
+// warps could not hide its loads. The host launches this entry only for forward problems with
+// 1 to 4 channels a group whose weights fit the LDS, outputs in whole 8-channel vectors
+// (`window_plan`).
 
 template <int CH>
 CK_DEV void ck_window(const CkArgs& a, const float* wl) {
@@ -29,50 +31,62 @@ CK_DEV void ck_window(const CkArgs& a, const float* wl) {
     const ck_idx ys_n = ck_ix(a.ys_n), ys_d = ck_ix(a.ys_d), ys_h = ck_ix(a.ys_h), ys_w = ck_ix(a.ys_w);
     const ck_idx y0 = ck_ix(g * a.ys_g + 8 * j);
     const int Di = (int)a.Di, Hi = (int)a.Hi, Wi = (int)a.Wi;
-    const int sd = (int)a.sd, sh = (int)a.sh, sw = (int)a.sw, pd = (int)a.pd, ph = (int)a.ph, pw = (int)a.pw;
     const int dd = (int)a.dd, dh = (int)a.dh, dw = (int)a.dw;
     const ck_radix pr = ck_radix{(ck_u32)a.Do, (ck_u32)a.Ho, (ck_u32)a.Wo};
     const int pixels = (int)(a.N * a.Do * a.Ho * a.Wo);
     const float* wj = wl + 8 * j;
     const int span = slots * WIN_PIXELS;
     for (int base = (int)blockIdx.x * span; base < pixels; base += (int)gridDim.x * span) {
-        // Pixel q of the thread: base + slot + q · slots (a warp's lanes cover adjacent pixels).
-        ck_d4 px[WIN_PIXELS];
-        bool live[WIN_PIXELS];
+        // Pixel q of the thread: base + slot + q · slots (a warp's lanes cover adjacent pixels);
+        // its window's first input coordinates and image offset.
+        int d0[WIN_PIXELS], h0[WIN_PIXELS], w0[WIN_PIXELS];
+        ck_idx img[WIN_PIXELS];
         float acc[WIN_PIXELS][8];
 #pragma unroll
         for (int q = 0; q < WIN_PIXELS; ++q) {
             const int p = base + slot + q * slots;
-            live[q] = p < pixels;
-            px[q] = ck_split4(live[q] ? p : 0, pr);
+            const ck_d4 px = ck_split4(p < pixels ? p : 0, pr);
+            // An idle pixel slot gets a window past every input row: it reads nothing.
+            d0[q] = p < pixels ? px.v[1] * (int)a.sd - (int)a.pd : Di;
+            h0[q] = px.v[2] * (int)a.sh - (int)a.ph;
+            w0[q] = px.v[3] * (int)a.sw - (int)a.pw;
+            img[q] = px.v[0] * xs_n;
 #pragma unroll
             for (int d = 0; d < 8; ++d) acc[q][d] = 0.0f;
         }
+        const float* wt = wj;
         for (int tz = 0; tz < fz; ++tz) {
             for (int ty = 0; ty < fy; ++ty) {
-                for (int tx = 0; tx < fx; ++tx) {
-                    // The tap's input element of each pixel (padding and idle pixels read none).
+                // The tap row's offset in each pixel's image, or none outside the input.
+                ck_idx row[WIN_PIXELS];
+                bool row_in[WIN_PIXELS];
+#pragma unroll
+                for (int q = 0; q < WIN_PIXELS; ++q) {
+                    const int id = d0[q] + tz * dd, ih = h0[q] + ty * dh;
+                    row_in[q] = id >= 0 && id < Di && ih >= 0 && ih < Hi;
+                    row[q] = img[q] + id * xs_d + ih * xs_h;
+                }
+                for (int tx = 0; tx < fx; ++tx, wt += CH * K) {
+                    // The tap's input channels of each pixel (padding reads nothing).
                     float xv[WIN_PIXELS][CH];
 #pragma unroll
                     for (int q = 0; q < WIN_PIXELS; ++q) {
-                        const int id = px[q].v[1] * sd - pd + tz * dd, ih = px[q].v[2] * sh - ph + ty * dh,
-                                  iw = px[q].v[3] * sw - pw + tx * dw;
-                        const bool in = live[q] && id >= 0 && id < Di && ih >= 0 && ih < Hi && iw >= 0 && iw < Wi;
-                        const AT* e = x + (in ? px[q].v[0] * xs_n + id * xs_d + ih * xs_h + iw * xs_w : 0);
+                        const int iw = w0[q] + tx * dw;
+                        const bool in = row_in[q] && iw >= 0 && iw < Wi;
+                        const AT* e = x + (in ? row[q] + iw * xs_w : 0);
 #pragma unroll
                         for (int c = 0; c < CH; ++c) xv[q][c] = in ? ck_to_float(e[c * xs_c]) : 0.0f;
                     }
-                    const float* wt = wj + ((tz * fy + ty) * fx + tx) * CH * K;
 #pragma unroll
                     for (int c = 0; c < CH; ++c) {
-                        const ck_vec<float, 4> w0 = *reinterpret_cast<const ck_vec<float, 4>*>(wt + c * K);
-                        const ck_vec<float, 4> w1 = *reinterpret_cast<const ck_vec<float, 4>*>(wt + c * K + 4);
+                        const ck_vec<float, 4> wa = *reinterpret_cast<const ck_vec<float, 4>*>(wt + c * K);
+                        const ck_vec<float, 4> wb = *reinterpret_cast<const ck_vec<float, 4>*>(wt + c * K + 4);
 #pragma unroll
                         for (int q = 0; q < WIN_PIXELS; ++q) {
 #pragma unroll
                             for (int d = 0; d < 4; ++d) {
-                                acc[q][d] += xv[q][c] * w0.v[d];
-                                acc[q][d + 4] += xv[q][c] * w1.v[d];
+                                acc[q][d] += xv[q][c] * wa.v[d];
+                                acc[q][d + 4] += xv[q][c] * wb.v[d];
                             }
                         }
                     }
@@ -81,8 +95,10 @@ CK_DEV void ck_window(const CkArgs& a, const float* wl) {
         }
 #pragma unroll
         for (int q = 0; q < WIN_PIXELS; ++q) {
-            if (!live[q]) continue;
-            const ck_idx out = px[q].v[0] * ys_n + px[q].v[1] * ys_d + px[q].v[2] * ys_h + px[q].v[3] * ys_w + y0;
+            const int p = base + slot + q * slots;
+            if (p >= pixels) continue;
+            const ck_d4 px = ck_split4(p, pr);
+            const ck_idx out = px.v[0] * ys_n + px.v[1] * ys_d + px.v[2] * ys_h + px.v[3] * ys_w + y0;
             ck_vec<OT, 8> o;
 #pragma unroll
             for (int d = 0; d < 8; ++d) o.v[d] = ck_final(a, out + d, acc[q][d]);
@@ -91,7 +107,7 @@ CK_DEV void ck_window(const CkArgs& a, const float* wl) {
     }
 }
 
-CK_ENTRY_THREADS(window, WIN_BLOCK, 1)(const CK_GRID_CONST CkArgs a) {
+CK_ENTRY_THREADS(window, WIN_BLOCK, WIN_BLOCKS)(const CK_GRID_CONST CkArgs a) {
     extern __shared__ __align__(16) unsigned char ck_smem[];
     float* wl = reinterpret_cast<float*>(ck_smem);
     const int C = (int)a.C, K = (int)a.K, fy = (int)a.Y, fx = (int)a.X;
@@ -109,9 +125,6 @@ CK_ENTRY_THREADS(window, WIN_BLOCK, 1)(const CK_GRID_CONST CkArgs a) {
         case 1: ck_window<1>(a, wl); break;
         case 2: ck_window<2>(a, wl); break;
         case 3: ck_window<3>(a, wl); break;
-        case 4: ck_window<4>(a, wl); break;
-        case 5: ck_window<5>(a, wl); break;
-        case 6: ck_window<6>(a, wl); break;
-        default: ck_window<7>(a, wl); break;
+        default: ck_window<4>(a, wl); break;
     }
 }

@@ -32,7 +32,7 @@ pub(super) use split::MAX_ACCUMULATION;
 pub(super) use split::{CONVERT_BLOCK, auto_split};
 use split::{MAX_SLICE_BYTES, convert_step, max_accumulated_iters};
 pub use window::window_suits;
-pub(super) use window::{WIN_BLOCK, WIN_PIXELS};
+pub(super) use window::{WIN_BLOCK, WIN_BLOCKS, WIN_PIXELS};
 
 /// A problem in the kernel's terms: per-group sizes, spatial sizes as 3-D (outermost first;
 /// 1-D and 2-D problems put 1 in front), left pads only (right pads are in `output`).
@@ -143,7 +143,7 @@ pub enum EntryKind {
     /// Its tensor-core path (NVIDIA sm_80+), for up to 256 source channels; an empty entry on
     /// other targets, where no plan launches it.
     PointwiseMma,
-    /// Forward with fewer than 8 input channels a group (scalar-load kernels; see
+    /// Forward with 1 to 4 input channels a group (scalar-load kernels; see
     /// [`KernelConfig::has_window`]).
     Window,
 }

@@ -1,4 +1,4 @@
-//! Plan of the window forward entry (`window.hip`): forward problems with fewer than 8 input
+//! Plan of the window forward entry (`window.hip`): forward problems with 1 to 4 input
 //! channels a group on the scalar-load kernels, a pixel's filter window streamed as its source
 //! row against a group's weights in LDS.
 
@@ -9,17 +9,16 @@ use crate::emit::hip::args::CkArgs;
 use crate::emit::hip::config::KernelConfig;
 use crate::model::{ElementOp, Op};
 
-/// Threads of a window workgroup, and the pixels each takes a pass (emitted into its source).
+/// Threads of a window workgroup, the pixels each takes a pass, and the workgroups an SM is to
+/// hold (its launch bound: at most 80 registers a thread); emitted into its source.
 pub(in crate::emit::hip) const WIN_BLOCK: u64 = 256;
-pub(in crate::emit::hip) const WIN_PIXELS: u64 = 4;
+pub(in crate::emit::hip) const WIN_PIXELS: u64 = 2;
+pub(in crate::emit::hip) const WIN_BLOCKS: u64 = 3;
 /// LDS of a group's weights as fp32: the default dynamic limit, which needs no opt-in.
 const WIN_LDS_BYTES: u64 = 48 * 1024;
-/// Workgroups a compute unit takes at once, about (the grid is a few waves of them; each loops
-/// over its pixel ranges).
-const WIN_BLOCKS_PER_CU: u64 = 4;
 
 /// Whether the window entry takes `dims` (of a kernel that has it, with plain operand loads
-/// and channels-last output vectors): forward with 1 to 7 input channels a group, outputs in
+/// and channels-last output vectors): forward with 1 to 4 input channels a group, outputs in
 /// whole 8-channel vectors (at most a workgroup's threads of them), a group's weights in 48 KB of
 /// LDS and output pixels with room for a pass past the last within 32-bit indices. Selection
 /// estimates such runs by their bytes and multiply-adds.
@@ -28,7 +27,7 @@ pub fn window_suits(dims: &ConvDims) -> bool {
     let pixels = dims.n * dims.output.iter().product::<u64>();
     dims.op == Op::Fwd
         && !dims.transposed
-        && (1..8).contains(&dims.c)
+        && (1..=4).contains(&dims.c)
         && dims.k.is_multiple_of(8)
         && dims.k / 8 <= WIN_BLOCK
         && taps * dims.c * dims.k * 4 <= WIN_LDS_BYTES
@@ -38,9 +37,9 @@ pub fn window_suits(dims: &ConvDims) -> bool {
 
 impl KernelConfig {
     /// The window plan, where the kernel has the entry, loads its operands plainly and `dims`
-    /// suits it with 16-byte aligned output vectors: a group a grid row, about
-    /// [`WIN_BLOCKS_PER_CU`] workgroups a compute unit over the groups, each looping over its
-    /// pixel ranges.
+    /// suits it with 16-byte aligned output vectors: a group a grid row, [`WIN_BLOCKS`]
+    /// workgroups a compute unit over the groups (as many as it holds at once), each looping
+    /// over its pixel ranges.
     pub(super) fn window_plan(
         &self,
         dims: &ConvDims,
@@ -63,7 +62,7 @@ impl KernelConfig {
         }
         let pixels = dims.n * dims.output.iter().product::<u64>();
         let span = WIN_BLOCK / (dims.k / 8) * WIN_PIXELS;
-        let per_group = (WIN_BLOCKS_PER_CU * u64::from(dev.compute_units)).div_ceil(dims.g);
+        let per_group = (WIN_BLOCKS * u64::from(dev.compute_units)).div_ceil(dims.g);
         let blocks = pixels.div_ceil(span).min(per_group).max(1);
         let launch = plain_launch(
             EntryKind::Window,

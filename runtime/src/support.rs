@@ -332,9 +332,14 @@ pub(crate) fn formulation_among(
 }
 
 /// The multiple of groups an instance that merges groups runs `p` over: its merge, and for
-/// C = K of 1, 2 or 4 channels also whole 8-channel vectors of groups; 1 for other instances.
+/// C = K of 1, 2 or 4 channels also whole 8-channel vectors of groups; 1 (no zero groups) for
+/// other instances and for problems other than narrow groups (at most 8 channels a group on
+/// either side), which zero groups would only slow.
 fn group_multiple(inst: &Instance, p: &ConvProblem) -> u64 {
     let merge = u64::from(inst.work.merge_groups.max(1));
+    if p.g < 2 || p.c > 8 || p.k > 8 {
+        return 1;
+    }
     let per_vector = match (p.c, p.k) {
         (c @ (1 | 2 | 4), k) if k == c && merge > 1 => 8 / c,
         _ => 1,

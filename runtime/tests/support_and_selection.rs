@@ -477,4 +477,11 @@ fn merged_kernels_run_partial_vectors_of_groups_on_copies_with_zero_groups() {
         padded_to(&two, "bwd_weight 2d G=3 N=2 K=1 C=1 filter=1 input=6"),
         Some(8)
     );
+    // No zero groups for one group or for wide ones: the merge rule refuses them.
+    for text in [
+        "bwd_weight 2d G=1 N=2 K=1 C=1 filter=1 input=6",
+        "bwd_weight 2d G=3 N=2 K=16 C=16 filter=1 input=6",
+    ] {
+        rejects(&two, &p(text), Rule::MergeGroups, &["merge_groups=4"]);
+    }
 }

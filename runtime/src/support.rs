@@ -271,9 +271,7 @@ pub(crate) fn formulation_among(
     // merged kernels' small-channel entries take whole (a GEMM tile over a partial one runs
     // a thousand times slower); every tensor is copied, so the result must not also be read.
     let merge = group_multiple(inst, p);
-    let grouped = forms
-        .groups_padded(merge)
-        .filter(|_| merge > 1 && !is_binary(result));
+    let grouped = forms.groups_padded(merge).filter(|_| !is_binary(result));
     let err = match direct {
         Ok(()) => {
             return Ok(grouped
@@ -344,7 +342,11 @@ fn group_multiple(inst: &Instance, p: &ConvProblem) -> u64 {
         (c @ (1 | 2 | 4), k) if k == c && merge > 1 => 8 / c,
         _ => 1,
     };
-    merge / gcd(merge, per_vector) * per_vector
+    lcm(merge, per_vector)
+}
+
+fn lcm(a: u64, b: u64) -> u64 {
+    a / gcd(a, b) * b
 }
 
 /// The vector widths an instance reads and writes the channels `C` and `K` with ([`vectors`]):
@@ -355,7 +357,6 @@ fn channel_vectors(inst: &Instance, op: Op) -> [u64; 2] {
         None => [inst.a.src_vector, inst.b.src_vector, inst.c.vector],
     }
     .map(|v| u64::from(v.max(1)));
-    let lcm = |a: u64, b: u64| a / gcd(a, b) * b;
     match op {
         Op::Fwd => [lcm(va, vb), vc],
         Op::BwdData | Op::BwdWeight => [lcm(vb, vc), va],

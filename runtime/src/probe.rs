@@ -511,6 +511,17 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
                 ..base
             },
             strided,
+            // Backward data divides by the stride; dilation 2 at stride 2 leaves every other
+            // destination pixel without a tap.
+            Shape {
+                what: "eight-channel groups, strided, dilated",
+                n: 2,
+                input: 9,
+                dilation: 2,
+                lpad: 2,
+                rpad: 1,
+                ..strided
+            },
             // Group counts off the merge run on copies with zero groups added
             // (`ConvProblem::groups_padded`): depthwise, then eight-channel groups at stride 2.
             Shape {

@@ -13,7 +13,9 @@ use crate::layout::Role;
 use crate::probe::vectors;
 use crate::problem::ConvProblem;
 use crate::support::Formulation;
-use ck_compiler::emit::hip::{depthwise_rows_suit, pointwise_suits, window_suits};
+use ck_compiler::emit::hip::{
+    ConvDims, dconv_mma_suits, depthwise_rows_suit, pointwise_suits, window_suits,
+};
 use ck_compiler::ir::Instance;
 use ck_compiler::model::{Arch, ConvSpec, DataType, ElementOp, Op};
 use std::sync::OnceLock;
@@ -104,15 +106,16 @@ pub fn predict_all(
     target: Option<Arch>,
     walk: Walk,
 ) -> Vec<f64> {
-    // The model knows the GEMM of the problem an instance computes; the pointwise, window and
-    // depthwise rows entries stream it instead (no tree walk), and padded copies add their own
-    // launches.
+    // The model knows the GEMM of the problem an instance computes; the pointwise, window,
+    // small-channel tensor-core and depthwise rows entries stream it instead (no tree walk),
+    // and padded copies add their own launches.
     let streamed: Vec<Option<f64>> = runs
         .iter()
         .map(|(inst, form)| {
             let q = form.problem(p);
             pointwise_us(inst, q)
                 .or_else(|| window_us(inst, q))
+                .or_else(|| dconv_mma_us(inst, q))
                 .or_else(|| depthwise_rows_us(inst, q))
         })
         .collect();
@@ -222,6 +225,65 @@ fn window_us(inst: &Instance, q: &ConvProblem) -> Option<f64> {
     Some(WINDOW_LAUNCH_US + bytes / WINDOW_BYTES_PER_US + fmas / WINDOW_FMAS_PER_US)
 }
 
+/// The estimate of a run of `q` on the small-channel forward / backward-data entry's
+/// tensor-core path, where `inst`'s kernel takes it there (it merges groups, plain loads, one
+/// 16-bit type, [`dconv_mma_suits`]): a launch, each 16-pixel run of a vector, and each of its
+/// MMA steps (two taps), counted over the stride phases for strided backward data.
+fn dconv_mma_us(inst: &Instance, q: &ConvProblem) -> Option<f64> {
+    let [a, b, c] = [Role::Input, Role::Weight, Role::Output].map(|r| q.dtype_of(r));
+    if inst.work.merge_groups < 2 || !plain_loads(inst) || a != b || a != c || a.bytes() != 2 {
+        return None;
+    }
+    let dims = conv_dims(q).ok().filter(dconv_mma_suits)?;
+    let (runs, steps) = dconv_runs_and_steps(&dims)?;
+    // A vector is one 8-channel group.
+    let per = dims.g as f64 / 16.0;
+    Some(DCONV_LAUNCH_US + per * (runs * DCONV_RUN_US + steps * DCONV_STEP_US))
+}
+
+/// Destination pixels and their MMA steps (a 3x3 filter's nine taps are five steps) of a
+/// problem [`dconv_mma_suits`]; for backward data at strides the stride phases take, those of
+/// each phase, whose filter holds the taps its stride divides (none where at most 64 phases
+/// would not cover it).
+fn dconv_runs_and_steps(dims: &ConvDims) -> Option<(f64, f64)> {
+    let s = dims.stride;
+    let phased = dims.op == Op::BwdData
+        && s.iter().any(|&v| v > 1)
+        && (0..3).all(|i| s[i] == 1 || (dims.dilation[i] == 1 && dims.input[i] >= s[i]));
+    if !phased {
+        let dst = if dims.op == Op::Fwd {
+            dims.output
+        } else {
+            dims.input
+        };
+        let pixels = (dims.n * dst.iter().product::<u64>()) as f64;
+        return Some((pixels, pixels * 5.0));
+    }
+    let count = s.iter().product::<u64>();
+    if count > 64 {
+        return None;
+    }
+    let (mut runs, mut steps) = (0.0, 0.0);
+    for p in 0..count {
+        let r = [p / (s[1] * s[2]), (p / s[2]) % s[1], p % s[2]];
+        let (mut pixels, mut taps) = (dims.n, 1);
+        for i in 0..3 {
+            let t0 = (r[i] + dims.pad[i]) % s[i];
+            if t0 >= dims.filter[i] {
+                taps = 0;
+                break;
+            }
+            pixels *= (dims.input[i] - r[i]).div_ceil(s[i]);
+            taps *= (dims.filter[i] - t0).div_ceil(s[i]);
+        }
+        if taps > 0 {
+            runs += pixels as f64;
+            steps += (pixels * taps.div_ceil(2)) as f64;
+        }
+    }
+    Some((runs, steps))
+}
+
 /// The estimate of a run of `q` on the depthwise backward-weight rows entries, where `inst`'s
 /// kernel takes it there (it merges groups, plain loads, [`depthwise_rows_suit`]): two launches
 /// (the rows and the convert that adds their slices), the input and output gradient's bytes,
@@ -249,6 +311,12 @@ fn plain_loads(inst: &Instance) -> bool {
 const ROWS_LAUNCH_US: f64 = 14.5;
 const ROWS_BYTES_PER_US: f64 = 2.1e6;
 const ROWS_FMAS_PER_US: f64 = 1.0e7;
+
+/// The small-channel tensor-core path's terms, fitted to its runs on an H200
+/// (`docs/performance.md`): a launch, a 16-pixel run of a vector, an MMA step of it.
+const DCONV_LAUNCH_US: f64 = 17.0;
+const DCONV_RUN_US: f64 = 2.95e-4;
+const DCONV_STEP_US: f64 = 7.2e-5;
 
 /// The pointwise entry's terms, fitted to its runs on an H200 (`docs/performance.md`).
 const POINTWISE_LAUNCH_US: f64 = 2.0;
@@ -361,6 +429,52 @@ mod tests {
         assert_eq!(depthwise_rows_us(&inst, &grouped), None);
         inst.work.merge_groups = 1;
         assert_eq!(depthwise_rows_us(&inst, &p), None);
+    }
+
+    /// 8-channel groups on the small-channel entry's tensor cores are estimated by their runs
+    /// and MMA steps, strided backward data over its stride phases; other channel counts,
+    /// filters and kernels that do not merge groups get none.
+    #[test]
+    fn eight_channel_groups_are_estimated_by_their_runs_and_steps() {
+        let mut inst = crate::testing::instance(crate::testing::Variant::XdlTwoStage);
+        inst.work.merge_groups = 8;
+        let est =
+            |inst: &Instance, text: &str| dconv_mma_us(inst, &ConvProblem::parse(text).unwrap());
+        let us = |runs: f64, steps: f64| {
+            DCONV_LAUNCH_US + 32.0 / 16.0 * (runs * DCONV_RUN_US + steps * DCONV_STEP_US)
+        };
+        // Forward at stride 2: 32 images of 28² output pixels, five steps each.
+        let px = 32.0 * 28.0 * 28.0;
+        let fwd = est(
+            &inst,
+            "fwd 2d G=32 N=32 K=8 C=8 filter=3x3 input=56x56 stride=2 pad=1",
+        )
+        .unwrap();
+        assert!((fwd - us(px, 5.0 * px)).abs() < 1e-9);
+        // Backward data at stride 2, pad 1: four phases of 28² pixels with filters 1x1, 1x2,
+        // 2x1 and 2x2, one, one, one and two steps.
+        let bwd = est(
+            &inst,
+            "bwd_data 2d G=32 N=32 K=8 C=8 filter=3x3 input=56x56 stride=2 pad=1",
+        )
+        .unwrap();
+        assert!((bwd - us(4.0 * px, 5.0 * px)).abs() < 1e-9, "{bwd}");
+        for other in [
+            "fwd 2d G=32 N=32 K=4 C=4 filter=3x3 input=28x28 pad=1",
+            "fwd 2d G=32 N=32 K=8 C=8 filter=5x5 input=28x28 pad=2",
+            "bwd_weight 2d G=32 N=32 K=8 C=8 filter=3x3 input=28x28 pad=1",
+            "fwd 2d G=32 N=32 K=8 C=8 filter=3x3 input=28x28 pad=1 dtype=fp32",
+        ] {
+            assert_eq!(est(&inst, other), None, "{other}");
+        }
+        inst.work.merge_groups = 1;
+        assert_eq!(
+            est(
+                &inst,
+                "fwd 2d G=32 N=32 K=8 C=8 filter=3x3 input=28x28 pad=1"
+            ),
+            None
+        );
     }
 
     /// Each shipped model loads, reads features the runtime computes, and predicts through the

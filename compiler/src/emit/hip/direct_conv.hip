@@ -329,25 +329,26 @@ template <int FX, int S> CK_NOINLINE void ck_dconv_strip(const CkArgs& a, float*
 }
 
 #if defined(CK_MMA_SYNC)
-// Tensor cores (sm_80+, 16-bit source and weights, no stride division; the host picks it, see
-// `dconv_tensor_cores`): each vector's 8 destination channels are the N of m16n8 MMAs over runs
-// of 16 pixels; GEMM-K is two taps of the vector's 8 source channels a k16 step and the last
-// tap a k8 step, and the weights of groups that do not meet are zeros (a vector holds 8 / CH
-// groups). A warp owns up to DC_VW
-// vectors and every DIRECT_BLOCK / 32 / (vectors / DC_VW)-th run of the block's pixels; the
-// B fragments stay in its registers. Each run's source vectors are copied with cp.async
-// (zero-filled in the padding) into the warp's ring of DC_STAGES tap pairs, the copies of the
+// Tensor cores (sm_80+, 16-bit source and weights; the host picks it, see `dconv_tensor_cores`)
+// over a filter of FY x FX taps (3x3, or the smaller filters of backward data's stride phases):
+// each vector's 8 destination channels are the N of m16n8 MMAs over runs of 16 pixels; GEMM-K
+// is two taps of the vector's 8 source channels a k16 step, and an odd last tap a k8 step; the
+// weights of groups that do not meet are zeros (a vector holds 8 / CH groups). A warp owns up
+// to DC_VW vectors and every DIRECT_BLOCK / 32 / (vectors / DC_VW)-th run of the block's
+// pixels; the B fragments stay in its registers. Each run's source vectors are copied with
+// cp.async (zero-filled in the padding and, where backward data divides by a stride, at the
+// taps it does not divide) into the warp's ring of DC_STAGES tap pairs, the copies of the
 // next two steps in flight while one is multiplied, and read back with ldmatrix: a tap holds
 // 16 pixels by the warp's vectors in 16-byte chunks XOR-swizzled within 128-byte lines, so the
 // eight pixels of a matrix fall in distinct banks.
 constexpr int DC_STAGES = 3;
 constexpr int DC_TAP = 16 * DC_VW * 8;            // elements of one tap's chunks
 constexpr int DC_WARP = DC_STAGES * 2 * DC_TAP;   // elements of a warp's ring
-constexpr int DC_STEPS = 5;                       // four k16 steps and one k8 step
 
 // Inlined into its entry, unlike the SIMT bodies: its argument reads stay constant-bank
 // operands, where out of line they were generic loads and the body spilled.
-CK_DEV void ck_dconv_mma(const CkArgs& a, AT* lds) {
+template <int FY, int FX> CK_DEV void ck_dconv_mma(const CkArgs& a, AT* lds) {
+    constexpr int TAPS = FY * FX, STEPS = (TAPS + 1) / 2;
     const bool fwd = CK_OP == CK_FWD;
     const int ch = (int)a.direct_ch, vecs = (int)a.direct_vecs, nvec = (int)(a.G * ch / 8);
     const int vw = vecs < DC_VW ? vecs : DC_VW, vsets = vecs / vw, pwarps = DIRECT_BLOCK / 32 / vsets;
@@ -361,23 +362,23 @@ CK_DEV void ck_dconv_mma(const CkArgs& a, AT* lds) {
     const BT* w = reinterpret_cast<const BT*>(a.w);
     ck_u16* wb = reinterpret_cast<ck_u16*>(lds);
     const int vb = (int)blockIdx.y * vecs;
-    for (int e = (int)threadIdx.x; e < vecs * 9 * 64; e += DIRECT_BLOCK) {
-        const int v = e / (9 * 64), t = e / 64 % 9, sc = e / 8 % 8, dc = e % 8;
+    for (int e = (int)threadIdx.x; e < vecs * TAPS * 64; e += DIRECT_BLOCK) {
+        const int v = e / (TAPS * 64), t = e / 64 % TAPS, sc = e / 8 % 8, dc = e % 8;
         ck_u16 bits = 0;
         if (vb + v < nvec && sc / ch == dc / ch) {
             const ck_i64 g = (ck_i64)(vb + v) * (8 / ch) + dc / ch, k = fwd ? dc % ch : sc % ch,
                          c = fwd ? sc % ch : dc % ch;
-            bits = w[g * a.ws_g + k * a.ws_k + c * a.ws_c + (t / 3) * a.ws_y + (t % 3) * a.ws_x].bits;
+            bits = w[g * a.ws_g + k * a.ws_k + c * a.ws_c + (t / FX) * a.ws_y + (t % FX) * a.ws_x].bits;
         }
         wb[e] = bits;
     }
     __syncthreads();
-    unsigned bf[DC_VW][9];
+    unsigned bf[DC_VW][TAPS];
 #pragma unroll
     for (int v = 0; v < DC_VW; ++v)
 #pragma unroll
-        for (int t = 0; t < 9; ++t) {
-            const int at = (((v0 - vb + (v < vw ? v : 0)) * 9 + t) * 8 + 2 * t4) * 8 + g4;
+        for (int t = 0; t < TAPS; ++t) {
+            const int at = (((v0 - vb + (v < vw ? v : 0)) * TAPS + t) * 8 + 2 * t4) * 8 + g4;
             bf[v][t] = (unsigned)wb[at] | ((unsigned)wb[at + 8] << 16);
         }
     __syncthreads();
@@ -400,29 +401,37 @@ CK_DEV void ck_dconv_mma(const CkArgs& a, AT* lds) {
     // base, a row part per filter row and a column part per filter column, with a mask of the
     // taps inside the source.
     const int nchunk = 16 * vw;
+    // Backward data divides by its strides where one is above 1; forward never divides.
+    const bool unit = fwd || (a.sd == 1 && a.sh == 1 && a.sw == 1);
+    auto src_at = [&](int o, int t, int s, int p, ck_i64 n) {
+        return unit ? ck_dconv_src<true>(o, t, s, p, n) : ck_dconv_src<false>(o, t, s, p, n);
+    };
     int mask[2];
-    ck_idx base[2], roff[2][3], coff[2][3];
+    ck_idx base[2], roff[2][FY], coff[2][FX];
     auto begin_run = [&](int first) {
 #pragma unroll
         for (int i = 0; i < 2; ++i) {
             const int c = lane + 32 * i, vec = v0 + c % vw, px = first + c / vw;
             const ck_d4 cp = ck_split4(px, pr);
-            const int sd = ck_dconv_src<true>(cp.v[1], 0, (int)a.sd, (int)a.pd, sD);
+            const int sd = src_at(cp.v[1], 0, (int)a.sd, (int)a.pd, sD);
             int rows = 0, cols = 0;
 #pragma unroll
-            for (int t = 0; t < 3; ++t) {
-                const int sh = ck_dconv_src<true>(cp.v[2], t * (int)a.dh, (int)a.sh, (int)a.ph, sH);
-                const int sw = ck_dconv_src<true>(cp.v[3], t * (int)a.dw, (int)a.sw, (int)a.pw, sW);
+            for (int t = 0; t < FY; ++t) {
+                const int sh = src_at(cp.v[2], t * (int)a.dh, (int)a.sh, (int)a.ph, sH);
                 roff[i][t] = sh * s_h;
-                coff[i][t] = sw * s_w;
                 rows |= (sh >= 0) << t;
+            }
+#pragma unroll
+            for (int t = 0; t < FX; ++t) {
+                const int sw = src_at(cp.v[3], t * (int)a.dw, (int)a.sw, (int)a.pw, sW);
+                coff[i][t] = sw * s_w;
                 cols |= (sw >= 0) << t;
             }
             base[i] = cp.v[0] * s_n + sd * s_d + vec * s_vec;
             mask[i] = 0;
             if (c < nchunk && px < p1 && vec < nvec && sd >= 0)
 #pragma unroll
-                for (int t = 0; t < 9; ++t) mask[i] |= ((rows >> (t / 3)) & (cols >> (t % 3)) & 1) << t;
+                for (int t = 0; t < TAPS; ++t) mask[i] |= ((rows >> (t / FX)) & (cols >> (t % FX)) & 1) << t;
         }
     };
     // The copies of step j (taps 2j and 2j + 1) of the current copy run into stage `st`.
@@ -431,35 +440,43 @@ CK_DEV void ck_dconv_mma(const CkArgs& a, AT* lds) {
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
             const int t = 2 * j + h;
-            if (t > 8) break;
+            if (t >= TAPS) break;
 #pragma unroll
             for (int i = 0; i < 2; ++i) {
                 const int c = lane + 32 * i;
                 if (c >= nchunk) break;
                 const bool ok = (mask[i] >> t) & 1;
-                const ck_idx off = ok ? base[i] + roff[i][t / 3] + coff[i][t % 3] : 0;
+                const ck_idx off = ok ? base[i] + roff[i][t / FX] + coff[i][t % FX] : 0;
                 ck_cp_async<16>(d + h * DC_TAP + ck_swz_chunk(c / vw, c % vw, vw), src + off, ok);
             }
         }
     };
+    auto first_of = [&](int run) { return p0 + 16 * (pw + run * pwarps); };
     // ldmatrix rows: lane l reads pixel 8 ((l / 8) % 2) + l % 8 of tap l / 16 of a pair.
     const int lrow = ((lane / 8) % 2) * 8 + lane % 8, ltap = lane / 16;
-    // Step j of run r is item 5 r + j, in stage (5 r + j) % 3; the copies run two items ahead.
+    // Step j of run r is item STEPS r + j, in stage (STEPS r + j) % 3; the copies run two
+    // items ahead, which with one step a run are the next two runs.
     if (mine > 0) {
-        begin_run(p0 + 16 * pw);
+        begin_run(first_of(0));
         issue(0, 0);
         ck_cp_commit();
-        issue(1, 1);
+        if (STEPS > 1) {
+            issue(1, 1);
+        } else if (mine > 1) {
+            begin_run(first_of(1));
+            issue(0, 1);
+        }
         ck_cp_commit();
     }
     int st = 0;
     for (int run = 0; run < mine; ++run) {
         float acc[DC_VW][4] = {};
 #pragma unroll
-        for (int j = 0; j < DC_STEPS; ++j) {
+        for (int j = 0; j < STEPS; ++j) {
             ck_cp_wait<1>();
             __syncwarp();
             const AT* s = ring + st * 2 * DC_TAP;
+            const bool pair = 2 * j + 1 < TAPS;
             // Two vectors' fragments, then their MMAs: the latencies overlap (four would spill).
 #pragma unroll
             for (int v0p = 0; v0p < DC_VW; v0p += 2) {
@@ -468,35 +485,34 @@ CK_DEV void ck_dconv_mma(const CkArgs& a, AT* lds) {
                 for (int q = 0; q < 2; ++q)
                     if (v0p + q < vw) {
                         const int v = v0p + q;
-                        if (j + 1 < DC_STEPS) ck_ldsm<4, false>(f[q], s + ltap * DC_TAP + ck_swz_chunk(lrow, v, vw));
+                        if (pair) ck_ldsm<4, false>(f[q], s + ltap * DC_TAP + ck_swz_chunk(lrow, v, vw));
                         else ck_ldsm<2, false>(f[q], s + ck_swz_chunk(lrow, v, vw));
                     }
 #pragma unroll
                 for (int q = 0; q < 2; ++q)
                     if (v0p + q < vw) {
                         const int v = v0p + q;
-                        if (j + 1 < DC_STEPS) {
-                            const unsigned b[4] = {bf[v][2 * j], bf[v][2 * j + 1], 0, 0};
+                        if (pair) {
+                            const unsigned b[4] = {bf[v][2 * j], bf[v][(2 * j + 1) % TAPS], 0, 0};
                             ck_mma(acc[v], f[q], b);
                         } else {
-                            ck_mma_k8(acc[v], f[q][0], f[q][1], bf[v][8]);
+                            ck_mma_k8(acc[v], f[q][0], f[q][1], bf[v][2 * j]);
                         }
                     }
             }
             __syncwarp();
-            // Item 5 run + j + 2 goes into the stage item 5 run + j - 1 used.
+            // Item STEPS run + j + 2 goes into the stage item STEPS run + j - 1 used.
             const int cs = st == 0 ? DC_STAGES - 1 : st - 1;
-            if (j + 2 < DC_STEPS) {
-                issue(j + 2, cs);
-            } else if (run + 1 < mine) {
-                if (j + 2 == DC_STEPS) begin_run(p0 + 16 * (pw + (run + 1) * pwarps));
-                issue(j + 2 - DC_STEPS, cs);
+            const int next = (j + 2) % STEPS, ahead = run + (j + 2) / STEPS;
+            if (ahead < mine) {
+                if (next == 0) begin_run(first_of(ahead));
+                issue(next, cs);
             }
             ck_cp_commit();
             if (++st == DC_STAGES) st = 0;
         }
         // The run's rows g4 and g4 + 8: destination channels 2 t4 and 2 t4 + 1 of each vector.
-        const int run0 = p0 + 16 * (pw + run * pwarps);
+        const int run0 = first_of(run);
 #pragma unroll
         for (int i = 0; i < 2; ++i) {
             const int px = run0 + g4 + 8 * i;
@@ -531,7 +547,15 @@ CK_ENTRY_THREADS(direct, DIRECT_BLOCK, 2)(const CK_GRID_CONST CkArgs a) {
     // The host picks the tensor-core path (a.direct_mma) where the kernel has it.
 #if defined(CK_MMA_SYNC)
     if (DC_MMA && a.direct_mma) {
-        ck_dconv_mma(a, reinterpret_cast<AT*>(lds));
+        AT* ring = reinterpret_cast<AT*>(lds);
+        // 3x3, or a stride phase's filter under it at stride 2 (`dconv_tensor_cores`).
+        switch (a.Y * 4 + a.X) {
+        case 2 * 4 + 2: ck_dconv_mma<2, 2>(a, ring); break;
+        case 2 * 4 + 1: ck_dconv_mma<2, 1>(a, ring); break;
+        case 1 * 4 + 2: ck_dconv_mma<1, 2>(a, ring); break;
+        case 1 * 4 + 1: ck_dconv_mma<1, 1>(a, ring); break;
+        default: ck_dconv_mma<3, 3>(a, ring); break;
+        }
         return;
     }
 #endif

@@ -14,7 +14,8 @@ pub use args::{IMAGE_BYTES, TMA_MAP_BYTES, TMA_MAPS_OFFSET};
 pub use config::{Elem, HipError, KernelConfig, OperandCfg, Schedule, WgmmaLayout, gcd};
 pub use launch::{
     Buffers, ConvDims, DeviceInfo, EntryKind, LaunchPlan, MAX_CLUSTER, NO_CLUSTERS, PlanError,
-    RowMap, Staged, Step, ZeroTarget, depthwise_rows_suit, pointwise_suits, window_suits,
+    RowMap, Staged, Step, ZeroTarget, dconv_mma_suits, depthwise_rows_suit, pointwise_suits,
+    window_suits,
 };
 pub use source::{KernelText, fnv1a, kernel_text};
 pub use tma::{BOX_CHANNELS, MapKind, TensorMap, tensor_maps, tma_mode};

@@ -1213,8 +1213,7 @@ fn merged_forward_and_backward_data_run_narrow_groups_on_the_small_channel_entry
         let pixels: u64 = 32 * 14 * 14;
         // On NVIDIA sm_80+ 8-channel groups of fp16 run on tensor cores: four 16-pixel runs a
         // block for each of the four warps of a vector set (two sets of four vectors), strided
-        // forward included (backward data splits strides into phases of other filters).
-        // Depthwise keeps the scalar path.
+        // ones included. Depthwise keeps the scalar path.
         let nv_plan = |d: &ConvDims| merged.plan(d, &NV).unwrap().args;
         assert_eq!(
             (nv_plan(&dw).direct_mma, nv_plan(&dw).direct_pixels),
@@ -1235,8 +1234,25 @@ fn merged_forward_and_backward_data_run_narrow_groups_on_the_small_channel_entry
             output: [1, 7, 7],
             ..eight.clone()
         };
+        // Strided backward data runs its four stride phases (filters 1x1, 1x2, 2x1 and 2x2)
+        // on tensor cores; strided and dilated, it stays whole and masks the taps its strides
+        // do not divide.
+        let sp = merged.plan(&strided, &NV).unwrap();
         if op == Op::Fwd {
-            assert_eq!(nv_plan(&strided).direct_pixels, 256);
+            assert_eq!((sp.args.direct_mma, sp.args.direct_pixels), (1, 256));
+        } else {
+            assert_eq!(sp.phases.len(), 4);
+            assert!(sp.phases.iter().all(|ph| ph.args.direct_mma == 1));
+            assert_eq!(launches(&sp), [EntryKind::Direct; 4]);
+            let filters: Vec<_> = sp.phases.iter().map(|ph| (ph.args.Y, ph.args.X)).collect();
+            assert_eq!(filters, [(1, 1), (1, 2), (2, 1), (2, 2)]);
+            let dilated = ConvDims {
+                dilation: [1, 2, 2],
+                ..strided.clone()
+            };
+            let dp = merged.plan(&dilated, &NV).unwrap();
+            assert!(dp.phases.is_empty());
+            assert_eq!(dp.args.direct_mma, 1);
         }
         // 8 groups of 4 channels: four vectors by 64 pixels a pass; 6 groups of 4: three
         // vectors, planned as two blocks of two.

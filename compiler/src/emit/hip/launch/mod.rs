@@ -17,12 +17,12 @@ mod repack;
 mod split;
 mod window;
 
-pub use narrow::depthwise_rows_suit;
 pub(super) use narrow::{
     DCONV_BLOCK, DCONV_LDS_FLOATS, DCONV_PAD, DCONV_STRIP, DCONV_WARP_VECTORS, DIRECT_DEPTH,
     DIRECT_LANES, DIRECT_MMA_BLOCKS, DIRECT_RUNS, DIRECT_SETS, DIRECT_SPAN, DIRECT_STEP_ROWS,
     DROWS_CHUNK, DROWS_SLOTS, DROWS_STRIDE, DROWS_VECS,
 };
+pub use narrow::{dconv_mma_suits, depthwise_rows_suit};
 pub use pointwise::pointwise_suits;
 pub(super) use pointwise::{PW_BLOCK, PW_PIXELS, PWM_BLOCKS, PWM_STAGES, PWM_WARPS};
 pub(super) use repack::{REPACK_BLOCK, REPACK_CHUNK};
@@ -828,9 +828,10 @@ impl KernelConfig {
     /// own, so that the phases may run at once; none runs the taps the other phases' pixels
     /// skip. A phase without taps (a filter narrower than the stride: 1x1 stride 2) gets only
     /// zeros: one zero-fill of the whole output first, which every back end issues before the
-    /// phases (not where the output op adds a D tensor). Taken where every strided dimension has unit dilation and an input at least the
-    /// stride (each phase has pixels) and the schedule is split-K (StreamK flags are per plan);
-    /// the phases' own plans must not clear the output, which the others write.
+    /// phases (not where the output op adds a D tensor). Taken where every strided dimension
+    /// has unit dilation and an input at least the stride (each phase has pixels) and the
+    /// schedule is split-K (StreamK flags are per plan); the phases' own plans must not clear
+    /// the output, which the others write.
     fn phase_plan(
         &self,
         dims: &ConvDims,

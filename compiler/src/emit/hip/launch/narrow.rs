@@ -218,24 +218,45 @@ fn direct_rows_plan(
 /// estimates such runs by their bytes and multiply-adds.
 pub fn depthwise_rows_suit(dims: &ConvDims) -> bool {
     let [z, y, x] = dims.filter;
-    let channels_last = matches!(
+    dims.op == Op::BwdWeight
+        && !dims.transposed
+        && dims.c == 1
+        && dims.k == 1
+        && dims.g.is_multiple_of(8)
+        && channels_last(dims)
+        && z == 1
+        && (x == 3 && y == 3 || [5, 7].contains(&x) && (1..=DROWS_SLOTS).contains(&y))
+        && [1, 2].contains(&dims.stride[2])
+        && dims.dilation[2] == 1
+}
+
+/// Whether the small-channel forward / backward-data entry's tensor-core path (sm_80+, 16-bit
+/// operands of one type, a kernel that merges groups) takes `dims` as a whole: 8-channel groups
+/// with a 3x3 filter over channels-last tensors, within its grid and 32-bit pixel indices
+/// (strided backward data in its stride phases).
+pub fn dconv_mma_suits(dims: &ConvDims) -> bool {
+    let int = |sp: [u64; 3]| dims.n * sp.iter().product::<u64>() <= (i32::MAX as u64) / 2;
+    dims.op != Op::BwdWeight
+        && !dims.transposed
+        && dims.c == 8
+        && dims.k == 8
+        && dims.filter == [1, 3, 3]
+        && channels_last(dims)
+        && dims.g.div_ceil(8) <= MAX_GRID_Y
+        && int(dims.input)
+        && int(dims.output)
+}
+
+/// Whether the input and output are channels-last (NWGC, NHWGC, NDHWGC and their outputs).
+fn channels_last(dims: &ConvDims) -> bool {
+    matches!(
         dims.layouts,
         [
             Layout::Nwgc | Layout::Nhwgc | Layout::Ndhwgc,
             _,
             Layout::Nwgk | Layout::Nhwgk | Layout::Ndhwgk
         ]
-    );
-    dims.op == Op::BwdWeight
-        && !dims.transposed
-        && dims.c == 1
-        && dims.k == 1
-        && dims.g.is_multiple_of(8)
-        && channels_last
-        && z == 1
-        && (x == 3 && y == 3 || [5, 7].contains(&x) && (1..=DROWS_SLOTS).contains(&y))
-        && [1, 2].contains(&dims.stride[2])
-        && dims.dilation[2] == 1
+    )
 }
 
 /// A backward-weight small-channel launch whose `slices` workgroup rows (`grid[1]`) each write
@@ -377,7 +398,7 @@ impl KernelConfig {
             }
         } else if let Some(ch) = self
             .dconv_channels(dims, xs, ys)
-            .filter(|&c| self.dconv_filter(dims, c))
+            .filter(|&c| self.dconv_filter(dims, c, dev))
         {
             let mma = self.dconv_tensor_cores(dims, dev);
             let strip = !mma && dconv_strip(dims, ch);
@@ -405,10 +426,12 @@ impl KernelConfig {
     }
 
     /// The filters the small-channel forward / backward-data entry takes at `c` channels a
-    /// group: 3x3 with one depth tap, or any filter at 1 or 2 channels whose weights of one
-    /// vector fit its LDS.
-    fn dconv_filter(&self, dims: &ConvDims, c: u64) -> bool {
-        dims.filter == [1, 3, 3] || (c <= 2 && dconv_vector_floats(dims, c) <= DCONV_LDS_FLOATS)
+    /// group: 3x3 with one depth tap, any filter at 1 or 2 channels whose weights of one
+    /// vector fit its LDS, and those of the tensor-core path.
+    fn dconv_filter(&self, dims: &ConvDims, c: u64, dev: &DeviceInfo) -> bool {
+        dims.filter == [1, 3, 3]
+            || (c <= 2 && dconv_vector_floats(dims, c) <= DCONV_LDS_FLOATS)
+            || self.dconv_tensor_cores(dims, dev)
     }
 
     /// Channels per group when the small-channel entry runs `dims`: a kernel that has it, a
@@ -458,15 +481,15 @@ impl KernelConfig {
     }
 
     /// Whether the small-channel forward / backward-data entry runs `dims` on tensor cores
-    /// (`ck_dconv_mma`): on NVIDIA sm_80+, with 16-bit source and weights of one type, no
-    /// stride to divide by (forward, or unit strides) and 8 channels a group. Narrower groups
-    /// would multiply mostly zeros: 4 channels gained nothing over the scalar path and depthwise
-    /// lost (`docs/performance.md`, what was tried).
+    /// (`ck_dconv_mma`): on NVIDIA sm_80+, with 16-bit source and weights of one type, 8
+    /// channels a group and a 3x3 filter or one under it that the stride phases of a 3x3
+    /// filter at stride 2 have (2x2, 2x1, 1x2, 1x1; backward data at strides the phases do not
+    /// take masks the taps its strides do not divide). Narrower groups would multiply mostly
+    /// zeros: 4 channels gained nothing over the scalar path and depthwise lost
+    /// (`docs/performance.md`, what was tried).
     fn dconv_tensor_cores(&self, dims: &ConvDims, dev: &DeviceInfo) -> bool {
-        self.mma_operands(dev)
-            && dims.c == 8
-            && dims.filter == [1, 3, 3]
-            && (dims.op == Op::Fwd || dims.stride.iter().all(|&s| s == 1))
+        let [z, y, x] = dims.filter;
+        self.mma_operands(dev) && dims.c == 8 && z == 1 && ((y, x) == (3, 3) || (y <= 2 && x <= 2))
     }
 
     /// The `sliced` backward-weight plan, where the kernel has that entry and `dims` fits it:

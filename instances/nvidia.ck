@@ -210,6 +210,24 @@ family nv_fwd_bwd_data_2d : nv_tile {
     }
 }
 
+/// Forward and backward data with a narrow GEMM N: groups of 16 or 32 channels, and backward
+/// data into 16 to 40 input channels, where the 48- and 64-column tiles above spend most of
+/// their columns and B loads on padding.
+family nv_fwd_bwd_data_narrow_2d : nv_tile {
+    dims = 2;
+    layout = nhwgc;
+    split_k = auto;
+    pipeline { version = compv3; }
+    over op = [fwd, bwd_data];
+    over dtype = [fp16, bf16];
+    rows (tile, warps, warp_tile) {
+        /// 4 warps of 64x16: N of 16.
+        t256x16x64 = ([256, 16, 64], [4, 1, 1], [64, 16, 16]);
+        /// 4 warps of 64x16, K per block 32: N of 32.
+        t128x32x32 = ([128, 32, 32], [2, 2, 1], [64, 16, 16]);
+    }
+}
+
 /// Depthwise and narrow grouped forward and backward data (C = K: 1 or 2 channels per group with
 /// any filter whose weights fit the LDS, 4 or 8 with 3x3 filters): merged groups run the
 /// kernel's small-channel path, a warp per 8 output channels and 32 pixels, the block's weights

@@ -286,3 +286,24 @@ fn fixtures_are_the_imported_sources_of_their_strings() {
     }
     assert_eq!(count, verbatim().len());
 }
+
+/// A lost comma runs two fields together. Every such mutant of a StreamK string is refused (a
+/// leading zero as in `1` and `064`, a field count no variant has, a value out of place) or is
+/// an instance that breaks a rule (`8,8,8,1` and `0` read as merge_groups = 10 in the variant one
+/// field shorter), which `ckc import trait` prints as a warning: none is taken silently.
+#[test]
+fn a_lost_comma_is_refused_or_breaks_a_rule() {
+    let s = "GroupedConvolutionBackwardWeightKernel<2,Default,NHWGC,GKYXC,EmptyTuple,NHWGK,8,8,8,\
+             1,0,0,64,64,64,2,2,1,16,16,16,fp16,fp16,BASIC_ASYNC_V1,Intrawave,0,1,fp32,fp16,\
+             EmptyTuple,PassThrough,1,2,0>";
+    assert!(import_trait(s).is_ok());
+    assert!(import_trait(&s.replace(",0,0,64,", ",0,064,")).is_err());
+    for (i, _) in s.match_indices(',') {
+        let cut = format!("{}{}", &s[..i], &s[i + 1..]);
+        if let Ok(imported) = import_trait(&cut) {
+            let mut session = ck_compiler::load::Session::new();
+            session.add_source("imported.ck", &to_ck_source(&imported));
+            assert!(ck_compiler::compile(&session).is_err(), "{cut}");
+        }
+    }
+}

@@ -389,19 +389,44 @@ fn emit_hip_writes_each_distinct_kernel_once() {
 #[test]
 fn a_closed_pipe_ends_quietly() {
     use std::io::Read;
-    let commands: &[&[&str]] = &[
-        &["emit", "traits", "instances"],
-        &["emit", "names", "instances"],
-        &["emit", "manifest", "instances"],
-        &["explain", "instances"],
-        &["check", "--format", "json", "instances"],
-        &["list", "instances"],
+    // Inputs whose output outgrows the pipe: every library string to import, and a saved run
+    // of 3,000 shapes to report.
+    let dir = temp_dir("pipe");
+    std::fs::create_dir_all(&dir).unwrap();
+    let strings = dir.join("strings.txt");
+    std::fs::write(&strings, ok(&["emit", "traits", "instances"], "")).unwrap();
+    let mut run: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("fuzz/corpus/bench_json/six_shapes.json")).unwrap(),
+    )
+    .unwrap();
+    let shape = run["shapes"][0].clone();
+    run["shapes"] = (0..3000)
+        .map(|i| {
+            let mut s = shape.clone();
+            s["name"] = format!("shape_{i}").into();
+            s
+        })
+        .collect();
+    let saved = dir.join("run.json");
+    std::fs::write(&saved, run.to_string()).unwrap();
+    let saved = saved.to_str().unwrap();
+    // Each command, and the file its standard input reads, if any.
+    let commands: &[(&[&str], Option<&PathBuf>)] = &[
+        (&["emit", "traits", "instances"], None),
+        (&["emit", "names", "instances"], None),
+        (&["emit", "manifest", "instances"], None),
+        (&["explain", "instances"], None),
+        (&["check", "--format", "json", "instances"], None),
+        (&["list", "instances"], None),
+        (&["import", "trait", "-"], Some(&strings)),
+        (&["bench-report", saved], None),
     ];
-    for args in commands {
+    for &(args, input) in commands {
+        let stdin = input.map_or_else(Stdio::null, |f| std::fs::File::open(f).unwrap().into());
         let mut child = Command::new(env!("CARGO_BIN_EXE_ckc"))
-            .args(*args)
+            .args(args)
             .current_dir(root())
-            .stdin(Stdio::null())
+            .stdin(stdin)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -418,6 +443,7 @@ fn a_closed_pipe_ends_quietly() {
         );
         assert_eq!(out.status.code(), Some(0), "ckc {args:?}: {stderr}");
     }
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Standard output on a full disk is an I/O error (exit 2) with a message, not a panic.

@@ -107,6 +107,12 @@ fn doc_text_cannot_break_out_of_its_cpp_comment() {
         }
     }
     set = Validated::new(instances);
+    // The lexer check below tells a live directive or a swallowed line from a comment.
+    if let Some(bad) = clang_tokens("// a\r#error x\nint y; // b\\\nint z;\n") {
+        let good = clang_tokens("// a #error x\nint y; // b\nint z;\n").unwrap();
+        assert_ne!(bad, good);
+        assert!(bad.contains(&"hash '#'".to_string()), "{bad:?}");
+    }
     let clean = emit_ck(&self::set()).unwrap();
     for (f, c) in emit_ck(&set).unwrap().iter().zip(&clean) {
         for line in f.contents.split(['\n', '\r', '\u{2028}']) {
@@ -129,5 +135,51 @@ fn doc_text_cannot_break_out_of_its_cpp_comment() {
                 .collect()
         };
         assert_eq!(code(&f.contents), code(&c.contents), "{}", f.path);
+        // And as clang's lexer reads them: the same tokens outside comments.
+        if let Some(tokens) = clang_tokens(&f.contents) {
+            assert_eq!(tokens, clang_tokens(&c.contents).unwrap(), "{}", f.path);
+        }
     }
+}
+
+/// The tokens clang-19's raw lexer reads in C++ `text` (no preprocessing, so CK's headers need
+/// not be there), without comments, white space or locations: a live `#error` line or a
+/// comment that swallowed the next line would change them. None where clang++-19 is missing
+/// (CI sets `CK_REQUIRE_TOOLCHAINS=1`, which makes that a failure).
+fn clang_tokens(text: &str) -> Option<Vec<String>> {
+    use std::process::Command;
+    let dir = std::env::temp_dir().join(format!("ck-lex-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("{:016x}.cpp", fnv(text)));
+    std::fs::write(&file, text).unwrap();
+    let out = Command::new("clang++-19")
+        .args(["-cc1", "-dump-raw-tokens", "-x", "c++"])
+        .arg(&file)
+        .output();
+    std::fs::remove_file(&file).ok();
+    let out = match out {
+        Ok(out) => out,
+        Err(_) if std::env::var_os("CK_REQUIRE_TOOLCHAINS").is_none() => return None,
+        Err(e) => panic!("CK_REQUIRE_TOOLCHAINS=1 but clang++-19 does not run: {e}"),
+    };
+    // The dump goes to standard error, a token a line: `kind 'spelling' [flags] Loc=<…>`,
+    // where a spelling may span lines (comments, newlines).
+    let dump = String::from_utf8_lossy(&out.stderr);
+    let tokens = dump
+        .split("Loc=<")
+        .filter_map(|t| {
+            let t = t.split_once('>').map_or(t, |(_, rest)| rest).trim_start();
+            let (kind, rest) = t.split_once(' ')?;
+            let spelling = rest.split('\t').next().unwrap_or(rest);
+            (!matches!(kind, "comment" | "unknown")).then(|| format!("{kind} {spelling}"))
+        })
+        .collect();
+    Some(tokens)
+}
+
+/// FNV-1a of `text`, to name its file.
+fn fnv(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
 }

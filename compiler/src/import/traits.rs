@@ -246,8 +246,11 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// A decimal as CK prints one: ASCII digits without a leading zero (`0` alone is zero), so
+/// that two fields run together by a lost comma (`1` and `064`) are not taken for one.
 fn parse_u32(t: &str) -> Option<u32> {
-    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+    let digits = !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    if !digits || (t.len() > 1 && t.starts_with('0')) {
         return None;
     }
     t.parse().ok()

@@ -307,3 +307,32 @@ fn a_lost_comma_is_refused_or_breaks_a_rule() {
         }
     }
 }
+
+/// Zero tiles and empty `Seq()` import (the string's shape is right) but break rules, so
+/// `ckc import trait` refuses them: CK0212 for a zero block or tile, CK0215 for an empty
+/// cluster.
+#[test]
+fn zero_tiles_and_empty_sequences_break_rules() {
+    let s = "DeviceGroupedConvBwdWeight_Xdl_CShuffle<2,GNHWC,GKYXC,GNHWK,fp16,fp16,fp16,fp32,\
+             PassThrough,PassThrough,PassThrough,Default,256,128,128,4,8,32,32,2,2,Seq(4,64,1),\
+             Seq(1,0,2),Seq(1,0,2),2,8,8,false,Seq(4,64,1),Seq(1,0,2),Seq(1,0,2),2,8,8,false,1,1,\
+             Seq(1,32,1,8),8,fp16,fp16,1,1>";
+    let codes = |text: &str| -> Vec<String> {
+        let imported = import_trait(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let mut session = ck_compiler::load::Session::new();
+        session.add_source("imported.ck", &to_ck_source(&imported));
+        let errors = ck_compiler::compile(&session).expect_err(text);
+        errors.iter().map(|d| d.code.to_string()).collect()
+    };
+    assert!(import_trait(s).is_ok());
+    let zero_block = s.replacen(",Default,256,", ",Default,0,", 1);
+    assert!(codes(&zero_block).contains(&"CK0212".to_string()));
+    let zero_tile = s.replacen(",256,128,128,", ",256,0,128,", 1);
+    assert!(codes(&zero_tile).contains(&"CK0212".to_string()));
+    let empty = s.replacen("Seq(1,32,1,8)", "Seq()", 1);
+    assert!(
+        codes(&empty).contains(&"CK0215".to_string()),
+        "{:?}",
+        codes(&empty)
+    );
+}

@@ -4,7 +4,8 @@
 //! its check that each candidate has a portable kernel), to rank every instance's verdict with
 //! the learned model (`ckc list --problem --device`) and with the analytic cost model alone,
 //! and to select again for a problem selected before (the registry's cache). Needs no GPU.
-//! `cargo run --release -p ck-runtime --features cuda --example select_cost [SHAPES]`.
+//! `cargo run --release -p ck-runtime --features cuda --example select_cost [SHAPES [OP]]`
+//! (OP: one of fwd, bwd_data, bwd_weight; all three when not given).
 
 use ck_compiler::model::{Arch, DataType, Op};
 use ck_runtime::testing::Selecting;
@@ -42,7 +43,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         target: Arch::Sm90,
         check: |inst| ck_runtime::gpu::portable_checks(inst, "cuda"),
     };
+    let only = std::env::args().nth(2);
     for op in [Op::Fwd, Op::BwdData, Op::BwdWeight] {
+        if only.as_ref().is_some_and(|o| *o != op.to_string()) {
+            continue;
+        }
         let problems: Vec<_> = layers
             .iter()
             .filter(|s| s.needs(op))

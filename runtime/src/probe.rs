@@ -522,6 +522,25 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
                 rpad: 1,
                 ..strided
             },
+            // Filters under 3x3 (the stride phases' filters) on the tensor-core body, forward
+            // too.
+            Shape {
+                what: "eight-channel groups, 2x2 filter",
+                filter: 2,
+                input: 7,
+                lpad: 1,
+                rpad: 0,
+                ..strided
+            },
+            Shape {
+                what: "eight-channel groups, 1x1 filter",
+                filter: 1,
+                input: 6,
+                stride: 1,
+                lpad: 0,
+                rpad: 0,
+                ..strided
+            },
             // Group counts off the merge run on copies with zero groups added
             // (`ConvProblem::groups_padded`): depthwise, then eight-channel groups at stride 2.
             Shape {

@@ -1254,6 +1254,15 @@ fn merged_forward_and_backward_data_run_narrow_groups_on_the_small_channel_entry
             assert!(dp.phases.is_empty());
             assert_eq!(dp.args.direct_mma, 1);
         }
+        // Filters under 3x3 take the tensor cores in backward data only (its phases' filters).
+        let small = ConvDims {
+            filter: [1, 2, 2],
+            output: [1, 13, 13],
+            pad: [0; 3],
+            ..eight.clone()
+        };
+        let on_cores = merged.plan(&small, &NV).unwrap().args.direct_mma == 1;
+        assert_eq!(on_cores, op == Op::BwdData, "{op:?}");
         // 8 groups of 4 channels: four vectors by 64 pixels a pass; 6 groups of 4: three
         // vectors, planned as two blocks of two.
         let narrow = ConvDims {

@@ -482,14 +482,15 @@ impl KernelConfig {
 
     /// Whether the small-channel forward / backward-data entry runs `dims` on tensor cores
     /// (`ck_dconv_mma`): on NVIDIA sm_80+, with 16-bit source and weights of one type, 8
-    /// channels a group and a 3x3 filter or one under it that the stride phases of a 3x3
-    /// filter at stride 2 have (2x2, 2x1, 1x2, 1x1; backward data at strides the phases do not
-    /// take masks the taps its strides do not divide). Narrower groups would multiply mostly
-    /// zeros: 4 channels gained nothing over the scalar path and depthwise lost
+    /// channels a group and a 3x3 filter, or for backward data one under it that the stride
+    /// phases of a 3x3 filter at stride 2 have (2x2, 2x1, 1x2, 1x1; backward data at strides
+    /// the phases do not take masks the taps its strides do not divide). Narrower groups would
+    /// multiply mostly zeros: 4 channels gained nothing over the scalar path and depthwise lost
     /// (`docs/performance.md`, what was tried).
     fn dconv_tensor_cores(&self, dims: &ConvDims, dev: &DeviceInfo) -> bool {
         let [z, y, x] = dims.filter;
-        self.mma_operands(dev) && dims.c == 8 && z == 1 && ((y, x) == (3, 3) || (y <= 2 && x <= 2))
+        let phase = dims.op == Op::BwdData && y <= 2 && x <= 2;
+        self.mma_operands(dev) && dims.c == 8 && z == 1 && ((y, x) == (3, 3) || phase)
     }
 
     /// The `sliced` backward-weight plan, where the kernel has that entry and `dims` fits it:

@@ -19,7 +19,30 @@ pub enum GbdtError {
     #[error("format `{0}`, expected `{FORMAT}`")]
     Format(String),
     #[error("tree {tree}: {why}")]
-    Tree { tree: usize, why: String },
+    Tree { tree: usize, why: TreeError },
+}
+
+/// What makes a tree of the file unusable.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TreeError {
+    #[error("node arrays of different lengths")]
+    Lengths,
+    #[error("no split and not one leaf")]
+    NoSplit,
+    #[error("{leaves} leaves for {splits} splits")]
+    Leaves { leaves: usize, splits: usize },
+    #[error("feature {feature} of {features}")]
+    Feature { feature: usize, features: usize },
+    #[error("a threshold or leaf that is not finite")]
+    NotFinite,
+    #[error("node {0} out of range or reached twice")]
+    Node(i64),
+    #[error("leaf {0} out of range or reached twice")]
+    Leaf(usize),
+    #[error("a node or leaf no path reaches")]
+    Unreached,
+    #[error("an index past 32 bits")]
+    Wide,
 }
 
 #[derive(Deserialize)]
@@ -80,7 +103,7 @@ pub struct Gbdt {
 impl RawTree {
     /// Every array as long as the node count, every child in range, every node reached once
     /// from the root (so evaluation ends), every leaf reached.
-    fn check(&self, features: usize) -> Result<(), String> {
+    fn check(&self, features: usize) -> Result<(), TreeError> {
         let nodes = self.split.len();
         let same = [
             self.threshold.len(),
@@ -89,20 +112,23 @@ impl RawTree {
             self.nan_left.len(),
         ];
         if same.iter().any(|&n| n != nodes) {
-            return Err("node arrays of different lengths".into());
+            return Err(TreeError::Lengths);
         }
         if nodes == 0 {
             return if self.leaf.len() == 1 {
                 Ok(())
             } else {
-                Err("no split and not one leaf".into())
+                Err(TreeError::NoSplit)
             };
         }
         if self.leaf.len() != nodes + 1 {
-            return Err(format!("{} leaves for {nodes} splits", self.leaf.len()));
+            return Err(TreeError::Leaves {
+                leaves: self.leaf.len(),
+                splits: nodes,
+            });
         }
-        if let Some(f) = self.split.iter().find(|&&f| f >= features) {
-            return Err(format!("feature {f} of {features}"));
+        if let Some(&feature) = self.split.iter().find(|&&f| f >= features) {
+            return Err(TreeError::Feature { feature, features });
         }
         if self
             .threshold
@@ -110,7 +136,7 @@ impl RawTree {
             .chain(&self.leaf)
             .any(|v| !v.is_finite())
         {
-            return Err("a threshold or leaf that is not finite".into());
+            return Err(TreeError::NotFinite);
         }
         let (mut seen_node, mut seen_leaf) = (vec![false; nodes], vec![false; nodes + 1]);
         let mut stack = vec![0i64];
@@ -118,26 +144,26 @@ impl RawTree {
             if c >= 0 {
                 let i = c as usize;
                 if i >= nodes || seen_node[i] {
-                    return Err(format!("node {c} out of range or reached twice"));
+                    return Err(TreeError::Node(c));
                 }
                 seen_node[i] = true;
                 stack.extend([self.left[i], self.right[i]]);
             } else {
                 let l = (-c - 1) as usize;
                 if l > nodes || seen_leaf[l] {
-                    return Err(format!("leaf {l} out of range or reached twice"));
+                    return Err(TreeError::Leaf(l));
                 }
                 seen_leaf[l] = true;
             }
         }
         if seen_node.contains(&false) || seen_leaf.contains(&false) {
-            return Err("a node or leaf no path reaches".into());
+            return Err(TreeError::Unreached);
         }
         Ok(())
     }
 
     /// The checked tree with its nodes packed; node and feature indices fit 32 bits.
-    fn packed(self, features: usize) -> Result<Tree, String> {
+    fn packed(self, features: usize) -> Result<Tree, TreeError> {
         self.check(features)?;
         let internal = self.split.len();
         let index = |c: i64| {
@@ -147,18 +173,18 @@ impl RawTree {
             } else {
                 internal + (-c - 1) as usize
             };
-            u32::try_from(i).map_err(|_| format!("child {c} past 32 bits"))
+            u32::try_from(i).map_err(|_| TreeError::Wide)
         };
         let mut nodes = (0..internal)
             .map(|i| {
                 Ok(Node {
                     threshold: self.threshold[i],
-                    split: u32::try_from(self.split[i]).map_err(|_| "feature past 32 bits")?,
+                    split: u32::try_from(self.split[i]).map_err(|_| TreeError::Wide)?,
                     nan_left: self.nan_left[i],
                     child: [index(self.left[i])?, index(self.right[i])?],
                 })
             })
-            .collect::<Result<Vec<_>, String>>()?;
+            .collect::<Result<Vec<_>, TreeError>>()?;
         // A leaf's row goes left whatever its value (NaN included), to the leaf itself.
         for l in 0..self.leaf.len() {
             let me = index(-(l as i64) - 1)?;
@@ -180,7 +206,7 @@ impl RawTree {
         }
         Ok(Tree {
             nodes,
-            internal: u32::try_from(internal).map_err(|_| "nodes past 32 bits")?,
+            internal: u32::try_from(internal).map_err(|_| TreeError::Wide)?,
             leaf: self.leaf,
             depth,
         })

@@ -83,13 +83,18 @@ impl Measurement {
     }
 }
 
+/// An instance with element-wise ops or D tensors, which the bench does not time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("element-wise ops or D tensors: the bench times plain convolutions")]
+pub struct NotPlain;
+
 /// Whether the bench can time `inst`: plain convolution only (the shared reference has no
 /// element-wise ops and no D tensors).
-pub fn plain_convolution(inst: &Instance) -> Result<(), String> {
+pub fn plain_convolution(inst: &Instance) -> Result<(), NotPlain> {
     let ops = inst.elementwise;
     let pass = ElementOp::PassThrough;
     if ops.input != pass || ops.weight != pass || ops.output != pass || !inst.types.ds.is_empty() {
-        return Err("element-wise ops or D tensors: the bench times plain convolutions".into());
+        return Err(NotPlain);
     }
     Ok(())
 }

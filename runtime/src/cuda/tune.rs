@@ -90,6 +90,7 @@ pub fn tune<'r>(
         .filter(|c| c.verdict.is_ok());
     for c in supported.take(limit.unwrap_or(usize::MAX)) {
         let kernel = plain_convolution(c.instance)
+            .map_err(|e| e.to_string())
             .and_then(|()| portable_kernel(c.instance, "cuda").map_err(|e| e.to_string()));
         match kernel {
             Ok(k) => {

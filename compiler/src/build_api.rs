@@ -14,7 +14,6 @@
 
 use crate::ir::Validated;
 use crate::load::Session;
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// Where and how to write the compiled library.
@@ -36,17 +35,25 @@ pub struct Output {
     pub inputs: Vec<PathBuf>,
 }
 
-/// A compile that failed: the rendered diagnostics, or an I/O problem writing the output.
-#[derive(Debug)]
-pub struct Error(pub String);
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+/// A compile that failed.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The front end's or validation's diagnostics, rendered against their sources.
+    #[error("{0}")]
+    Diagnostics(String),
+    #[error("no .ck files under {0}: a library needs at least one")]
+    NoSources(String),
+    #[error("OUT_DIR is not set: call from a build script or set out_dir")]
+    NoOutDir,
+    #[error("cannot serialize the instances: {0}")]
+    Serialize(#[source] serde_json::Error),
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
 }
-
-impl std::error::Error for Error {}
 
 /// Name of the generated Rust file in the output folder.
 pub const RUST_FILE: &str = "ckdsl_instances.rs";
@@ -113,12 +120,10 @@ impl Config {
                 .iter()
                 .map(|p| p.as_ref().display().to_string())
                 .collect();
-            return Err(Error(format!(
-                "no .ck files under {}: a library needs at least one",
-                names.join(", ")
-            )));
+            return Err(Error::NoSources(names.join(", ")));
         }
-        let instances = crate::compile(&session).map_err(|d| Error(d.render(session.sources())))?;
+        let instances = crate::compile(&session)
+            .map_err(|d| Error::Diagnostics(d.render(session.sources())))?;
         if self.cargo_directives && !instances.warnings().is_empty() {
             // Cargo shows each `cargo:warning` line; the rendered diagnostic spans several.
             for line in instances.warnings().render(session.sources()).lines() {
@@ -129,13 +134,10 @@ impl Config {
             Some(d) => d.clone(),
             None => std::env::var_os("OUT_DIR")
                 .map(PathBuf::from)
-                .ok_or_else(|| {
-                    Error("OUT_DIR is not set: call from a build script or set out_dir".into())
-                })?,
+                .ok_or(Error::NoOutDir)?,
         };
         std::fs::create_dir_all(&out_dir).map_err(|e| io_error(&out_dir, e))?;
-        let json = serde_json::to_string(instances.instances())
-            .map_err(|e| Error(format!("cannot serialize the instances: {e}")))?;
+        let json = serde_json::to_string(instances.instances()).map_err(Error::Serialize)?;
         let ir_path = out_dir.join(IR_FILE);
         write_if_changed(&ir_path, &json)?;
         let rust_file = out_dir.join(RUST_FILE);
@@ -162,7 +164,10 @@ fn write_if_changed(path: &Path, contents: &str) -> Result<(), Error> {
 }
 
 fn io_error(path: &Path, e: std::io::Error) -> Error {
-    Error(format!("cannot write {}: {e}", path.display()))
+    Error::Write {
+        path: path.to_path_buf(),
+        source: e,
+    }
 }
 
 #[cfg(test)]
@@ -216,11 +221,13 @@ mod tests {
             .cargo_directives(false)
             .out_dir(dir.join("out"));
         let err = config.compile(&[dir.join("lib")]).unwrap_err();
-        assert!(err.0.contains("CK0"), "{err}");
-        assert!(err.0.contains("x.ck"), "{err}");
+        assert!(
+            matches!(&err, Error::Diagnostics(text) if text.contains("CK0") && text.contains("x.ck")),
+            "{err}"
+        );
         let err = config.compile(&[dir.join("empty")]).unwrap_err();
-        assert!(err.0.contains("no .ck files"), "{err}");
+        assert!(matches!(err, Error::NoSources(_)), "{err}");
         let err = config.compile(&[dir.join("missing")]).unwrap_err();
-        assert!(err.0.contains("not found"), "{err}");
+        assert!(err.to_string().contains("not found"), "{err}");
     }
 }

@@ -4,7 +4,7 @@
 //! of [`Registry::select`] ranks by tile arithmetic alone; tuning ranks by the device's own
 //! clock.
 
-use super::bench::{BenchProblem, KernelTexts, Trials, plain_convolution};
+use super::bench::{BenchProblem, KernelTexts, NotPlain, Trials, plain_convolution};
 use super::{CudaBackend, CudaError};
 use crate::exec::RunError;
 use crate::gpu::portable_kernel;
@@ -14,12 +14,28 @@ use crate::tuning::Record;
 use ck_compiler::emit::hip::HipKernel;
 use ck_compiler::ir::Instance;
 
-/// One candidate's result: median microseconds a run, or why it has none (it failed to build,
-/// to run or to verify).
+/// One candidate's result: median microseconds a run, or why it has none.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Timed<'r> {
     pub instance: &'r Instance,
-    pub us: Result<f64, String>,
+    pub us: Result<f64, Untimed>,
+}
+
+/// Why a candidate has no time: it is not a plain convolution, has no portable kernel, or
+/// failed to build, to run or to verify (the driver's and the check's words, which carry no
+/// more structure than their text).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum Untimed {
+    #[error(transparent)]
+    NotPlain(#[from] NotPlain),
+    #[error(transparent)]
+    NoKernel(#[from] RunError),
+    #[error("build: {0}")]
+    Build(String),
+    #[error("run: {0}")]
+    Run(String),
+    #[error("verify: {0}")]
+    Verify(String),
 }
 
 /// What tuning found: the fastest verified instance and every candidate's result, fastest
@@ -57,10 +73,10 @@ pub enum TuneError {
     #[error(transparent)]
     Cuda(#[from] CudaError),
     #[error("no supported instance ran and verified:{}", failures(.0))]
-    NoneVerified(Vec<(String, String)>),
+    NoneVerified(Vec<(String, Untimed)>),
 }
 
-fn failures(list: &[(String, String)]) -> String {
+fn failures(list: &[(String, Untimed)]) -> String {
     list.iter()
         .map(|(n, why)| format!("\n  {n}: {why}"))
         .collect()
@@ -90,8 +106,8 @@ pub fn tune<'r>(
         .filter(|c| c.verdict.is_ok());
     for c in supported.take(limit.unwrap_or(usize::MAX)) {
         let kernel = plain_convolution(c.instance)
-            .map_err(|e| e.to_string())
-            .and_then(|()| portable_kernel(c.instance, "cuda").map_err(|e| e.to_string()));
+            .map_err(Untimed::from)
+            .and_then(|()| Ok(portable_kernel(c.instance, "cuda")?));
         match kernel {
             Ok(k) => {
                 let idx = texts.index(&k);
@@ -108,14 +124,14 @@ pub fn tune<'r>(
     for (inst, own, idx) in runs {
         let us = loaded[idx]
             .as_ref()
-            .map_err(|e| format!("build: {e}"))
+            .map_err(|e| Untimed::Build(e.to_string()))
             .and_then(|code| {
                 let m = data
                     .measure(be, inst, code, &own, trials)
-                    .map_err(|e| format!("run: {e}"))?;
+                    .map_err(|e| Untimed::Run(e.to_string()))?;
                 match m.median_us() {
                     Some(us) if m.verification.passed() => Ok(us),
-                    _ => Err(format!("verify: {}", m.verification)),
+                    _ => Err(Untimed::Verify(m.verification.to_string())),
                 }
             });
         timed.push(Timed { instance: inst, us });

@@ -3,7 +3,7 @@
 //! declared, with the C signatures of `hip_runtime_api.h` / `hiprtc.h`; status codes stay plain
 //! integers, so an unknown code can never be undefined behaviour.
 
-use super::HipError;
+use super::{HipError, LoadError};
 use libloading::Library;
 use std::ffi::{CStr, c_char, c_int, c_uint, c_void};
 use std::sync::OnceLock;
@@ -95,18 +95,18 @@ fn open(names: &[&str]) -> Option<Library> {
 ///
 /// # Safety
 /// `T` must be the function pointer type of the symbol's C declaration.
-unsafe fn sym<T: Copy>(lib: &Library, names: &[&str]) -> Result<T, HipError> {
+unsafe fn sym<T: Copy>(lib: &Library, names: &[&str]) -> Result<T, LoadError> {
     for n in names {
         // SAFETY: the caller guarantees `T` matches the symbol.
         if let Ok(s) = unsafe { lib.get::<T>(*n) } {
             return Ok(*s);
         }
     }
-    Err(HipError::Symbol(names.join(" / ")))
+    Err(LoadError::Symbol(names.join(" / ")))
 }
 
-fn load() -> Result<Api, HipError> {
-    let hip = open(HIP_LIBS).ok_or(HipError::NoLibrary)?;
+fn load() -> Result<Api, LoadError> {
+    let hip = open(HIP_LIBS).ok_or(LoadError::NoLibrary)?;
     let hiprtc = open(HIPRTC_LIBS);
     // HIP 5.x exports hiprtc from libamdhip64 itself.
     let rtc_lib = hiprtc.as_ref().unwrap_or(&hip);
@@ -153,10 +153,10 @@ fn load() -> Result<Api, HipError> {
 
 /// The process-wide library table, loaded on first use.
 pub fn api() -> Result<&'static Api, HipError> {
-    static API: OnceLock<Result<Api, String>> = OnceLock::new();
-    match API.get_or_init(|| load().map_err(|e| e.to_string())) {
+    static API: OnceLock<Result<Api, LoadError>> = OnceLock::new();
+    match API.get_or_init(load) {
         Ok(api) => Ok(api),
-        Err(e) => Err(HipError::Load(e.clone())),
+        Err(e) => Err(e.clone().into()),
     }
 }
 

@@ -37,17 +37,22 @@ fn device_found(r: Result<(), HipError>) -> Result<(), HipError> {
     }
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum HipError {
+/// Why the HIP libraries could not be loaded; the first failure is reported again on every
+/// later call.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LoadError {
     #[error(
         "libamdhip64 not found (tried libamdhip64.so, .so.6, .so.5: install ROCm or Debian's libamdhip64-5)"
     )]
     NoLibrary,
     #[error("the HIP libraries lack {0}")]
     Symbol(String),
-    /// A load failure, reported again on every later call.
-    #[error("{0}")]
-    Load(String),
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum HipError {
+    #[error(transparent)]
+    Load(#[from] LoadError),
     #[error("no HIP device: {0}")]
     NoDevice(String),
     #[error("{call}: {message} (status {code})")]

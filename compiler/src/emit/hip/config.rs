@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// Why an instance has no portable kernel.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum HipError {
+pub enum PortableError {
     #[error("instance `{instance}` breaks CK's rules {codes} (`allow`): no back end runs it")]
     Allowed { instance: String, codes: String },
     #[error(
@@ -378,22 +378,26 @@ pub struct KernelConfig {
     pub blocks_per_cu: u32,
 }
 
-fn elem(inst: &Instance, dtype: DataType) -> Result<Elem, HipError> {
+fn elem(inst: &Instance, dtype: DataType) -> Result<Elem, PortableError> {
     match dtype {
         DataType::Fp32 | DataType::Tf32 => Ok(Elem::F32),
         DataType::Fp16 => Ok(Elem::F16),
         DataType::Bf16 => Ok(Elem::Bf16),
-        other => Err(HipError::DataType {
+        other => Err(PortableError::DataType {
             instance: inst.name.clone(),
             dtype: other,
         }),
     }
 }
 
-fn load_op(inst: &Instance, tensor: &'static str, op: ElementOp) -> Result<ElementOp, HipError> {
+fn load_op(
+    inst: &Instance,
+    tensor: &'static str,
+    op: ElementOp,
+) -> Result<ElementOp, PortableError> {
     match op {
         ElementOp::PassThrough | ElementOp::Scale | ElementOp::Relu => Ok(op),
-        other => Err(HipError::LoadOp {
+        other => Err(PortableError::LoadOp {
             instance: inst.name.clone(),
             tensor,
             op: other,
@@ -509,14 +513,14 @@ impl KernelConfig {
         }
     }
 
-    pub fn new(inst: &Instance) -> Result<KernelConfig, HipError> {
+    pub fn new(inst: &Instance) -> Result<KernelConfig, PortableError> {
         if !inst.allow.is_empty() {
-            return Err(HipError::Allowed {
+            return Err(PortableError::Allowed {
                 instance: inst.name.clone(),
                 codes: inst.allow.join(", "),
             });
         }
-        let zero = |what| HipError::Zero {
+        let zero = |what| PortableError::Zero {
             instance: inst.name.clone(),
             what,
         };
@@ -572,7 +576,7 @@ impl KernelConfig {
         let (load_begin, load_threads, math_begin, math_threads, stages) = match inst.wavelet {
             Some(wv) => {
                 if wv.load == 0 || wv.math == 0 || wv.load + wv.math != inst.block {
-                    return Err(HipError::Wavelet {
+                    return Err(PortableError::Wavelet {
                         instance: inst.name.clone(),
                         load: wv.load,
                         math: wv.math,
@@ -613,7 +617,7 @@ impl KernelConfig {
                 let k1 = gcd(k1.max(vector), k);
                 (k1, rows * k1 + if pad { k1 } else { 0 })
             };
-            Ok::<_, HipError>(OperandCfg {
+            Ok::<_, PortableError>(OperandCfg {
                 elem: e,
                 vector,
                 along_rows: along,

@@ -11,7 +11,7 @@ mod tma;
 
 pub use args::CkArgs;
 pub use args::{IMAGE_BYTES, TMA_MAP_BYTES, TMA_MAPS_OFFSET};
-pub use config::{Elem, HipError, KernelConfig, OperandCfg, Schedule, WgmmaLayout, gcd};
+pub use config::{Elem, KernelConfig, OperandCfg, PortableError, Schedule, WgmmaLayout, gcd};
 pub use launch::{
     Buffers, ConvDims, DeviceInfo, EntryKind, LaunchPlan, MAX_CLUSTER, NO_CLUSTERS, PlanError,
     RowMap, Staged, Step, ZeroTarget, dconv_mma_suits, depthwise_rows_suit, pointwise_suits,
@@ -57,7 +57,7 @@ impl HipKernel {
 }
 
 /// Emits the portable kernel of one validated instance.
-pub fn emit_hip(inst: &Instance) -> Result<HipKernel, HipError> {
+pub fn emit_hip(inst: &Instance) -> Result<HipKernel, PortableError> {
     let config = KernelConfig::new(inst)?;
     let kernel = source::kernel_text(&config);
     let base = &kernel.symbol_base;

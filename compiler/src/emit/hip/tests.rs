@@ -89,15 +89,18 @@ fn unsupported_types_and_load_ops_are_errors() {
     let fp8 = SampleBuilder::new("x", Op::Fwd)
         .dtype(DataType::Fp8)
         .build();
-    assert!(matches!(emit_hip(&fp8), Err(HipError::DataType { .. })));
+    assert!(matches!(
+        emit_hip(&fp8),
+        Err(PortableError::DataType { .. })
+    ));
     let mut bil = SampleBuilder::new("y", Op::Fwd).build();
     bil.elementwise.input = ElementOp::Bilinear;
-    assert!(matches!(emit_hip(&bil), Err(HipError::LoadOp { .. })));
+    assert!(matches!(emit_hip(&bil), Err(PortableError::LoadOp { .. })));
     let mut wv = SampleBuilder::new("z", Op::BwdWeight)
         .wavelet(256, 128)
         .build();
     wv.block = 256;
-    assert!(matches!(emit_hip(&wv), Err(HipError::Wavelet { .. })));
+    assert!(matches!(emit_hip(&wv), Err(PortableError::Wavelet { .. })));
 }
 
 #[test]
@@ -1704,7 +1707,7 @@ fn instances_that_allow_rule_breaks_have_no_portable_kernel() {
     inst.allow = vec!["CK0302".into()];
     assert!(matches!(
         emit_hip(&inst),
-        Err(HipError::Allowed { instance, codes }) if instance == "deviating" && codes == "CK0302"
+        Err(PortableError::Allowed { instance, codes }) if instance == "deviating" && codes == "CK0302"
     ));
 }
 

@@ -804,12 +804,7 @@ pub(crate) fn build(r: &mut Report, b: &Basics) -> Option<Instance> {
         (None, true) => [true, true],
         _ => [false, false],
     };
-    let family = s.origin.family.as_ref().map(|f| FamilyInfo {
-        name: f.name.clone(),
-        doc: f.doc.clone(),
-        axes: f.axes.clone(),
-        row: f.row.clone(),
-    });
+    let family = s.origin.family.clone();
     Some(Instance {
         name: s.name.value.clone(),
         doc: s.doc.clone(),

@@ -56,14 +56,6 @@ impl Validated {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FamilyInfo {
-    pub name: String,
-    pub doc: Vec<String>,
-    pub axes: Vec<(String, String)>,
-    pub row: Option<String>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConvLayout {
     pub input: Layout,
     pub weight: Layout,

@@ -249,3 +249,14 @@ keyword_enum! {
         Default = "default",
     }
 }
+
+/// The family an instance was expanded from, carried from the resolved spec into the validated
+/// IR: its name and doc comment, the value of each `over` axis, and the row's name.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FamilyInfo {
+    pub name: String,
+    pub doc: Vec<String>,
+    /// `(axis key, value as written)` for each `over` axis, in declaration order.
+    pub axes: Vec<(String, String)>,
+    pub row: Option<String>,
+}

@@ -7,7 +7,8 @@
 
 use crate::keys::{self, Key, Target};
 use crate::load::Session;
-use crate::spec::{FamilyOrigin, InstanceSpec, Origin, Sp};
+use crate::model::FamilyInfo;
+use crate::spec::{InstanceSpec, Origin, Sp};
 use ck_dsl::ast::{self, Entry, Item, Value, ValueKind};
 use ck_dsl::{Diagnostic, Diagnostics, FileId, Span};
 use std::collections::{BTreeMap, HashMap};
@@ -465,7 +466,7 @@ impl<'s> Resolver<'s> {
             return;
         };
 
-        let family_origin = FamilyOrigin {
+        let family_origin = FamilyInfo {
             name: family.name.name.clone(),
             doc: family.doc.clone(),
             ..Default::default()

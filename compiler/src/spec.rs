@@ -38,16 +38,7 @@ pub struct Origin {
     pub file: FileId,
     /// Span of the `instance` item, or of the family row (or family, without rows).
     pub span: Span,
-    pub family: Option<FamilyOrigin>,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct FamilyOrigin {
-    pub name: String,
-    pub doc: Vec<String>,
-    /// `(axis key, value as written)` for each `over` axis, in declaration order.
-    pub axes: Vec<(String, String)>,
-    pub row: Option<String>,
+    pub family: Option<FamilyInfo>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

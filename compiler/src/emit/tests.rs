@@ -3,7 +3,8 @@
 
 use super::*;
 use crate::import::import_trait;
-use crate::ir::{FamilyInfo, Instance, Validated};
+use crate::ir::{Instance, Validated};
+use crate::model::FamilyInfo;
 
 fn set() -> Validated {
     let mut instances: Vec<Instance> = include_str!("../../tests/verbatim.txt")

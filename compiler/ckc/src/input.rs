@@ -1,7 +1,9 @@
 //! Loading the command's inputs into a compilation session.
 
-use crate::cli::Input;
+use crate::cli::{Color, Input};
+use crate::output::print_diagnostics;
 use ck_compiler::load::Session;
+use ck_runtime::{DeviceModel, Registry};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -37,4 +39,31 @@ pub fn load(input: &Input) -> Result<Session, String> {
         }
     }
     Ok(session)
+}
+
+/// The instances of `paths` compiled now, or the instance library when there are none. `None`
+/// when the paths have errors (already printed).
+pub fn registry(
+    paths: &[PathBuf],
+    color: Color,
+    device: DeviceModel,
+) -> Result<Option<Registry>, String> {
+    let mut registry = Registry::new(device);
+    let instances = if paths.is_empty() {
+        ck_instances::all().to_vec()
+    } else {
+        let session = load(&Input {
+            paths: paths.to_vec(),
+            allow_outside_imports: false,
+        })?;
+        match ck_compiler::compile(&session) {
+            Ok(v) => v.into_instances(),
+            Err(d) => {
+                print_diagnostics(&d, session.sources(), color);
+                return Ok(None);
+            }
+        }
+    };
+    registry.extend(instances, 0).map_err(|e| e.to_string())?;
+    Ok(Some(registry))
 }

@@ -4,7 +4,7 @@
 use super::report::{InstanceResult, Report, ShapeResult, progress_line, read_cudnn, utc};
 use super::write_outputs;
 use crate::cli::{BenchArgs, Color};
-use crate::commands::candidates::registry;
+use crate::input::registry;
 use ck_compiler::emit::hip::{EntryKind, HipKernel, MAX_CLUSTER};
 use ck_compiler::ir::Instance;
 use ck_compiler::model::{DataType, Op};

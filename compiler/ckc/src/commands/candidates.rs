@@ -1,39 +1,11 @@
 //! The instances a problem is chosen from (the library or `.ck` paths) and their verdicts.
 
-use crate::cli::{Card, Color, Input};
-use crate::input;
-use crate::output::print_diagnostics;
+use crate::cli::{Card, Color};
+use crate::input::registry;
 use ck_compiler::model::Arch;
-use ck_runtime::{Candidate, ConvProblem, DeviceModel, Registry, RunsAs};
+use ck_runtime::{Candidate, ConvProblem, DeviceModel, RunsAs};
 use std::path::PathBuf;
 use std::process::ExitCode;
-
-/// The instances of `paths` compiled now, or the instance library when there are none. `None`
-/// when the paths have errors (already printed).
-pub fn registry(
-    paths: &[PathBuf],
-    color: Color,
-    device: DeviceModel,
-) -> Result<Option<Registry>, String> {
-    let mut registry = Registry::new(device);
-    let instances = if paths.is_empty() {
-        ck_instances::all().to_vec()
-    } else {
-        let session = input::load(&Input {
-            paths: paths.to_vec(),
-            allow_outside_imports: false,
-        })?;
-        match ck_compiler::compile(&session) {
-            Ok(v) => v.into_instances(),
-            Err(d) => {
-                print_diagnostics(&d, session.sources(), color);
-                return Ok(None);
-            }
-        }
-    };
-    registry.extend(instances, 0).map_err(|e| e.to_string())?;
-    Ok(Some(registry))
-}
 
 pub fn parse_problem(text: &str) -> Result<ConvProblem, String> {
     ConvProblem::parse(text).map_err(|e| format!("bad problem `{text}`: {e}"))

@@ -13,7 +13,7 @@ pub fn run(args: &FeaturesArgs, color: Color) -> Result<ExitCode, String> {
         );
     }
     let Some(reg) =
-        super::candidates::registry(&args.instances, color, ck_runtime::DeviceModel::default())?
+        crate::input::registry(&args.instances, color, ck_runtime::DeviceModel::default())?
     else {
         return Ok(super::exit(false));
     };

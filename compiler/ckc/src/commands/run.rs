@@ -1,8 +1,9 @@
 //! `ckc run`: select (or take) an instance for a problem, run it on fresh random data on a back
 //! end, and optionally verify it against the fp64 reference.
 
-use super::candidates::{RankFor, lines, parse_problem, ranking, registry};
+use super::candidates::{RankFor, lines, parse_problem, ranking};
 use crate::cli::{BackendKind, Color, RunArgs};
+use crate::input::registry;
 use ck_compiler::ir::Instance;
 use ck_runtime::reference::fresh_seed;
 use ck_runtime::support::Rule;

@@ -38,7 +38,8 @@ pub fn run(_args: &TuneArgs, _color: Color) -> Result<ExitCode, String> {
 
 #[cfg(feature = "cuda")]
 pub fn run(args: &TuneArgs, color: Color) -> Result<ExitCode, String> {
-    use super::candidates::{parse_problem, registry};
+    use super::candidates::parse_problem;
+    use crate::input::registry;
     use crate::output::outln;
     use ck_runtime::cuda::CudaBackend;
     use ck_runtime::cuda::bench::Trials;

@@ -1,7 +1,7 @@
 //! The top-level CMake project over the emitted CK sources: each `grouped_conv*` directory's
 //! list becomes an object library compiled as HIP for the set's AMD targets.
 
-use super::ck_cpp::OutFile;
+use super::out_file::OutFile;
 use crate::ir::Validated;
 use crate::model::Arch;
 use std::collections::BTreeSet;

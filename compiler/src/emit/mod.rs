@@ -8,13 +8,15 @@ pub mod format;
 pub mod hip;
 pub mod manifest;
 pub mod names;
+pub mod out_file;
 pub mod spelling;
 pub mod traits;
 
-pub use ck_cpp::{CkCppError, OutFile, emit_ck};
+pub use ck_cpp::{CkCppError, emit_ck};
 pub use format::{CkFormat, FormatError, check_format, format_for, unprintable};
 pub use manifest::{ManifestError, manifest, manifest_json};
 pub use names::dispatcher_name;
+pub use out_file::OutFile;
 pub use traits::{instance_string, instance_string_as};
 
 #[cfg(test)]

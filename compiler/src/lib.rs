@@ -5,7 +5,6 @@
 pub mod analysis;
 pub mod arch;
 pub mod build_api;
-pub mod derive;
 pub mod emit;
 pub mod import;
 pub mod ir;

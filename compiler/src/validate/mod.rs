@@ -6,11 +6,12 @@
 //! Each instance goes through three stages; a stage that reports errors stops that instance
 //! (later rules would only repeat them), but every instance is validated:
 //! 1. identity (`basics`): op, kind, dims, layouts, types, element ops, ConvSpec, targets, keys;
-//! 2. reading and derivation (`crate::derive`): integers, lists, defaults, derived parameters;
+//! 2. reading and derivation (`derive`): integers, lists, defaults, derived parameters;
 //! 3. rules on the concrete instance: `shape`, `transfer`, `pipeline`, `work`, `lds`.
 
 mod basics;
 pub mod codes;
+pub mod derive;
 pub mod lds;
 mod pipeline;
 pub(crate) mod report;
@@ -68,7 +69,7 @@ fn run(specs: &[InstanceSpec], sources: Option<&SourceMap>) -> Result<Validated,
         let Some(b) = basics::resolve(&mut r) else {
             continue;
         };
-        let Some(mut inst) = crate::derive::build(&mut r, &b) else {
+        let Some(mut inst) = derive::build(&mut r, &b) else {
             continue;
         };
         let before = r.count();

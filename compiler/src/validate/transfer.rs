@@ -2,8 +2,8 @@
 
 use super::Basics;
 use super::codes as c;
+use super::derive::transfer_extents;
 use super::report::{Report, SpanOf, product as wide_product};
-use crate::derive::transfer_extents;
 use crate::ir::{Dl, DlTransfer, Instance, Transfer};
 use crate::model::{DataType, Op};
 use crate::ops::Mma;

@@ -2,14 +2,14 @@
 //! default or is derived from the others (docs/derivation.md). Derived values are then checked
 //! by the same rules as written ones.
 
+use super::Basics;
+use super::codes as c;
+use super::report::{Report, SpanOf, array, indices, int, ints};
 use crate::arch;
 use crate::ir::*;
 use crate::model::*;
 use crate::ops::{Mma, PipelineFamily, Support};
 use crate::spec::{DlTransferSpec, Int, Ints, SplitKSpec, TransferSpec};
-use crate::validate::Basics;
-use crate::validate::codes as c;
-use crate::validate::report::{Report, SpanOf, array, indices, int, ints};
 use ck_dsl::Diagnostic;
 
 /// Largest fixed k_batch.
@@ -251,7 +251,7 @@ struct Core {
 
 fn required<T>(r: &mut Report, v: Option<T>, given: bool, key: &str, example: &str) -> Option<T> {
     if v.is_none() && !given {
-        crate::validate::missing(r, key, example);
+        super::missing(r, key, example);
     }
     v
 }

@@ -2,7 +2,7 @@
 //! (bits, bytes, deleted and copied runs, dictionary tokens, numbers, splices). No coverage
 //! guides them; they reach what the seeds nearly reach, which is what a bounded CI run can do.
 
-use ck_runtime::reference::SplitMix64;
+use ck_runtime::rng::SplitMix64;
 
 /// The runtime's SplitMix64: the same seed gives the same mutants, so a failure can be replayed.
 pub struct Rng(SplitMix64);

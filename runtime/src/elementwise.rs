@@ -4,14 +4,60 @@
 //! Bilinear `e = alpha·c + beta·d`, Add `e = c + d`, AddRelu `e = max(c + d, 0)` combine the
 //! GEMM result `c` with one D tensor `d` of the destination's shape.
 
-use crate::exec::RunError;
-use crate::layout::{Role, TensorDesc, gemm_roles};
-use crate::problem::ConvProblem;
-use crate::reference::SplitMix64;
+use crate::layout::{DescError, Role, TensorDesc, gemm_roles};
+use crate::problem::{ConvProblem, ProblemError};
+use crate::rng::SplitMix64;
 use crate::tensor::Tensor;
 use ck_compiler::ir::Instance;
-use ck_compiler::model::{ElementOp, Op};
+use ck_compiler::model::{DataType, ElementOp, Layout, Op};
 use serde::Serialize;
+
+/// What is wrong with a run's element-wise ops or D tensors.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ElementwiseError {
+    #[error(transparent)]
+    Problem(#[from] ProblemError),
+    #[error("{0} combines with a D tensor and only applies to the result")]
+    BinaryOnSource(ElementOp),
+    #[error("the result's {op} takes {want} D tensors, the run has {got}")]
+    DCount {
+        op: ElementOp,
+        want: usize,
+        got: usize,
+    },
+    #[error("the D tensor has lengths {got:?}, the destination {want:?}")]
+    DLengths { got: Vec<u64>, want: Vec<u64> },
+    #[error("instance {instance} has {layouts} D layouts but {types} D types")]
+    Declared {
+        instance: String,
+        layouts: usize,
+        types: usize,
+    },
+    #[error("D tensors of instance {instance}: {why}")]
+    DLayout { instance: String, why: DescError },
+    #[error("instance {instance} declares {declared} D tensors, the run has {got}")]
+    DTensors {
+        instance: String,
+        declared: usize,
+        got: usize,
+    },
+    #[error(
+        "D tensor {index} has layout {got} and lengths {got_lengths:?}, the instance needs {want} and {want_lengths:?}"
+    )]
+    DShape {
+        index: usize,
+        got: Layout,
+        got_lengths: Vec<u64>,
+        want: Layout,
+        want_lengths: Vec<u64>,
+    },
+    #[error("D tensor {index} is {got}, the instance needs {want}")]
+    DType {
+        index: usize,
+        got: DataType,
+        want: DataType,
+    },
+}
 
 /// The scalars of element-wise ops: Scale's factor, Bilinear's alpha and beta.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -107,19 +153,18 @@ impl Elementwise<'_> {
     /// The destination op's D values in `dst`'s memory order (zeros for a unary op), checking
     /// that a binary op has exactly one D tensor of the destination's lengths and a unary op
     /// none, and that source ops are unary.
-    pub fn d_values(&self, op: Op, dst: &TensorDesc) -> Result<Vec<f64>, RunError> {
+    pub fn d_values(&self, op: Op, dst: &TensorDesc) -> Result<Vec<f64>, ElementwiseError> {
         let (sources, result) = ops_by_role(op, &self.ops);
         if let Some(&bad) = sources.iter().find(|&&o| is_binary(o)) {
-            return Err(RunError::Elementwise(format!(
-                "{bad} combines with a D tensor and only applies to the result"
-            )));
+            return Err(ElementwiseError::BinaryOnSource(bad));
         }
         let want = usize::from(is_binary(result));
         if self.ds.len() != want {
-            return Err(RunError::Elementwise(format!(
-                "the result's {result} takes {want} D tensors, the run has {}",
-                self.ds.len()
-            )));
+            return Err(ElementwiseError::DCount {
+                op: result,
+                want,
+                got: self.ds.len(),
+            });
         }
         match self.ds.first() {
             Some(d) => in_memory_order(d, dst),
@@ -129,13 +174,12 @@ impl Elementwise<'_> {
 }
 
 /// `t`'s values in the memory order of `like` (same logical lengths, any layout).
-fn in_memory_order(t: &Tensor, like: &TensorDesc) -> Result<Vec<f64>, RunError> {
+fn in_memory_order(t: &Tensor, like: &TensorDesc) -> Result<Vec<f64>, ElementwiseError> {
     if t.desc().lengths != like.lengths {
-        return Err(RunError::Elementwise(format!(
-            "the D tensor has lengths {:?}, the destination {:?}",
-            t.desc().lengths,
-            like.lengths
-        )));
+        return Err(ElementwiseError::DLengths {
+            got: t.desc().lengths.clone(),
+            want: like.lengths.clone(),
+        });
     }
     let src = t.to_f32();
     let (from, lengths) = (t.desc(), &like.lengths);
@@ -160,16 +204,15 @@ fn in_memory_order(t: &Tensor, like: &TensorDesc) -> Result<Vec<f64>, RunError> 
 pub fn d_descs(
     inst: &Instance,
     p: &ConvProblem,
-) -> Result<Vec<(TensorDesc, ck_compiler::model::DataType)>, RunError> {
+) -> Result<Vec<(TensorDesc, DataType)>, ElementwiseError> {
     let role: Role = p.destination();
     let lengths = p.desc(role)?.lengths;
     if inst.layout.ds.len() != inst.types.ds.len() {
-        return Err(RunError::Elementwise(format!(
-            "instance {} has {} D layouts but {} D types",
-            inst.name,
-            inst.layout.ds.len(),
-            inst.types.ds.len()
-        )));
+        return Err(ElementwiseError::Declared {
+            instance: inst.name.clone(),
+            layouts: inst.layout.ds.len(),
+            types: inst.types.ds.len(),
+        });
     }
     inst.layout
         .ds
@@ -178,39 +221,40 @@ pub fn d_descs(
         .map(|(&layout, &dt)| {
             TensorDesc::packed(role, layout, &lengths)
                 .map(|d| (d, dt))
-                .map_err(|e| {
-                    RunError::Elementwise(format!("D tensors of instance {}: {e}", inst.name))
+                .map_err(|why| ElementwiseError::DLayout {
+                    instance: inst.name.clone(),
+                    why,
                 })
         })
         .collect()
 }
 
 /// Checks the run's D tensors against what the instance declares for `p`.
-pub fn check_ds(inst: &Instance, p: &ConvProblem, ds: &[Tensor]) -> Result<(), RunError> {
+pub fn check_ds(inst: &Instance, p: &ConvProblem, ds: &[Tensor]) -> Result<(), ElementwiseError> {
     let want = d_descs(inst, p)?;
     if ds.len() != want.len() {
-        return Err(RunError::Elementwise(format!(
-            "instance {} declares {} D tensors, the run has {}",
-            inst.name,
-            want.len(),
-            ds.len()
-        )));
+        return Err(ElementwiseError::DTensors {
+            instance: inst.name.clone(),
+            declared: want.len(),
+            got: ds.len(),
+        });
     }
-    for (i, (t, (desc, dt))) in ds.iter().zip(want).enumerate() {
+    for (index, (t, (desc, dt))) in ds.iter().zip(want).enumerate() {
         if t.desc() != &desc {
-            return Err(RunError::Elementwise(format!(
-                "D tensor {i} has layout {} and lengths {:?}, the instance needs {} and {:?}",
-                t.desc().layout,
-                t.desc().lengths,
-                desc.layout,
-                desc.lengths
-            )));
+            return Err(ElementwiseError::DShape {
+                index,
+                got: t.desc().layout,
+                got_lengths: t.desc().lengths.clone(),
+                want: desc.layout,
+                want_lengths: desc.lengths,
+            });
         }
         if t.dtype() != dt {
-            return Err(RunError::Elementwise(format!(
-                "D tensor {i} is {}, the instance needs {dt}",
-                t.dtype()
-            )));
+            return Err(ElementwiseError::DType {
+                index,
+                got: t.dtype(),
+                want: dt,
+            });
         }
     }
     Ok(())

@@ -17,6 +17,7 @@ pub mod problem;
 pub mod problem_string;
 pub mod reference;
 pub mod registry;
+pub mod rng;
 pub mod select;
 pub mod shapes;
 pub mod subset;

@@ -14,7 +14,9 @@ mod workspace;
 
 use crate::decompose::{GemmShape, StreamKPlan, is_two_stage, k_batch};
 use crate::device::DeviceModel;
-use crate::elementwise::{ElementArgs, Elementwise, apply, check_ds, is_binary, ops_by_role};
+use crate::elementwise::{
+    ElementArgs, Elementwise, ElementwiseError, apply, check_ds, is_binary, ops_by_role,
+};
 use crate::layout::{Role, gemm_roles};
 use crate::padded::Padded;
 use crate::problem::{ConvProblem, ProblemError};
@@ -80,7 +82,7 @@ pub enum RunError {
         got_lengths: Vec<u64>,
     },
     #[error("element-wise ops: {0}")]
-    Elementwise(String),
+    Elementwise(#[from] ElementwiseError),
     #[error("workspace of {got} bytes is too small: this run needs {needed}")]
     Workspace { needed: u64, got: usize },
     #[error("the CPU back end does not run {0}")]

@@ -5,6 +5,7 @@ use ck_dsl::{Diagnostics, SourceMap};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 use std::fmt::Display;
 use std::io::{ErrorKind, IsTerminal, Write};
+use std::process::ExitCode;
 
 /// One line of a listing on standard output. A reader that stops early (`ckc list | head`)
 /// ends the program quietly, as other command-line tools do; any other write error (a full
@@ -46,4 +47,14 @@ pub fn print_diagnostics(diags: &Diagnostics, sources: &SourceMap, color: Color)
     };
     let mut stderr = StandardStream::stderr(choice);
     diags.emit(sources, &mut stderr);
+}
+
+/// The status of a command that checks something: 0 when it passed, 1 when it did not (2, an
+/// error, comes from the caller's `Err`).
+pub(crate) fn exit(ok: bool) -> ExitCode {
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }

@@ -138,7 +138,7 @@ pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
             occupancy: 2,
         };
         let Some(reg) = registry(&args.instances, color, device)? else {
-            return Ok(crate::commands::exit(false));
+            return Ok(crate::output::exit(false));
         };
         return precompile(args, &reg, &chosen, dir);
     }
@@ -167,7 +167,7 @@ pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
         .device_name()
         .map_err(|e| format!("no CUDA device: {e}"))?;
     let Some(reg) = registry(&args.instances, color, be.device_model())? else {
-        return Ok(crate::commands::exit(false));
+        return Ok(crate::output::exit(false));
     };
     let instances: Vec<&Instance> = reg.instances().collect();
     let kernels = kernels_of(&instances);
@@ -265,7 +265,7 @@ pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
         shapes: results,
     };
     write_outputs(&report, args.json.as_deref(), args.svg.as_deref())?;
-    Ok(crate::commands::exit(report.failures() == 0))
+    Ok(crate::output::exit(report.failures() == 0))
 }
 
 /// `--records`: one [`Timing`] line per instance result, appended to a file.
@@ -445,5 +445,5 @@ fn precompile(
     for f in &failed {
         eprintln!("error: {f}");
     }
-    Ok(crate::commands::exit(failed.is_empty()))
+    Ok(crate::output::exit(failed.is_empty()))
 }

@@ -38,7 +38,7 @@ pub fn report(args: &BenchReportArgs) -> Result<ExitCode, String> {
         .collect::<Result<Vec<_>, String>>()?;
     let merged = report::merge(runs)?;
     write_outputs(&merged, args.json.as_deref(), args.svg.as_deref())?;
-    Ok(crate::commands::exit(merged.failures() == 0))
+    Ok(crate::output::exit(merged.failures() == 0))
 }
 
 /// Writes the JSON file and the chart where asked, and prints the table.

@@ -9,7 +9,7 @@ mod tune;
 
 use crate::cli::{Cli, Command, Format};
 use crate::input;
-use crate::output::print_diagnostics;
+use crate::output::{exit, print_diagnostics};
 use ck_compiler::ir::Validated;
 use ck_compiler::load::Session;
 use std::process::ExitCode;
@@ -152,13 +152,5 @@ fn with_validated(
             print_diagnostics(&d, session.sources(), color);
             Ok(exit(false))
         }
-    }
-}
-
-pub(crate) fn exit(ok: bool) -> ExitCode {
-    if ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
     }
 }

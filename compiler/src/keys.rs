@@ -2,9 +2,9 @@
 //! and how it sets an [`InstanceSpec`]. Resolution types and applies values through it; the
 //! language reference's key table is generated from it.
 
+use crate::codes::RuleCode;
 use crate::model::*;
 use crate::spec::{InstanceSpec, Int, Ints, Sp, SplitKSpec};
-use crate::validate::codes::RuleCode;
 use ck_dsl::Diagnostic;
 use ck_dsl::ast::{Value, ValueKind};
 

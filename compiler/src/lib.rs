@@ -5,6 +5,7 @@
 pub mod analysis;
 pub mod arch;
 pub mod build_api;
+pub mod codes;
 pub mod emit;
 pub mod import;
 pub mod ir;

@@ -4,8 +4,8 @@
 //! Validation (`validate`) checks a spec against the rules of its device op and targets, derives
 //! what was omitted, and produces the concrete [`crate::ir::Instance`].
 
+use crate::codes::RuleCode;
 use crate::model::*;
-use crate::validate::codes::RuleCode;
 use ck_dsl::{FileId, Span};
 use serde::Serialize;
 

@@ -10,7 +10,7 @@
 //! 3. rules on the concrete instance: `shape`, `transfer`, `pipeline`, `work`, `lds`.
 
 mod basics;
-pub mod codes;
+pub use crate::codes;
 pub mod derive;
 pub mod lds;
 mod pipeline;

@@ -1,6 +1,7 @@
 //! What an instance means for the portable kernel: the derived constants the source is
 //! specialised with and the host launch arithmetic reads. Derived once, here.
 
+use super::operand::{Elem, OperandCfg};
 use crate::ir::{Instance, SplitK};
 use crate::model::{DataType, ElementOp, Op, PipelineVersion, Reduction};
 use serde::{Deserialize, Serialize};
@@ -38,31 +39,6 @@ pub enum PortableError {
     },
 }
 
-/// Storage type of a tensor in the kernel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Elem {
-    F32,
-    F16,
-    Bf16,
-}
-
-impl Elem {
-    pub fn bytes(self) -> u32 {
-        match self {
-            Elem::F32 => 4,
-            Elem::F16 | Elem::Bf16 => 2,
-        }
-    }
-
-    pub fn c_type(self) -> &'static str {
-        match self {
-            Elem::F32 => "float",
-            Elem::F16 => "ck_f16",
-            Elem::Bf16 => "ck_bf16",
-        }
-    }
-}
-
 /// How the GEMM-K loop is spread over workgroups.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Schedule {
@@ -72,23 +48,6 @@ pub enum Schedule {
         reduction: Reduction,
         persistent: bool,
     },
-}
-
-/// One operand's global→LDS movement.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct OperandCfg {
-    pub elem: Elem,
-    /// Elements loaded together along the operand's contiguous dimension.
-    pub vector: u32,
-    /// The contiguous dimension is the tile's row (M for A, N for B) rather than GEMM-K.
-    pub along_rows: bool,
-    /// K elements contiguous in LDS (`K1`).
-    pub k1: u32,
-    /// Elements of one LDS row `[rows * K1 + pad]`.
-    pub lds_row: u32,
-    /// Elements of one LDS stage.
-    pub lds_stage: u32,
-    pub op: ElementOp,
 }
 
 /// Warp layout of a matrix-instruction math path: the math threads' warps (waves on AMD) form a
@@ -206,20 +165,6 @@ fn wgmma_layout(
         blocks_per_cu,
         tma,
     })
-}
-
-impl OperandCfg {
-    /// Whether a load group can be copied straight to LDS: it is contiguous there (the
-    /// kernel's `ck_loader::WHOLE`), 4, 8 or 16 bytes, with no element-wise op on load.
-    fn copies_whole_vectors(&self) -> bool {
-        let whole = if self.along_rows {
-            self.k1 == 1
-        } else {
-            self.k1.is_multiple_of(self.vector)
-        };
-        let bytes = self.elem.bytes() * self.vector;
-        whole && self.op == ElementOp::PassThrough && matches!(bytes, 4 | 8 | 16)
-    }
 }
 
 /// A matrix instruction as the layouts see it: the lanes of the warp or wave that runs it and
@@ -344,7 +289,7 @@ pub struct KernelConfig {
     pub mfma: Option<MmaLayout>,
     pub wmma: Option<MmaLayout>,
     /// The sm_90a warpgroup path, where the tile allows one; on a device that runs it
-    /// ([`DeviceInfo::wgmma`](super::launch::DeviceInfo)) it replaces `mma.sync` and its LDS
+    /// ([`DeviceInfo::wgmma`](super::device::DeviceInfo)) it replaces `mma.sync` and its LDS
     /// layout replaces the others.
     pub wgmma: Option<WgmmaLayout>,
     /// LDS stages (2 = double buffer) and whether the next tile is prefetched into registers.
@@ -472,18 +417,18 @@ impl KernelConfig {
     }
 
     /// The warpgroup layout, where `dev` runs that path.
-    fn wgmma_on(&self, dev: &super::launch::DeviceInfo) -> Option<WgmmaLayout> {
+    fn wgmma_on(&self, dev: &super::device::DeviceInfo) -> Option<WgmmaLayout> {
         self.wgmma.filter(|_| dev.wgmma)
     }
 
     /// Workgroups per compute unit on `dev`: the `wgmma` layout's where that path runs.
-    pub fn blocks_per_cu_on(&self, dev: &super::launch::DeviceInfo) -> u32 {
+    pub fn blocks_per_cu_on(&self, dev: &super::device::DeviceInfo) -> u32 {
         self.wgmma_on(dev)
             .map_or(self.blocks_per_cu, |w| w.blocks_per_cu)
     }
 
     /// Dynamic LDS bytes of a workgroup on `dev`.
-    pub fn lds_bytes_on(&self, dev: &super::launch::DeviceInfo) -> u32 {
+    pub fn lds_bytes_on(&self, dev: &super::device::DeviceInfo) -> u32 {
         if let Some(w) = self.wgmma_on(dev) {
             w.lds_bytes
         } else if dev.async_copy {
@@ -495,7 +440,7 @@ impl KernelConfig {
 
     /// LDS bytes from the kernel's stage base on `dev` (what the staged epilogue may fill): the
     /// launch's, less the warpgroup layout's alignment slack.
-    pub fn stage_lds_on(&self, dev: &super::launch::DeviceInfo) -> u32 {
+    pub fn stage_lds_on(&self, dev: &super::device::DeviceInfo) -> u32 {
         let slack = if self.wgmma_on(dev).is_some() {
             SWIZZLE_ATOM
         } else {

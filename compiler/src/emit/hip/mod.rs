@@ -3,7 +3,9 @@
 
 mod args;
 mod config;
+mod device;
 mod launch;
+mod operand;
 #[cfg(test)]
 mod samples;
 mod source;
@@ -11,12 +13,13 @@ mod tma;
 
 pub use args::CkArgs;
 pub use args::{IMAGE_BYTES, TMA_MAP_BYTES, TMA_MAPS_OFFSET};
-pub use config::{Elem, KernelConfig, OperandCfg, PortableError, Schedule, WgmmaLayout, gcd};
+pub use config::{KernelConfig, PortableError, Schedule, WgmmaLayout, gcd};
+pub use device::{DeviceInfo, MAX_CLUSTER, NO_CLUSTERS};
 pub use launch::{
-    Buffers, ConvDims, DeviceInfo, EntryKind, LaunchPlan, MAX_CLUSTER, NO_CLUSTERS, PlanError,
-    RowMap, Staged, Step, ZeroTarget, dconv_mma_suits, depthwise_rows_suit, pointwise_suits,
-    window_suits,
+    Buffers, ConvDims, EntryKind, LaunchPlan, PlanError, RowMap, Staged, Step, ZeroTarget,
+    dconv_mma_suits, depthwise_rows_suit, pointwise_suits, window_suits,
 };
+pub use operand::{Elem, OperandCfg};
 pub use source::{KernelText, fnv1a, kernel_text};
 pub use tma::{BOX_CHANNELS, MapKind, TensorMap, tensor_maps, tma_mode};
 

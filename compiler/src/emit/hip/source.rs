@@ -3,7 +3,7 @@
 //! that have them.
 
 use super::args;
-use super::config::{Elem, KernelConfig, SLICED_STAGES, Schedule};
+use super::config::{KernelConfig, SLICED_STAGES, Schedule};
 use super::launch::{
     CLUSTER_PAD, CONVERT_BLOCK, DCONV_BLOCK, DCONV_LDS_FLOATS, DCONV_PAD, DCONV_STRIP,
     DCONV_WARP_VECTORS, DIRECT_DEPTH, DIRECT_LANES, DIRECT_MMA_BLOCKS, DIRECT_RUNS, DIRECT_SETS,
@@ -11,6 +11,7 @@ use super::launch::{
     PW_PIXELS, PWM_BLOCKS, PWM_STAGES, PWM_WARPS, REPACK_BLOCK, REPACK_CHUNK, STAGE_PAD, WIN_BLOCK,
     WIN_BLOCKS, WIN_PIXELS,
 };
+use super::operand::Elem;
 use crate::model::{ElementOp, Op, Reduction};
 use std::fmt::Write;
 

@@ -19,7 +19,7 @@
 //!   (input) one im2col box per 64 (tap, channel) columns, each over the K-tile's KPB pixels.
 
 use super::args::CkArgs;
-use super::config::{Elem, OperandCfg};
+use super::operand::{Elem, OperandCfg};
 use crate::model::Op;
 use serde::Serialize;
 

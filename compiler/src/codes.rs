@@ -1,4 +1,5 @@
-//! The stable validation codes, one per rule (docs/diagnostics.md explains each).
+//! The stable validation codes, one per rule (docs/diagnostics.md explains each), shared by
+//! resolution (`allow` lists) and validation.
 
 /// A code an instance may name in `allow`: a rule on the concrete instance (tile and LDS
 /// CK03xx, transfer CK04xx, pipeline and work CK05xx), which CK's reflection can print past.

@@ -1,0 +1,61 @@
+//! The tensors' element types and one operand's global → LDS movement, as the kernel
+//! configuration and the TMA plan both describe them.
+
+use crate::model::ElementOp;
+use serde::{Deserialize, Serialize};
+
+/// Storage type of a tensor in the kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Elem {
+    F32,
+    F16,
+    Bf16,
+}
+
+impl Elem {
+    pub fn bytes(self) -> u32 {
+        match self {
+            Elem::F32 => 4,
+            Elem::F16 | Elem::Bf16 => 2,
+        }
+    }
+
+    pub fn c_type(self) -> &'static str {
+        match self {
+            Elem::F32 => "float",
+            Elem::F16 => "ck_f16",
+            Elem::Bf16 => "ck_bf16",
+        }
+    }
+}
+
+/// One operand's global→LDS movement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OperandCfg {
+    pub elem: Elem,
+    /// Elements loaded together along the operand's contiguous dimension.
+    pub vector: u32,
+    /// The contiguous dimension is the tile's row (M for A, N for B) rather than GEMM-K.
+    pub along_rows: bool,
+    /// K elements contiguous in LDS (`K1`).
+    pub k1: u32,
+    /// Elements of one LDS row `[rows * K1 + pad]`.
+    pub lds_row: u32,
+    /// Elements of one LDS stage.
+    pub lds_stage: u32,
+    pub op: ElementOp,
+}
+
+impl OperandCfg {
+    /// Whether a load group can be copied straight to LDS: it is contiguous there (the
+    /// kernel's `ck_loader::WHOLE`), 4, 8 or 16 bytes, with no element-wise op on load.
+    pub(super) fn copies_whole_vectors(&self) -> bool {
+        let whole = if self.along_rows {
+            self.k1 == 1
+        } else {
+            self.k1.is_multiple_of(self.vector)
+        };
+        let bytes = self.elem.bytes() * self.vector;
+        whole && self.op == ElementOp::PassThrough && matches!(bytes, 4 | 8 | 16)
+    }
+}

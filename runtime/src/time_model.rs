@@ -14,7 +14,8 @@ use crate::probe::vectors;
 use crate::problem::ConvProblem;
 use crate::support::Formulation;
 use ck_compiler::emit::hip::{
-    ConvDims, dconv_mma_suits, depthwise_rows_suit, pointwise_suits, window_suits,
+    ConvDims, dconv_mma_suits, depthwise_rows_suit, pointwise_suits, stride_phases,
+    takes_stride_phases, window_suits,
 };
 use ck_compiler::ir::Instance;
 use ck_compiler::model::{Arch, ConvSpec, DataType, ElementOp, Op};
@@ -242,15 +243,10 @@ fn dconv_mma_us(inst: &Instance, q: &ConvProblem) -> Option<f64> {
 }
 
 /// Destination pixels and their MMA steps (a 3x3 filter's nine taps are five steps) of a
-/// problem [`dconv_mma_suits`]; for backward data at strides the stride phases take, those of
-/// each phase, whose filter holds the taps its stride divides (none where at most 64 phases
-/// would not cover it).
+/// problem [`dconv_mma_suits`]; for backward data that splits into stride phases, those of each
+/// phase, whose filter holds the taps its stride divides (none past 64 phases).
 fn dconv_runs_and_steps(dims: &ConvDims) -> Option<(f64, f64)> {
-    let s = dims.stride;
-    let phased = dims.op == Op::BwdData
-        && s.iter().any(|&v| v > 1)
-        && (0..3).all(|i| s[i] == 1 || (dims.dilation[i] == 1 && dims.input[i] >= s[i]));
-    if !phased {
+    if !takes_stride_phases(dims) {
         let dst = if dims.op == Op::Fwd {
             dims.output
         } else {
@@ -259,27 +255,15 @@ fn dconv_runs_and_steps(dims: &ConvDims) -> Option<(f64, f64)> {
         let pixels = (dims.n * dst.iter().product::<u64>()) as f64;
         return Some((pixels, pixels * 5.0));
     }
-    let count = s.iter().product::<u64>();
-    if count > 64 {
+    if dims.stride.iter().product::<u64>() > 64 {
         return None;
     }
     let (mut runs, mut steps) = (0.0, 0.0);
-    for p in 0..count {
-        let r = [p / (s[1] * s[2]), (p / s[2]) % s[1], p % s[2]];
-        let (mut pixels, mut taps) = (dims.n, 1);
-        for i in 0..3 {
-            let t0 = (r[i] + dims.pad[i]) % s[i];
-            if t0 >= dims.filter[i] {
-                taps = 0;
-                break;
-            }
-            pixels *= (dims.input[i] - r[i]).div_ceil(s[i]);
-            taps *= (dims.filter[i] - t0).div_ceil(s[i]);
-        }
-        if taps > 0 {
-            runs += pixels as f64;
-            steps += (pixels * taps.div_ceil(2)) as f64;
-        }
+    for d in stride_phases(dims).into_iter().filter_map(|ph| ph.dims) {
+        let pixels = (d.n * d.input.iter().product::<u64>()) as f64;
+        let taps: u64 = d.filter.iter().product();
+        runs += pixels;
+        steps += pixels * taps.div_ceil(2) as f64;
     }
     Some((runs, steps))
 }

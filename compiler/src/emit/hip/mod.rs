@@ -16,8 +16,9 @@ pub use args::{IMAGE_BYTES, TMA_MAP_BYTES, TMA_MAPS_OFFSET};
 pub use config::{KernelConfig, PortableError, Schedule, WgmmaLayout, gcd};
 pub use device::{DeviceInfo, MAX_CLUSTER, NO_CLUSTERS};
 pub use launch::{
-    Buffers, ConvDims, EntryKind, LaunchPlan, PlanError, RowMap, Staged, Step, ZeroTarget,
-    dconv_mma_suits, depthwise_rows_suit, pointwise_suits, window_suits,
+    Buffers, ConvDims, EntryKind, LaunchPlan, PlanError, RowMap, Staged, Step, StridePhase,
+    ZeroTarget, dconv_mma_suits, depthwise_rows_suit, pointwise_suits, stride_phases,
+    takes_stride_phases, window_suits,
 };
 pub use operand::{Elem, OperandCfg};
 pub use source::{KernelText, fnv1a, kernel_text};

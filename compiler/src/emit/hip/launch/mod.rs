@@ -64,6 +64,58 @@ pub struct ConvDims {
     pub transposed: bool,
 }
 
+/// Whether backward data splits into stride phases (see `KernelConfig::phase_plan`): a stride
+/// above 1, and in every strided dimension unit dilation and an input at least the stride (so
+/// that each phase has pixels).
+pub fn takes_stride_phases(dims: &ConvDims) -> bool {
+    let s = dims.stride;
+    dims.op == Op::BwdData
+        && s.iter().any(|&v| v > 1)
+        && (0..3).all(|i| s[i] == 1 || (dims.dilation[i] == 1 && dims.input[i] >= s[i]))
+}
+
+/// One stride phase of backward data: the input pixels `r` mod the stride in each dimension.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StridePhase {
+    /// The residue of the phase's pixels in each dimension (0 where the stride is 1).
+    pub r: [u64; 3],
+    /// The first filter tap the stride divides for them: `(r + pad - t0)` is a multiple of the
+    /// stride.
+    pub t0: [u64; 3],
+    /// The phase as a unit-stride problem of its own (every `s`-th pixel from `r`, every
+    /// `s`-th tap from `t0`), or None where no tap reaches its pixels (a filter narrower than
+    /// the stride).
+    pub dims: Option<ConvDims>,
+}
+
+/// The stride phases of `dims`, one per residue, in order (depth slowest); meaningful where
+/// [`takes_stride_phases`].
+pub fn stride_phases(dims: &ConvDims) -> Vec<StridePhase> {
+    let s = dims.stride;
+    (0..s.iter().product::<u64>())
+        .map(|p| {
+            let r = [p / (s[1] * s[2]), (p / s[2]) % s[1], p % s[2]];
+            let mut t0 = [0; 3];
+            let mut d = dims.clone();
+            for i in (0..3).filter(|&i| s[i] > 1) {
+                t0[i] = (r[i] + dims.pad[i]) % s[i];
+                if t0[i] >= dims.filter[i] {
+                    return StridePhase { r, t0, dims: None };
+                }
+                d.input[i] = (dims.input[i] - r[i]).div_ceil(s[i]);
+                d.filter[i] = (dims.filter[i] - t0[i]).div_ceil(s[i]);
+                d.pad[i] = (r[i] + dims.pad[i] - t0[i]) / s[i];
+                d.stride[i] = 1;
+            }
+            StridePhase {
+                r,
+                t0,
+                dims: Some(d),
+            }
+        })
+        .collect()
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PlanError {
     #[error("problem is for {problem}, the kernel computes {kernel}")]
@@ -816,45 +868,34 @@ impl KernelConfig {
         [xs, ws, ys]: [&[(char, i64)]; 3],
         dev: &DeviceInfo,
     ) -> Result<Option<LaunchPlan>, PlanError> {
-        let s = dims.stride;
-        let splits = dims.op == Op::BwdData
-            && s.iter().any(|&v| v > 1)
-            && matches!(self.schedule, Schedule::SplitK { .. })
-            && (0..3).all(|i| s[i] == 1 || (dims.dilation[i] == 1 && dims.input[i] >= s[i]));
-        if !splits {
+        if !takes_stride_phases(dims) || !matches!(self.schedule, Schedule::SplitK { .. }) {
             return Ok(None);
         }
+        let s = dims.stride;
         let te = self.tensor_elems();
         let (mut steps, mut phases, mut workspace_bytes) = (Vec::new(), Vec::new(), 0);
         let mut tapless = false;
-        'phases: for p in 0..s.iter().product::<u64>() {
-            let r = [p / (s[1] * s[2]), (p / s[2]) % s[1], p % s[2]];
-            let (mut d, mut xv, mut wv) = (dims.clone(), xs.to_vec(), ws.to_vec());
+        for ph in stride_phases(dims) {
+            let Some(d) = ph.dims else {
+                // Its pixels are op(0): zeros unless the output op adds a D tensor.
+                let zero_out = matches!(
+                    self.out_op,
+                    ElementOp::PassThrough | ElementOp::Scale | ElementOp::Relu
+                );
+                if !zero_out {
+                    return Ok(None);
+                }
+                tapless = true;
+                continue;
+            };
+            let (mut xv, mut wv) = (xs.to_vec(), ws.to_vec());
             let (mut x_off, mut w_off) = (0, 0);
             for (i, l) in ['D', 'H', 'W'].into_iter().enumerate() {
                 if s[i] == 1 {
                     continue;
                 }
-                // The phase's first tap t0: (r + pad - t0) is a multiple of the stride.
-                let t0 = (r[i] + dims.pad[i]) % s[i];
-                if t0 >= dims.filter[i] {
-                    // Its pixels are op(0): zeros unless the output op adds a D tensor.
-                    let zero_out = matches!(
-                        self.out_op,
-                        ElementOp::PassThrough | ElementOp::Scale | ElementOp::Relu
-                    );
-                    if !zero_out {
-                        return Ok(None);
-                    }
-                    tapless = true;
-                    continue 'phases;
-                }
-                d.input[i] = (dims.input[i] - r[i]).div_ceil(s[i]);
-                d.filter[i] = (dims.filter[i] - t0).div_ceil(s[i]);
-                d.pad[i] = (r[i] + dims.pad[i] - t0) / s[i];
-                d.stride[i] = 1;
-                x_off += r[i] * get(xs, l) as u64;
-                w_off += t0 * get(ws, l) as u64;
+                x_off += ph.r[i] * get(xs, l) as u64;
+                w_off += ph.t0[i] * get(ws, l) as u64;
                 for v in xv.iter_mut().chain(wv.iter_mut()).filter(|v| v.0 == l) {
                     v.1 *= s[i] as i64;
                 }

@@ -573,6 +573,40 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
                     input: 37,
                     ..base
                 },
+                // Rows of 13 and 24 destination pixels, padded to whole 16-pixel runs (the
+                // tensor-core path's row windows), with a window reaching two columns left of
+                // the source and blocks that straddle images.
+                Shape {
+                    what: "eight-channel groups, row windows",
+                    g: 2 * m,
+                    n: 3,
+                    k: 8,
+                    c: 8,
+                    input: 13,
+                    lpad: 2,
+                    rpad: 0,
+                    ..base
+                },
+                Shape {
+                    what: "four-channel groups, row windows",
+                    g: 4 * m,
+                    n: 2,
+                    k: 4,
+                    c: 4,
+                    input: 14,
+                    lpad: 0,
+                    rpad: 2,
+                    ..base
+                },
+                Shape {
+                    what: "eight-channel groups, row windows of 24",
+                    g: m,
+                    n: 2,
+                    k: 8,
+                    c: 8,
+                    input: 24,
+                    ..base
+                },
                 Shape {
                     what: "depthwise, long rows",
                     g: 4 * m,

@@ -14,7 +14,7 @@ use crate::probe::vectors;
 use crate::problem::ConvProblem;
 use crate::support::Formulation;
 use ck_compiler::emit::hip::{
-    ConvDims, dconv_mma_suits, depthwise_rows_suit, pointwise_suits, stride_phases,
+    ConvDims, dconv_mma_suits, dconv_window, depthwise_rows_suit, pointwise_suits, stride_phases,
     takes_stride_phases, window_suits,
 };
 use ck_compiler::ir::Instance;
@@ -236,24 +236,31 @@ fn dconv_mma_us(inst: &Instance, q: &ConvProblem) -> Option<f64> {
         return None;
     }
     let dims = conv_dims(q).ok().filter(dconv_mma_suits)?;
-    let (runs, steps) = dconv_runs_and_steps(&dims)?;
-    // A vector is one 8-channel group.
-    let per = dims.g as f64 / 16.0;
-    Some(DCONV_LAUNCH_US + per * (runs * DCONV_RUN_US + steps * DCONV_STEP_US))
+    let (runs, steps, rows) = dconv_runs_and_steps(&dims)?;
+    // Vectors of 8 channels (one 8-channel group or two 4-channel ones), in sets of 16.
+    let per = (dims.g * dims.c) as f64 / 8.0 / 16.0;
+    Some(
+        DCONV_LAUNCH_US + per * (runs * DCONV_RUN_US + steps * DCONV_STEP_US + rows * DCONV_ROW_US),
+    )
 }
 
-/// Destination pixels and their MMA steps (a 3x3 filter's nine taps are five steps) of a
-/// problem [`dconv_mma_suits`]; for backward data that splits into stride phases, those of each
-/// phase, whose filter holds the taps its stride divides (none past 64 phases).
-fn dconv_runs_and_steps(dims: &ConvDims) -> Option<(f64, f64)> {
+/// Destination pixels and their MMA steps of a problem [`dconv_mma_suits`]: tap pairs (a 3x3
+/// filter's nine taps are five), or filter rows where it runs in row windows ([`dconv_window`],
+/// its rows padded to whole runs); for backward data that splits into stride phases, those of
+/// each phase, whose filter holds the taps its stride divides (none past 64 phases).
+fn dconv_runs_and_steps(dims: &ConvDims) -> Option<(f64, f64, f64)> {
     if !takes_stride_phases(dims) {
-        let dst = if dims.op == Op::Fwd {
+        let [d, h, w] = if dims.op == Op::Fwd {
             dims.output
         } else {
             dims.input
         };
-        let pixels = (dims.n * dst.iter().product::<u64>()) as f64;
-        return Some((pixels, pixels * 5.0));
+        if dconv_window(dims) {
+            let pixels = (dims.n * d * h * w.next_multiple_of(16)) as f64;
+            return Some((pixels, 0.0, pixels * 3.0));
+        }
+        let pixels = (dims.n * d * h * w) as f64;
+        return Some((pixels, pixels * 5.0, 0.0));
     }
     if dims.stride.iter().product::<u64>() > 64 {
         return None;
@@ -265,7 +272,7 @@ fn dconv_runs_and_steps(dims: &ConvDims) -> Option<(f64, f64)> {
         runs += pixels;
         steps += pixels * taps.div_ceil(2) as f64;
     }
-    Some((runs, steps))
+    Some((runs, steps, 0.0))
 }
 
 /// The estimate of a run of `q` on the depthwise backward-weight rows entries, where `inst`'s
@@ -301,6 +308,8 @@ const ROWS_FMAS_PER_US: f64 = 1.0e7;
 const DCONV_LAUNCH_US: f64 = 17.0;
 const DCONV_RUN_US: f64 = 2.95e-4;
 const DCONV_STEP_US: f64 = 7.2e-5;
+/// A filter row's step of a run in row windows.
+const DCONV_ROW_US: f64 = 5.0e-5;
 
 /// The pointwise entry's terms, fitted to its runs on an H200 (`docs/performance.md`).
 const POINTWISE_LAUNCH_US: f64 = 2.0;
@@ -443,8 +452,32 @@ mod tests {
         )
         .unwrap();
         assert!((bwd - us(4.0 * px, 5.0 * px)).abs() < 1e-9, "{bwd}");
+        // At unit strides in row windows: 24-pixel rows padded to 32, three filter rows a run;
+        // 18-pixel rows would grow by more than a third and keep tap pairs.
+        let rows = 32.0 * 24.0 * 32.0;
+        let win = est(
+            &inst,
+            "fwd 2d G=32 N=32 K=8 C=8 filter=3x3 input=24x24 pad=1",
+        )
+        .unwrap();
+        let want = DCONV_LAUNCH_US + 2.0 * (rows * DCONV_RUN_US + 3.0 * rows * DCONV_ROW_US);
+        assert!((win - want).abs() < 1e-9, "{win}");
+        // 4-channel groups take tensor cores in row windows only: 16 vectors of two groups.
+        let four = est(
+            &inst,
+            "fwd 2d G=32 N=32 K=4 C=4 filter=3x3 input=24x24 pad=1",
+        )
+        .unwrap();
+        let want = DCONV_LAUNCH_US + rows * DCONV_RUN_US + 3.0 * rows * DCONV_ROW_US;
+        assert!((four - want).abs() < 1e-9, "{four}");
+        let pairs = 32.0 * 18.0 * 18.0;
+        let narrow = est(
+            &inst,
+            "bwd_data 2d G=32 N=32 K=8 C=8 filter=3x3 input=18x18 pad=1",
+        );
+        assert!((narrow.unwrap() - us(pairs, 5.0 * pairs)).abs() < 1e-9);
         for other in [
-            "fwd 2d G=32 N=32 K=4 C=4 filter=3x3 input=28x28 pad=1",
+            "fwd 2d G=32 N=32 K=4 C=4 filter=3x3 input=7x7 pad=1",
             "fwd 2d G=32 N=32 K=8 C=8 filter=5x5 input=28x28 pad=2",
             "bwd_weight 2d G=32 N=32 K=8 C=8 filter=3x3 input=28x28 pad=1",
             "fwd 2d G=32 N=32 K=8 C=8 filter=3x3 input=28x28 pad=1 dtype=fp32",

@@ -341,14 +341,22 @@ template <int FX, int S> CK_NOINLINE void ck_dconv_strip(const CkArgs& a, float*
 // next two steps in flight while one is multiplied, and read back with ldmatrix: a tap holds
 // 16 pixels by the warp's vectors in 16-byte chunks XOR-swizzled within 128-byte lines, so the
 // eight pixels of a matrix fall in distinct banks.
+// Row windows (WIN; 3x3 at unit width stride and dilation, see `dconv_window`): runs stay
+// within a destination row (each row padded to whole runs), so a filter row's taps read one
+// window of 16 + FX - 1 source pixels, and a step copies that window once where tap pairs copy
+// each source pixel once a tap. A step is a filter row: its taps in pairs, an odd last one a
+// k8 step; ldmatrix reads each tap's 16 pixels at its offset in the window.
 constexpr int DC_STAGES = 3;
 constexpr int DC_TAP = 16 * DC_VW * 8;            // elements of one tap's chunks
 constexpr int DC_WARP = DC_STAGES * 2 * DC_TAP;   // elements of a warp's ring
 
 // Inlined into its entry, unlike the SIMT bodies: its argument reads stay constant-bank
 // operands, where out of line they were generic loads and the body spilled.
-template <int FY, int FX> CK_DEV void ck_dconv_mma(const CkArgs& a, AT* lds) {
-    constexpr int TAPS = FY * FX, STEPS = (TAPS + 1) / 2;
+template <int FY, int FX, bool WIN> CK_DEV void ck_dconv_mma(const CkArgs& a, AT* lds) {
+    constexpr int TAPS = FY * FX, STEPS = WIN ? FY : (TAPS + 1) / 2, SPAN = 16 + FX - 1;
+    // Elements of a stage of the ring, and the items the copies run ahead.
+    constexpr int NST = DC_STAGES, STAGE = WIN ? SPAN * DC_VW * 8 : 2 * DC_TAP, AHEAD = NST - 1;
+    static_assert(STAGE <= 2 * DC_TAP, "a window fits a stage");
     const bool fwd = CK_OP == CK_FWD;
     const int ch = (int)a.direct_ch, vecs = (int)a.direct_vecs, nvec = (int)(a.G * ch / 8);
     const int vw = vecs < DC_VW ? vecs : DC_VW, vsets = vecs / vw, pwarps = DIRECT_BLOCK / 32 / vsets;
@@ -390,8 +398,10 @@ template <int FY, int FX> CK_DEV void ck_dconv_mma(const CkArgs& a, AT* lds) {
     const ck_i64 sD = fwd ? a.Di : a.Do, sH = fwd ? a.Hi : a.Ho, sW = fwd ? a.Wi : a.Wo;
     const ck_idx s_vec = ck_ix((ck_i64)(8 / ch) * (fwd ? a.xs_g : a.ys_g));
     const ck_idx d_vec = ck_ix((ck_i64)(8 / ch) * (fwd ? a.ys_g : a.xs_g));
-    const ck_radix pr = fwd ? ck_radix{(ck_u32)a.Do, (ck_u32)a.Ho, (ck_u32)a.Wo}
-                            : ck_radix{(ck_u32)a.Di, (ck_u32)a.Hi, (ck_u32)a.Wi};
+    // Row windows pad each destination row to whole runs.
+    const int dwidth = (int)(fwd ? a.Wo : a.Wi), rwidth = WIN ? (dwidth + 15) / 16 * 16 : dwidth;
+    const ck_radix pr = fwd ? ck_radix{(ck_u32)a.Do, (ck_u32)a.Ho, (ck_u32)rwidth}
+                            : ck_radix{(ck_u32)a.Di, (ck_u32)a.Hi, (ck_u32)rwidth};
     const int pixels = (int)(a.N * pr.r1 * pr.r2 * pr.r3);
     const int p0 = (int)blockIdx.x * (int)a.direct_pixels;
     const int p1 = p0 + (int)a.direct_pixels < pixels ? p0 + (int)a.direct_pixels : pixels;
@@ -451,20 +461,66 @@ template <int FY, int FX> CK_DEV void ck_dconv_mma(const CkArgs& a, AT* lds) {
             }
         }
     };
+    // Row windows: the run's row offsets per filter row with a mask of those inside the source,
+    // and the lane's window chunks (slot c / vw, vector c % vw for c = lane, lane + 32, lane +
+    // 64) with a mask of those inside it. Window slot 0 is source column w0 - pw (forward) or
+    // w0 + pw - (FX - 1) (backward data, whose taps run backwards).
+    constexpr int WCHUNKS = 3;
+    static_assert(SPAN * DC_VW <= 32 * WCHUNKS, "a lane copies at most WCHUNKS chunks of a window");
+    const int wchunks = SPAN * vw;
+    int rmask = 0, wmask = 0;
+    ck_idx wroff[FY], wbase[WCHUNKS];
+    auto begin_window = [&](int first) {
+        const ck_d4 cp = ck_split4(first, pr);
+        const int sd = src_at(cp.v[1], 0, (int)a.sd, (int)a.pd, sD);
+        rmask = 0;
+#pragma unroll
+        for (int t = 0; t < FY; ++t) {
+            const int sh = src_at(cp.v[2], t * (int)a.dh, (int)a.sh, (int)a.ph, sH);
+            wroff[t] = sh * s_h;
+            rmask |= (sh >= 0 && sd >= 0) << t;
+        }
+        const int col0 = fwd ? cp.v[3] - (int)a.pw : cp.v[3] + (int)a.pw - (FX - 1);
+        wmask = 0;
+#pragma unroll
+        for (int i = 0; i < WCHUNKS; ++i) {
+            const int c = lane + 32 * i, vec = v0 + c % vw, col = col0 + c / vw;
+            wbase[i] = cp.v[0] * s_n + sd * s_d + vec * s_vec + col * s_w;
+            wmask |= (c < wchunks && vec < nvec && col >= 0 && col < (int)sW) << i;
+        }
+    };
+    // The copies of filter row j's window of the current copy run into stage `st`.
+    auto issue_window = [&](int j, int st) {
+        AT* d = ring + st * STAGE;
+        const bool row = (rmask >> j) & 1;
+#pragma unroll
+        for (int i = 0; i < WCHUNKS; ++i) {
+            const int c = lane + 32 * i;
+            if (c >= wchunks) break;
+            const bool ok = row && ((wmask >> i) & 1);
+            ck_cp_async<16>(d + ck_swz_chunk(c / vw, c % vw, vw), src + (ok ? wbase[i] + wroff[j] : 0), ok);
+        }
+    };
     auto first_of = [&](int run) { return p0 + 16 * (pw + run * pwarps); };
+    auto begin = [&](int run) {
+        if constexpr (WIN) begin_window(first_of(run));
+        else begin_run(first_of(run));
+    };
+    auto copy = [&](int j, int st) {
+        if constexpr (WIN) issue_window(j, st);
+        else issue(j, st);
+    };
+    // A tap's slot offset in its row's window.
+    auto slot = [&](int tx) { return fwd ? tx : FX - 1 - tx; };
     // ldmatrix rows: lane l reads pixel 8 ((l / 8) % 2) + l % 8 of tap l / 16 of a pair.
     const int lrow = ((lane / 8) % 2) * 8 + lane % 8, ltap = lane / 16;
-    // Step j of run r is item STEPS r + j, in stage (STEPS r + j) % 3; the copies run two
-    // items ahead, which with one step a run are the next two runs.
-    if (mine > 0) {
-        begin_run(first_of(0));
-        issue(0, 0);
-        ck_cp_commit();
-        if (STEPS > 1) {
-            issue(1, 1);
-        } else if (mine > 1) {
-            begin_run(first_of(1));
-            issue(0, 1);
+    // Step j of run r is item STEPS r + j, in stage (STEPS r + j) % NST; the copies run AHEAD
+    // items ahead (with one step a run, the next AHEAD runs), a commit group an item.
+#pragma unroll
+    for (int it = 0; it < AHEAD; ++it) {
+        if (it / STEPS < mine) {
+            if (it % STEPS == 0) begin(it / STEPS);
+            copy(it % STEPS, it);
         }
         ck_cp_commit();
     }
@@ -473,51 +529,79 @@ template <int FY, int FX> CK_DEV void ck_dconv_mma(const CkArgs& a, AT* lds) {
         float acc[DC_VW][4] = {};
 #pragma unroll
         for (int j = 0; j < STEPS; ++j) {
-            ck_cp_wait<1>();
+            ck_cp_wait<AHEAD - 1>();
             __syncwarp();
-            const AT* s = ring + st * 2 * DC_TAP;
-            const bool pair = 2 * j + 1 < TAPS;
-            // Two vectors' fragments, then their MMAs: the latencies overlap (four would spill).
+            const AT* s = ring + st * STAGE;
+            if constexpr (WIN) {
+                // Filter row j: taps (j, 2h) and (j, 2h + 1) a k16 step, an odd last tap k8.
 #pragma unroll
-            for (int v0p = 0; v0p < DC_VW; v0p += 2) {
-                unsigned f[2][4];
+                for (int v0p = 0; v0p < DC_VW; v0p += 2) {
+                    unsigned f[2][FX / 2][4], e[2][4];
 #pragma unroll
-                for (int q = 0; q < 2; ++q)
-                    if (v0p + q < vw) {
-                        const int v = v0p + q;
-                        if (pair) ck_ldsm<4, false>(f[q], s + ltap * DC_TAP + ck_swz_chunk(lrow, v, vw));
-                        else ck_ldsm<2, false>(f[q], s + ck_swz_chunk(lrow, v, vw));
-                    }
+                    for (int q = 0; q < 2; ++q)
+                        if (v0p + q < vw) {
+                            const int v = v0p + q;
 #pragma unroll
-                for (int q = 0; q < 2; ++q)
-                    if (v0p + q < vw) {
-                        const int v = v0p + q;
-                        if (pair) {
-                            const unsigned b[4] = {bf[v][2 * j], bf[v][(2 * j + 1) % TAPS], 0, 0};
-                            ck_mma(acc[v], f[q], b);
-                        } else {
-                            ck_mma_k8(acc[v], f[q][0], f[q][1], bf[v][2 * j]);
+                            for (int h = 0; h < FX / 2; ++h)
+                                ck_ldsm<4, false>(f[q][h], s + ck_swz_chunk(lrow + slot(2 * h + ltap), v, vw));
+                            if (FX % 2) ck_ldsm<2, false>(e[q], s + ck_swz_chunk(lrow + slot(FX - 1), v, vw));
                         }
-                    }
+#pragma unroll
+                    for (int q = 0; q < 2; ++q)
+                        if (v0p + q < vw) {
+                            const int v = v0p + q;
+#pragma unroll
+                            for (int h = 0; h < FX / 2; ++h) {
+                                const unsigned b[4] = {bf[v][j * FX + 2 * h], bf[v][j * FX + 2 * h + 1], 0, 0};
+                                ck_mma(acc[v], f[q][h], b);
+                            }
+                            if (FX % 2) ck_mma_k8(acc[v], e[q][0], e[q][1], bf[v][j * FX + FX - 1]);
+                        }
+                }
+            } else {
+                const bool pair = 2 * j + 1 < TAPS;
+                // Two vectors' fragments, then their MMAs: the latencies overlap (four would spill).
+#pragma unroll
+                for (int v0p = 0; v0p < DC_VW; v0p += 2) {
+                    unsigned f[2][4];
+#pragma unroll
+                    for (int q = 0; q < 2; ++q)
+                        if (v0p + q < vw) {
+                            const int v = v0p + q;
+                            if (pair) ck_ldsm<4, false>(f[q], s + ltap * DC_TAP + ck_swz_chunk(lrow, v, vw));
+                            else ck_ldsm<2, false>(f[q], s + ck_swz_chunk(lrow, v, vw));
+                        }
+#pragma unroll
+                    for (int q = 0; q < 2; ++q)
+                        if (v0p + q < vw) {
+                            const int v = v0p + q;
+                            if (pair) {
+                                const unsigned b[4] = {bf[v][2 * j], bf[v][(2 * j + 1) % TAPS], 0, 0};
+                                ck_mma(acc[v], f[q], b);
+                            } else {
+                                ck_mma_k8(acc[v], f[q][0], f[q][1], bf[v][2 * j]);
+                            }
+                        }
+                }
             }
             __syncwarp();
-            // Item STEPS run + j + 2 goes into the stage item STEPS run + j - 1 used.
-            const int cs = st == 0 ? DC_STAGES - 1 : st - 1;
-            const int next = (j + 2) % STEPS, ahead = run + (j + 2) / STEPS;
+            // Item STEPS run + j + AHEAD goes into the stage item STEPS run + j - 1 used.
+            const int cs = st == 0 ? NST - 1 : st - 1;
+            const int next = (j + AHEAD) % STEPS, ahead = run + (j + AHEAD) / STEPS;
             if (ahead < mine) {
-                if (next == 0) begin_run(first_of(ahead));
-                issue(next, cs);
+                if (next == 0) begin(ahead);
+                copy(next, cs);
             }
             ck_cp_commit();
-            if (++st == DC_STAGES) st = 0;
+            if (++st == NST) st = 0;
         }
         // The run's rows g4 and g4 + 8: destination channels 2 t4 and 2 t4 + 1 of each vector.
         const int run0 = first_of(run);
 #pragma unroll
         for (int i = 0; i < 2; ++i) {
             const int px = run0 + g4 + 8 * i;
-            if (px < p1) {
-                const ck_d4 o = ck_split4(px, pr);
+            const ck_d4 o = ck_split4(px, pr);
+            if (px < p1 && o.v[3] < dwidth) {
                 const ck_idx out = o.v[0] * d_n + o.v[1] * d_d + o.v[2] * d_h + o.v[3] * d_w + 2 * t4;
 #pragma unroll
                 for (int v = 0; v < DC_VW; ++v)
@@ -549,12 +633,16 @@ CK_ENTRY_THREADS(direct, DIRECT_BLOCK, 2)(const CK_GRID_CONST CkArgs a) {
     if (DC_MMA && a.direct_mma) {
         AT* ring = reinterpret_cast<AT*>(lds);
         // 3x3, or a stride phase's filter under it at stride 2 (`dconv_tensor_cores`).
+        // direct_mma 2: 3x3 in row windows (`dconv_window`).
         switch (a.Y * 4 + a.X) {
-        case 2 * 4 + 2: ck_dconv_mma<2, 2>(a, ring); break;
-        case 2 * 4 + 1: ck_dconv_mma<2, 1>(a, ring); break;
-        case 1 * 4 + 2: ck_dconv_mma<1, 2>(a, ring); break;
-        case 1 * 4 + 1: ck_dconv_mma<1, 1>(a, ring); break;
-        default: ck_dconv_mma<3, 3>(a, ring); break;
+        case 2 * 4 + 2: ck_dconv_mma<2, 2, false>(a, ring); break;
+        case 2 * 4 + 1: ck_dconv_mma<2, 1, false>(a, ring); break;
+        case 1 * 4 + 2: ck_dconv_mma<1, 2, false>(a, ring); break;
+        case 1 * 4 + 1: ck_dconv_mma<1, 1, false>(a, ring); break;
+        default:
+            if (a.direct_mma == 2) ck_dconv_mma<3, 3, true>(a, ring);
+            else ck_dconv_mma<3, 3, false>(a, ring);
+            break;
         }
         return;
     }

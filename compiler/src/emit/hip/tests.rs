@@ -1228,9 +1228,21 @@ fn merged_forward_and_backward_data_run_narrow_groups_on_the_small_channel_entry
             c: 8,
             ..dw.clone()
         };
+        // At unit strides with rows of 14 (16 padded) they run in row windows; rows of 7
+        // would more than double and keep tap pairs.
         let e = nv_plan(&eight);
-        assert_eq!((e.direct_ch, e.direct_vecs, e.direct_mma), (8, 8, 1));
-        assert_eq!(e.direct_pixels as u64, pixels.div_ceil(132).max(256));
+        assert_eq!((e.direct_ch, e.direct_vecs, e.direct_mma), (8, 8, 2));
+        let padded = pixels / 14 * 16;
+        assert_eq!(e.direct_pixels as u64, padded.div_ceil(132).max(256));
+        assert_eq!(e.direct_pixels % 16, 0);
+        let seven = ConvDims {
+            input: [1, 7, 7],
+            output: [1, 7, 7],
+            ..eight.clone()
+        };
+        let s = nv_plan(&seven);
+        assert_eq!(s.direct_mma, 1);
+        assert_eq!(s.direct_pixels as u64, (32u64 * 49).div_ceil(132).max(256));
         assert_eq!(merged.plan(&eight, &DEV).unwrap().args.direct_mma, 0);
         let strided = ConvDims {
             stride: [1, 2, 2],

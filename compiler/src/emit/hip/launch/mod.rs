@@ -24,7 +24,7 @@ pub(super) use narrow::{
     DIRECT_LANES, DIRECT_MMA_BLOCKS, DIRECT_RUNS, DIRECT_SETS, DIRECT_SPAN, DIRECT_STEP_ROWS,
     DROWS_CHUNK, DROWS_SLOTS, DROWS_STRIDE, DROWS_VECS,
 };
-pub use narrow::{dconv_mma_suits, depthwise_rows_suit};
+pub use narrow::{dconv_mma_suits, dconv_window, depthwise_rows_suit};
 pub use pointwise::pointwise_suits;
 pub(super) use pointwise::{PW_BLOCK, PW_PIXELS, PWM_BLOCKS, PWM_STAGES, PWM_WARPS};
 pub(super) use repack::{REPACK_BLOCK, REPACK_CHUNK};

@@ -60,6 +60,8 @@ pub(in crate::emit::hip) const DCONV_LDS_FLOATS: u64 = 8 * (9 * 64 + DCONV_PAD);
 pub(in crate::emit::hip) const DCONV_STRIP: u64 = 4;
 /// Vectors a warp of the small-channel tensor-core path owns (the N of its MMAs, 8 each).
 pub(in crate::emit::hip) const DCONV_WARP_VECTORS: u64 = 4;
+/// Pixels of a run of the small-channel tensor-core path (the M of its MMAs).
+const DCONV_RUN: u64 = 16;
 /// 16-pixel runs each warp of a tensor-core small-channel block takes at least: the warps set
 /// up their weight fragments once a block.
 const DCONV_MMA_RUNS: u64 = 4;
@@ -232,19 +234,36 @@ pub fn depthwise_rows_suit(dims: &ConvDims) -> bool {
 
 /// Whether the small-channel forward / backward-data entry's tensor-core path (sm_80+, 16-bit
 /// operands of one type, a kernel that merges groups) takes `dims` as a whole: 8-channel groups
-/// with a 3x3 filter over channels-last tensors, within its grid and 32-bit pixel indices
-/// (strided backward data in its stride phases).
+/// (4-channel ones in row windows) with a 3x3 filter over channels-last tensors, within its
+/// grid and 32-bit pixel indices (strided backward data in its stride phases).
 pub fn dconv_mma_suits(dims: &ConvDims) -> bool {
     let int = |sp: [u64; 3]| dims.n * sp.iter().product::<u64>() <= (i32::MAX as u64) / 2;
+    let channels = dims.c == 8 || dims.c == 4 && dconv_window(dims);
     dims.op != Op::BwdWeight
         && !dims.transposed
-        && dims.c == 8
-        && dims.k == 8
+        && channels
+        && dims.k == dims.c
         && dims.filter == [1, 3, 3]
         && channels_last(dims)
         && dims.g.div_ceil(8) <= MAX_GRID_Y
         && int(dims.input)
         && int(dims.output)
+}
+
+/// Whether the tensor-core path of [`dconv_mma_suits`] runs `dims` in row windows (each filter
+/// row's window of source pixels copied once for its taps, runs within destination rows): a
+/// 3x3 filter at unit width stride and dilation (backward data at unit strides), on rows that
+/// padding to whole 16-pixel runs grows by at most a third.
+pub fn dconv_window(dims: &ConvDims) -> bool {
+    let (w, strides) = if dims.op == Op::Fwd {
+        (dims.output[2], dims.stride[2] == 1)
+    } else {
+        (dims.input[2], dims.stride.iter().all(|&s| s == 1))
+    };
+    dims.filter == [1, 3, 3]
+        && strides
+        && dims.dilation[2] == 1
+        && 3 * w.next_multiple_of(DCONV_RUN) <= 4 * w
 }
 
 /// Whether the input and output are channels-last (NWGC, NHWGC, NDHWGC and their outputs).
@@ -302,17 +321,28 @@ fn dconv_vector_floats(dims: &ConvDims, c: u64) -> u64 {
     dims.filter.iter().product::<u64>() * 8 * c + DCONV_PAD
 }
 
+/// Which body of the small-channel forward / backward-data entry runs a plan: a thread a pixel
+/// on the SIMT lanes, depthwise strips along rows, or tensor cores over tap pairs or row
+/// windows (`direct_conv.hip`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum DconvBody {
+    Simt,
+    Strip,
+    TapPairs,
+    RowWindows,
+}
+
 /// The small-channel forward / backward-data plan: `y` blocks of `direct_vecs` adjacent
 /// 8-channel vectors (a power of two up to 8, a warp's lanes span them and 32 / vecs pixels),
 /// `x` blocks of the destination pixels, about eight workgroups per compute unit with at least
 /// one pass of the block's threads each (`mma`, the tensor-core path: [`DCONV_MMA_RUNS`] runs
-/// of 16 pixels for each of its warps). No workspace: each output is written once.
+/// of 16 pixels for each of its warps; in row windows, rows padded to whole runs and blocks of
+/// whole runs). No workspace: each output is written once.
 fn dconv_plan(
     dims: &ConvDims,
     dev: &DeviceInfo,
     c: u64,
-    mma: bool,
-    strip: bool,
+    body: DconvBody,
     mut args: CkArgs,
     tensor_bytes: [u64; 3],
 ) -> LaunchPlan {
@@ -329,21 +359,37 @@ fn dconv_plan(
         dims.input
     };
     // Work items: pixels, or strips of them along rows.
-    let w = if strip { w.div_ceil(DCONV_STRIP) } else { w };
+    let (mma, window) = (
+        matches!(body, DconvBody::TapPairs | DconvBody::RowWindows),
+        body == DconvBody::RowWindows,
+    );
+    let w = match body {
+        DconvBody::Strip => w.div_ceil(DCONV_STRIP),
+        DconvBody::RowWindows => w.next_multiple_of(DCONV_RUN),
+        _ => w,
+    };
     let pixels = dims.n * d * h * w;
     let pass = if mma {
         // Warps per vector set of the block.
         let warps = DCONV_BLOCK / 32 / (vecs / vecs.min(DCONV_WARP_VECTORS));
-        16 * DCONV_MMA_RUNS * warps
+        DCONV_RUN * DCONV_MMA_RUNS * warps
     } else {
         DCONV_BLOCK / vecs
     };
     let chunks = (8 * u64::from(dev.compute_units)).div_ceil(vec_blocks);
-    let per_block = pixels.div_ceil(chunks).max(pass);
+    let mut per_block = pixels.div_ceil(chunks).max(pass);
+    if window {
+        // A run must not cross a row: blocks start on whole runs.
+        per_block = per_block.next_multiple_of(DCONV_RUN);
+    }
     args.direct_ch = c as i64;
     args.direct_vecs = vecs as i64;
-    args.direct_mma = i64::from(mma);
-    args.direct_strip = i64::from(strip);
+    args.direct_mma = match body {
+        DconvBody::TapPairs => 1,
+        DconvBody::RowWindows => 2,
+        _ => 0,
+    };
+    args.direct_strip = i64::from(body == DconvBody::Strip);
     args.direct_pixels = per_block as i64;
     let launch = plain_launch(
         EntryKind::Direct,
@@ -400,9 +446,13 @@ impl KernelConfig {
             .dconv_channels(dims, xs, ys)
             .filter(|&c| self.dconv_filter(dims, c, dev))
         {
-            let mma = self.dconv_tensor_cores(dims, dev);
-            let strip = !mma && dconv_strip(dims, ch);
-            return Some(dconv_plan(dims, dev, ch, mma, strip, args, tensor_bytes));
+            let body = match (self.dconv_tensor_cores(dims, dev), dconv_window(dims)) {
+                (true, true) => DconvBody::RowWindows,
+                (true, false) => DconvBody::TapPairs,
+                _ if dconv_strip(dims, ch) => DconvBody::Strip,
+                _ => DconvBody::Simt,
+            };
+            return Some(dconv_plan(dims, dev, ch, body, args, tensor_bytes));
         } else if let Some(plan) = self.window_plan(dims, dev, ys, args, tensor_bytes) {
             return Some(plan);
         }
@@ -484,13 +534,15 @@ impl KernelConfig {
     /// (`ck_dconv_mma`): on NVIDIA sm_80+, with 16-bit source and weights of one type, 8
     /// channels a group and a 3x3 filter, or for backward data one under it that the stride
     /// phases of a 3x3 filter at stride 2 have (2x2, 2x1, 1x2, 1x1; backward data at strides
-    /// the phases do not take masks the taps its strides do not divide). Narrower groups would
-    /// multiply mostly zeros: 4 channels gained nothing over the scalar path and depthwise lost
-    /// (`docs/performance.md`, what was tried).
+    /// the phases do not take masks the taps its strides do not divide); 4 channels a group
+    /// where it runs in row windows ([`dconv_window`]), half its products zeros. Otherwise
+    /// narrower groups would multiply mostly zeros: 4 channels in tap pairs gained nothing over
+    /// the scalar path and depthwise lost (`docs/performance.md`, what was tried).
     fn dconv_tensor_cores(&self, dims: &ConvDims, dev: &DeviceInfo) -> bool {
         let [z, y, x] = dims.filter;
         let phase = dims.op == Op::BwdData && y <= 2 && x <= 2;
-        self.mma_operands(dev) && dims.c == 8 && z == 1 && ((y, x) == (3, 3) || phase)
+        let channels = dims.c == 8 || dims.c == 4 && dconv_window(dims);
+        self.mma_operands(dev) && channels && z == 1 && ((y, x) == (3, 3) || phase)
     }
 
     /// The `sliced` backward-weight plan, where the kernel has that entry and `dims` fits it:

@@ -49,6 +49,16 @@ impl Padded {
         self.maps.iter().flatten().count()
     }
 
+    /// Whether these copies of `p` add zero groups and nothing else
+    /// ([`ConvProblem::groups_padded`]).
+    pub fn adds_groups_only(&self, p: &ConvProblem) -> bool {
+        self.problem.g > p.g
+            && ConvProblem {
+                g: p.g,
+                ..self.problem.clone()
+            } == *p
+    }
+
     /// Pads `K` to a multiple of `vk` with zero filters: a copy of the weights with whole
     /// filters added per group, and of the output with the channels padded. Where the weights
     /// already have a copy whose row is one group's filters ([`ConvProblem::padded`] of the

@@ -542,7 +542,8 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
                 ..strided
             },
             // Group counts off the merge run on copies with zero groups added
-            // (`ConvProblem::groups_padded`): depthwise, then eight-channel groups at stride 2.
+            // (`ConvProblem::groups_padded`): depthwise, then eight-channel groups at stride 2
+            // and at unit stride.
             Shape {
                 what: "groups padded, depthwise",
                 g: 2 * m + 3,
@@ -554,6 +555,14 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
             Shape {
                 what: "groups padded, eight channels, strided",
                 g: m + 1,
+                ..strided
+            },
+            // The small-channel entry runs these as stated, without the copies.
+            Shape {
+                what: "groups padded, eight channels, row windows",
+                g: m + 1,
+                input: 14,
+                stride: 1,
                 ..strided
             },
         ]);

@@ -109,12 +109,22 @@ pub fn predict_all(
 ) -> Vec<f64> {
     // The model knows the GEMM of the problem an instance computes; the pointwise, window,
     // small-channel tensor-core and depthwise rows entries stream it instead (no tree walk),
-    // and padded copies add their own launches.
+    // and padded copies add their own launches. The small-channel entry runs copies that only
+    // add zero groups as stated, without them.
+    let as_stated: Vec<Option<f64>> = runs
+        .iter()
+        .map(|(inst, form)| match form {
+            Formulation::Padded(pd) if pd.adds_groups_only(p) => dconv_mma_us(inst, p),
+            _ => None,
+        })
+        .collect();
     let streamed: Vec<Option<f64>> = runs
         .iter()
-        .map(|(inst, form)| {
+        .zip(&as_stated)
+        .map(|((inst, form), stated)| {
             let q = form.problem(p);
-            pointwise_us(inst, q)
+            stated
+                .or_else(|| pointwise_us(inst, q))
                 .or_else(|| window_us(inst, q))
                 .or_else(|| dconv_mma_us(inst, q))
                 .or_else(|| depthwise_rows_us(inst, q))
@@ -122,8 +132,9 @@ pub fn predict_all(
         .collect();
     let copies: Vec<f64> = runs
         .iter()
-        .map(|(_, form)| match form {
-            Formulation::Padded(pd) => {
+        .zip(&as_stated)
+        .map(|((_, form), stated)| match form {
+            Formulation::Padded(pd) if stated.is_none() => {
                 pd.copies() as f64 * COPY_LAUNCH_US + pd.copy_bytes() as f64 / COPY_BYTES_PER_US
             }
             _ => 0.0,
@@ -422,6 +433,44 @@ mod tests {
         assert_eq!(depthwise_rows_us(&inst, &grouped), None);
         inst.work.merge_groups = 1;
         assert_eq!(depthwise_rows_us(&inst, &p), None);
+    }
+
+    /// Copies that only add zero groups cost nothing where the small-channel entry runs the
+    /// stated problem; copies that pad the channels keep their launches and bytes.
+    #[test]
+    fn zero_groups_the_small_channel_entry_skips_add_no_copies() {
+        let mut inst = crate::testing::instance(crate::testing::Variant::FwdXdl);
+        inst.work.merge_groups = 8;
+        let p = ConvProblem::parse("fwd 2d G=13 N=8 K=8 C=8 filter=3x3 input=28x28 pad=1").unwrap();
+        let model = model_for(Arch::Sm90, &p).expect("a forward model");
+        let dev = DeviceModel {
+            arch: None,
+            compute_units: 132,
+            occupancy: 2,
+        };
+        let padded = Formulation::Padded(p.groups_padded(8).unwrap());
+        let us = predict_all(
+            model,
+            &[(&inst, &padded)],
+            &p,
+            &dev,
+            Some(Arch::Sm90),
+            Walk::Exact,
+        );
+        assert!(
+            (us[0] - dconv_mma_us(&inst, &p).unwrap()).abs() < 1e-9,
+            "{us:?}"
+        );
+        let rgb =
+            ConvProblem::parse("fwd 2d G=1 N=8 K=64 C=3 filter=3x3 input=28x28 pad=1").unwrap();
+        let channels = Formulation::Padded(rgb.padded(8, 8).unwrap());
+        let with = predict_all(model, &[(&inst, &channels)], &rgb, &dev, None, Walk::Exact);
+        let Formulation::Padded(pd) = &channels else {
+            unreachable!()
+        };
+        let copies =
+            pd.copies() as f64 * COPY_LAUNCH_US + pd.copy_bytes() as f64 / COPY_BYTES_PER_US;
+        assert!(with[0] > copies, "{with:?} against {copies}");
     }
 
     /// 8-channel groups on the small-channel entry's tensor cores are estimated by their runs

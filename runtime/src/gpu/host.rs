@@ -7,6 +7,7 @@ use crate::device::DeviceModel;
 use crate::elementwise::{ElementArgs, check_ds, is_binary, ops_by_role};
 use crate::exec::{Buffers, RunError, RunStats, check_tensor};
 use crate::layout::Role;
+use crate::padded::Padded;
 use crate::problem::ConvProblem;
 use crate::support::{Formulation, formulation, supports_on};
 use crate::tensor::{Tensor, TensorData};
@@ -108,6 +109,7 @@ pub fn plan(
     device: &DeviceInfo,
 ) -> Result<LaunchPlan, LaunchError> {
     let form = formulation(inst, problem, model).unwrap_or(Formulation::Direct);
+    let stated = problem;
     let problem = form.problem(problem);
     let want = config.tensor_elems();
     let have = [
@@ -134,9 +136,33 @@ pub fn plan(
         ..conv_dims(problem)?
     };
     Ok(match &form {
-        Formulation::Padded(pd) => config.plan_staged(&dims, pd.maps, device)?,
+        Formulation::Padded(pd) => match groups_as_stated(config, pd, stated, device) {
+            Some(plan) => plan,
+            None => config.plan_staged(&dims, pd.maps, device)?,
+        },
         _ => config.plan(&dims, device)?,
     })
+}
+
+/// Where copies only add zero groups (CK's merge rule, which the GEMM tiles need) and the
+/// kernel's small-channel entry runs `p` as stated, that entry's plan: it masks the vectors
+/// past the last group, so the zero groups and the copies buy nothing.
+fn groups_as_stated(
+    config: &KernelConfig,
+    pd: &Padded,
+    p: &ConvProblem,
+    device: &DeviceInfo,
+) -> Option<LaunchPlan> {
+    if !pd.adds_groups_only(p) {
+        return None;
+    }
+    let plan = config.plan(&conv_dims(p).ok()?, device).ok()?;
+    let small_channel = |s: &Step| match s {
+        Step::Launch { entry, .. } => *entry == EntryKind::Direct,
+        Step::Zero { .. } => true,
+        _ => false,
+    };
+    plan.steps.iter().all(small_channel).then_some(plan)
 }
 
 /// [`plan`] on device `d`, with its model and launch limits.
@@ -694,6 +720,54 @@ mod tests {
             * 64_u64.div_ceil(u64::from(k.config.tile[1]))
             * (64 * 9_u64).div_ceil(u64::from(k.config.tile[2]));
         assert!(s.iterations < whole, "{} vs {whole}", s.iterations);
+    }
+
+    /// Groups off the merge run on copies with zero groups, except where the small-channel
+    /// entry runs the problem as stated: it masks the vectors past the last group.
+    #[test]
+    fn zero_groups_are_not_copied_for_the_small_channel_entry() {
+        use crate::testing::{Variant, for_problem, instance};
+        let dev = DeviceInfo {
+            compute_units: 132,
+            max_lds_bytes: 227 * 1024,
+            async_copy: true,
+            wgmma: false,
+            cluster_slots: hip::NO_CLUSTERS,
+        };
+        for (op, variant) in [("fwd", Variant::FwdXdl), ("bwd_data", Variant::BwdDataXdl)] {
+            let p: ConvProblem = format!(
+                "{op} 2d G=13 N=2 K=8 C=8 filter=3x3 input=14x14 pad=1 layout=nhwgc dtype=fp16"
+            )
+            .parse()
+            .unwrap();
+            let mut inst = for_problem(instance(variant), &p);
+            inst.work.merge_groups = 8;
+            let Ok(Formulation::Padded(pd)) = formulation(&inst, &p, &DeviceModel::default())
+            else {
+                panic!("{op}: 13 groups are not whole merges of 8");
+            };
+            assert!(pd.adds_groups_only(&p));
+            let k = emit_hip(&inst).unwrap();
+            let stated = plan(&inst, &k.config, &p, &DeviceModel::default(), &dev).unwrap();
+            assert_eq!(stated.staged, [None; 3], "{op}");
+            assert_eq!(stated.args.G, 13, "{op}");
+            assert!(matches!(
+                stated.steps[..],
+                [Step::Launch {
+                    entry: EntryKind::Direct,
+                    ..
+                }]
+            ));
+            // A 5x5 filter of 8-channel groups runs on GEMM tiles, which need the copies.
+            let wide: ConvProblem = format!(
+                "{op} 2d G=13 N=2 K=8 C=8 filter=5x5 input=14x14 pad=2 layout=nhwgc dtype=fp16"
+            )
+            .parse()
+            .unwrap();
+            let copied = plan(&inst, &k.config, &wide, &DeviceModel::default(), &dev).unwrap();
+            assert!(copied.staged.iter().any(Option::is_some), "{op}");
+            assert_eq!(copied.args.G, 16, "{op}");
+        }
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Command-line arguments.
 
+use ck_compiler::emit::CkRelease;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -98,12 +99,17 @@ pub enum EmitTarget {
         ck_format: Option<String>,
     },
     /// CK C++ library sources: instance-list headers, one .cpp per instantiation, CMake lists.
+    /// Instances the CK release lacks a device op or type for are named on standard error and
+    /// left out.
     Ck {
         #[command(flatten)]
         input: Input,
         /// Folder to write the files under (created if missing).
         #[arg(long, value_name = "DIR", required = true)]
         out: PathBuf,
+        /// The CK tree to emit for: `2024-10` (CK of October 2024) or `current`.
+        #[arg(long, value_name = "RELEASE", default_value = "current", value_parser = ck_release)]
+        ck_release: CkRelease,
     },
     /// Portable HIP kernels: one `<symbol>.hip` per distinct kernel (instances that derive the
     /// same constants share one) and `kernels.txt` (`instance<TAB>symbol`); instances without a
@@ -130,6 +136,9 @@ pub enum EmitTarget {
     Cmake {
         #[command(flatten)]
         args: EmitArgs,
+        /// The CK tree the sources are emitted for (as `emit ck --ck-release`).
+        #[arg(long, value_name = "RELEASE", default_value = "current", value_parser = ck_release)]
+        ck_release: CkRelease,
     },
 }
 
@@ -411,4 +420,12 @@ impl BenchType {
             BenchType::Tf32 => DataType::Tf32,
         }
     }
+}
+
+/// A `--ck-release` value.
+fn ck_release(s: &str) -> Result<CkRelease, String> {
+    CkRelease::from_keyword(s).ok_or_else(|| {
+        let all: Vec<&str> = CkRelease::ALL.iter().map(|r| r.keyword()).collect();
+        format!("one of {}", all.join(", "))
+    })
 }

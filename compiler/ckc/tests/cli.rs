@@ -360,6 +360,70 @@ fn emit_ck_writes_the_whole_library() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// For CK's October 2024 tree the device ops it lacks are named and left out, and the CMake
+/// project follows the same release; an unknown release is a usage error.
+#[test]
+fn emit_ck_for_an_older_ck_release_leaves_out_what_it_lacks() {
+    let dir = temp_dir("ck-2024-10");
+    let d = dir.to_str().expect("UTF-8 temp path");
+    let run = ckc(
+        &[
+            "emit",
+            "ck",
+            "--ck-release",
+            "2024-10",
+            "--out",
+            d,
+            "instances",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("CK 2024-10: it has no DeviceGroupedConvBwdWeight_Xdl_CShuffleV3"),
+        "{}",
+        run.stderr
+    );
+    let gpu = dir.join("library/include/ck/library/tensor_operation_instance/gpu");
+    assert!(
+        !gpu.join("grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_v3_xdl_instance.hpp")
+            .exists()
+    );
+    let xdl = std::fs::read_to_string(
+        gpu.join("grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_instance.hpp"),
+    )
+    .expect("XDL header");
+    assert!(!xdl.contains("using TF32") && !xdl.contains("MaxTranspose"));
+    let root_list = std::fs::read_to_string(dir.join("CMakeLists.txt")).expect("root list");
+    assert_eq!(
+        root_list,
+        ok(
+            &["emit", "cmake", "--ck-release", "2024-10", "instances"],
+            ""
+        )
+    );
+    let bad = ckc(
+        &[
+            "emit",
+            "ck",
+            "--ck-release",
+            "2023",
+            "--out",
+            d,
+            "instances",
+        ],
+        "",
+    );
+    assert_eq!(bad.code, 2);
+    assert!(
+        bad.stderr.contains("one of 2024-10, current"),
+        "{}",
+        bad.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn emit_hip_writes_each_distinct_kernel_once() {
     let dir = temp_dir("hip");

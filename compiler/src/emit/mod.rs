@@ -12,7 +12,7 @@ pub mod out_file;
 pub mod spelling;
 pub mod traits;
 
-pub use ck_cpp::{CkCppError, emit_ck};
+pub use ck_cpp::{CkCppError, CkRelease, CkSources, emit_ck, emit_ck_for};
 pub use format::{CkFormat, FormatError, check_format, format_for, unprintable};
 pub use manifest::{ManifestError, manifest, manifest_json};
 pub use names::dispatcher_name;

@@ -4,7 +4,7 @@
 use super::*;
 use crate::import::import_trait;
 use crate::ir::{Instance, Validated};
-use crate::model::FamilyInfo;
+use crate::model::{DataType, FamilyInfo, Kind};
 
 fn set() -> Validated {
     let mut instances: Vec<Instance> = include_str!("../../tests/verbatim.txt")
@@ -40,6 +40,70 @@ fn ck_cpp_files() {
         let name = format!("{dir}__{}", parts[0]).replace('.', "_");
         insta::assert_snapshot!(name, f.contents);
     }
+}
+
+/// For CK's October 2024 tree: no `TF32` in the preamble, backward weight's XDL CShuffle
+/// without its transpose-transfer vectors, and the device ops and types that tree lacks left
+/// out and named; as CK is now, everything.
+#[test]
+fn a_ck_release_leaves_out_what_its_tree_lacks() {
+    let mut set = set();
+    let now = emit_ck_for(&set, CkRelease::Current).unwrap();
+    assert!(now.left_out.is_empty());
+    let old = emit_ck_for(&set, CkRelease::Oct2024).unwrap();
+    let left: Vec<&str> = old.left_out.iter().map(|(n, _)| n.as_str()).collect();
+    let kinds: Vec<Kind> = set.instances().iter().map(|i| i.kind).collect();
+    assert_eq!(kinds[..4], [Kind::Xdl, Kind::Tile, Kind::Xdl, Kind::XdlV3]);
+    let names: Vec<&str> = set.instances().iter().map(|i| i.name.as_str()).collect();
+    assert_eq!(left.len(), 3, "{:?}", old.left_out);
+    assert!(left.contains(&names[1]) && left.contains(&names[3]));
+    assert!(
+        old.left_out
+            .iter()
+            .all(|(_, why)| why.starts_with("CK 2024-10: it has no"))
+    );
+    let xdl = |files: &[OutFile]| {
+        files
+            .iter()
+            .find(|f| {
+                f.path
+                    .ends_with("device_grouped_conv_bwd_weight_xdl_instance.hpp")
+            })
+            .unwrap()
+            .contents
+            .clone()
+    };
+    let (then, current) = (xdl(&old.files), xdl(&now.files));
+    assert!(current.contains("using TF32") && current.contains("MaxTranspose"));
+    assert!(!then.contains("using TF32") && !then.contains("Transpose"));
+    // One fewer argument pair a row: the two trailing vectors.
+    let args = |text: &str| {
+        let row = text
+            .lines()
+            .find(|l| l.contains("DeviceGroupedConvBwdWeight_Xdl_CShuffle<"))
+            .unwrap();
+        row.matches(',').count()
+    };
+    assert_eq!(args(&current), args(&then) + 2);
+    // Transpose vectors other than 1 and tf32 products have no spelling there.
+    let mut instances = set.instances().to_vec();
+    instances[0].transpose = [2, 2];
+    instances[2].types.compute_a = DataType::Tf32;
+    instances[2].types.compute_b = DataType::Tf32;
+    set = Validated::new(instances);
+    let old = emit_ck_for(&set, CkRelease::Oct2024).unwrap();
+    let why: Vec<&str> = old.left_out.iter().map(|(_, w)| w.as_str()).collect();
+    assert!(
+        why.iter()
+            .any(|w| w.contains("no transpose-transfer vectors")),
+        "{why:?}"
+    );
+    assert!(
+        why.iter().any(|w| w.ends_with("it has no tf32 type")),
+        "{why:?}"
+    );
+    assert_eq!(CkRelease::from_keyword("2024-10"), Some(CkRelease::Oct2024));
+    assert_eq!(CkRelease::from_keyword("2023-01"), None);
 }
 
 #[test]

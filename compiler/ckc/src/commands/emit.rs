@@ -5,8 +5,8 @@ use super::{Outcome, with_validated};
 use crate::cli::{Color, EmitTarget};
 use ck_compiler::emit::hip::{KernelConfig, kernel_text};
 use ck_compiler::emit::{
-    self, CkFormat, FormatError, OutFile, check_format, dispatcher_name, emit_ck, instance_string,
-    instance_string_as, manifest_json, unprintable,
+    self, CkFormat, CkRelease, FormatError, OutFile, check_format, dispatcher_name, emit_ck_for,
+    instance_string, instance_string_as, manifest_json, unprintable,
 };
 use ck_compiler::ir::Validated;
 use std::collections::BTreeMap;
@@ -18,8 +18,8 @@ pub fn run(target: EmitTarget, color: Color) -> Result<ExitCode, String> {
         EmitTarget::Traits { args, .. }
         | EmitTarget::Names { args }
         | EmitTarget::Manifest { args }
-        | EmitTarget::Cmake { args } => (&args.input, args.out.as_deref()),
-        EmitTarget::Ck { input, out } | EmitTarget::Hip { input, out } => {
+        | EmitTarget::Cmake { args, .. } => (&args.input, args.out.as_deref()),
+        EmitTarget::Ck { input, out, .. } | EmitTarget::Hip { input, out } => {
             (input, Some(out.as_path()))
         }
     };
@@ -38,18 +38,27 @@ fn render(target: &EmitTarget, set: &Validated) -> Result<Vec<OutFile>, Vec<Stri
         EmitTarget::Traits { ck_format, .. } => {
             Ok(vec![one("traits.txt", traits(set, ck_format.as_deref())?)])
         }
-        EmitTarget::Ck { .. } => emit_ck(set).map_err(|e| vec![e.to_string()]),
+        EmitTarget::Ck { ck_release, .. } => ck_sources(set, *ck_release),
         EmitTarget::Hip { .. } => Ok(hip(set)),
         EmitTarget::Names { .. } => Ok(vec![one("names.txt", names(set))]),
         EmitTarget::Manifest { .. } => {
             let json = manifest_json(set).map_err(|e| vec![e.to_string()])?;
             Ok(vec![one("manifest.json", json + "\n")])
         }
-        EmitTarget::Cmake { .. } => {
-            let files = emit_ck(set).map_err(|e| vec![e.to_string()])?;
+        EmitTarget::Cmake { ck_release, .. } => {
+            let files = ck_sources(set, *ck_release)?;
             Ok(vec![emit::cmake::cmake_project(set, &files)])
         }
     }
+}
+
+/// The CK C++ sources for `release`, naming on standard error the instances it leaves out.
+fn ck_sources(set: &Validated, release: CkRelease) -> Result<Vec<OutFile>, Vec<String>> {
+    let sources = emit_ck_for(set, release).map_err(|e| vec![e.to_string()])?;
+    for (instance, why) in &sources.left_out {
+        eprintln!("warning: left out `{instance}`: {why}");
+    }
+    Ok(sources.files)
 }
 
 fn one(path: &str, contents: String) -> OutFile {

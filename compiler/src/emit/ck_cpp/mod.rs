@@ -6,6 +6,7 @@
 //! explicit-GEMM rows wrap their inner batched GEMM (see `explicit.rs`).
 
 mod explicit;
+mod release;
 mod tile;
 
 use super::access::{element_op_slot, flag_slot, int_slot, seq_slot, type_slot};
@@ -15,6 +16,8 @@ use super::spelling::*;
 use crate::ir::{Instance, Validated};
 use crate::model::{ConvSpec, DataType, Kind, Layout, Op};
 use std::collections::BTreeMap;
+
+pub use release::CkRelease;
 
 /// Why the CK C++ of a validated library cannot be written (each is a rule validation applies
 /// first, so an emitter that meets one has a bug upstream).
@@ -69,12 +72,30 @@ fn comment_line(out: &mut String, indent: &str, text: &str) {
     out.push('\n');
 }
 
-/// Every file for the set, sorted by path.
+/// The sources of a set for one CK release.
+pub struct CkSources {
+    /// Every file, sorted by path.
+    pub files: Vec<OutFile>,
+    /// The instances the release has no device op or type for, with why, in set order.
+    pub left_out: Vec<(String, String)>,
+}
+
+/// Every file for the set, sorted by path, for CK as it is now ([`CkRelease::Current`]).
 pub fn emit_ck(set: &Validated) -> Result<Vec<OutFile>, CkCppError> {
+    emit_ck_for(set, CkRelease::Current).map(|s| s.files)
+}
+
+/// The set's sources for `release`: instances it cannot express are left out and named.
+pub fn emit_ck_for(set: &Validated, release: CkRelease) -> Result<CkSources, CkCppError> {
     let mut groups: BTreeMap<HeaderKey, Aliases> = BTreeMap::new();
     let mut files = Vec::new();
+    let mut left_out = Vec::new();
     for inst in set.instances() {
         let format = format_for(inst)?;
+        if let Some(why) = release.lacks(inst, format) {
+            left_out.push((inst.name.clone(), why));
+            continue;
+        }
         match inst.kind {
             Kind::Tile => files.push(tile::kernel_source(inst, format)?),
             _ => {
@@ -97,7 +118,7 @@ pub fn emit_ck(set: &Validated) -> Result<Vec<OutFile>, CkCppError> {
     let mut declarations: BTreeMap<(Op, &'static str), Vec<String>> = BTreeMap::new();
     let mut cmake: BTreeMap<(Op, u32), Vec<(&'static str, String)>> = BTreeMap::new();
     for (key, aliases) in &groups {
-        files.push(header(key, aliases)?);
+        files.push(header(key, aliases, release)?);
         for (alias, members) in aliases {
             for source in sources(key, alias, members) {
                 declarations
@@ -132,7 +153,7 @@ pub fn emit_ck(set: &Validated) -> Result<Vec<OutFile>, CkCppError> {
     }
     files.push(super::cmake::cmake_project(set, &files));
     files.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(files)
+    Ok(CkSources { files, left_out })
 }
 
 /// The instances of one header, by alias template.
@@ -380,14 +401,19 @@ fn cpp_arg(
 }
 
 /// A tuple row: the template arguments and the field names they fill.
-fn row(inst: &Instance, format: CkFormat) -> Result<Vec<(&'static str, String)>, CkCppError> {
+fn row(
+    inst: &Instance,
+    format: CkFormat,
+    release: CkRelease,
+) -> Result<Vec<(&'static str, String)>, CkCppError> {
     let mut scratch = inst.clone();
     let mut layout_index = 0;
     let full: Vec<(&'static str, String)> = format
         .fields()
         .iter()
         .filter_map(|f: &Field| {
-            cpp_arg(&mut scratch, format, f.value, &mut layout_index).map(|a| (f.name, a))
+            let arg = cpp_arg(&mut scratch, format, f.value, &mut layout_index)?;
+            release.takes(format, f.name).then_some((f.name, arg))
         })
         .collect();
     if format == CkFormat::BwdWeightExplicit {
@@ -426,13 +452,17 @@ fn header_words(name: &str) -> [String; 4] {
 }
 
 /// The alias body: the column table, then one row per distinct instance.
-fn table(format: CkFormat, members: &[(&Instance, CkFormat)]) -> Result<String, CkCppError> {
+fn table(
+    format: CkFormat,
+    members: &[(&Instance, CkFormat)],
+    release: CkRelease,
+) -> Result<String, CkCppError> {
     let class = class_name(format);
     // Explicit GEMM rows nest the inner GEMM op after the conv op's head arguments.
     let inner = (format == CkFormat::BwdWeightExplicit).then_some(explicit::HEAD);
     let mut rows: Vec<Row> = Vec::new();
     for (inst, _) in members {
-        let r = row(inst, format)?;
+        let r = row(inst, format, release)?;
         let doc = if inst.family.is_some() {
             inst.doc.clone()
         } else {
@@ -510,7 +540,7 @@ fn alias_name(key: &HeaderKey, alias: &AliasKey) -> String {
     )
 }
 
-fn header(key: &HeaderKey, aliases: &Aliases) -> Result<OutFile, CkCppError> {
+fn header(key: &HeaderKey, aliases: &Aliases, release: CkRelease) -> Result<OutFile, CkCppError> {
     let (spec_ty, _) = spec_type(key.op);
     let mut out = format!(
         "{BANNER}#pragma once\n\n#include \"ck/ck.hpp\"\n#include \"ck/tensor_operation/gpu/device/tensor_layout.hpp\"\n"
@@ -555,6 +585,9 @@ fn header(key: &HeaderKey, aliases: &Aliases) -> Result<OutFile, CkCppError> {
         "using S = ck::Sequence<Is...>;",
         "",
     ] {
+        if line.starts_with("using TF32") && !release.has_tf32() {
+            continue;
+        }
         out.push_str(line);
         out.push('\n');
     }
@@ -595,7 +628,7 @@ fn header(key: &HeaderKey, aliases: &Aliases) -> Result<OutFile, CkCppError> {
             ">\nusing {} = std::tuple<\n",
             alias_name(key, alias)
         ));
-        out.push_str(&table(format, members)?);
+        out.push_str(&table(format, members, release)?);
         out.push_str("    >;\n\n");
     }
     out.push_str(namespace_close());

@@ -99,8 +99,8 @@ pub enum EmitTarget {
         ck_format: Option<String>,
     },
     /// CK C++ library sources: instance-list headers, one .cpp per instantiation, CMake lists.
-    /// Instances the CK release lacks a device op or type for are named on standard error and
-    /// left out.
+    /// Instances the CK release lacks a device op or type for are left out, with a warning a
+    /// reason on standard error.
     Ck {
         #[command(flatten)]
         input: Input,

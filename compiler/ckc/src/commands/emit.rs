@@ -52,11 +52,23 @@ fn render(target: &EmitTarget, set: &Validated) -> Result<Vec<OutFile>, Vec<Stri
     }
 }
 
-/// The CK C++ sources for `release`, naming on standard error the instances it leaves out.
+/// The CK C++ sources for `release`, naming on standard error the instances it leaves out: a
+/// line a reason, with the count and the first few.
 fn ck_sources(set: &Validated, release: CkRelease) -> Result<Vec<OutFile>, Vec<String>> {
+    const SHOWN: usize = 3;
     let sources = emit_ck_for(set, release).map_err(|e| vec![e.to_string()])?;
+    let mut by_reason: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for (instance, why) in &sources.left_out {
-        eprintln!("warning: left out `{instance}`: {why}");
+        by_reason.entry(why).or_default().push(instance);
+    }
+    for (why, names) in by_reason {
+        let shown: Vec<String> = names.iter().take(SHOWN).map(|n| format!("`{n}`")).collect();
+        let more = if names.len() > SHOWN { ", …" } else { "" };
+        eprintln!(
+            "warning: left out {} instance(s) ({}{more}): {why}",
+            names.len(),
+            shown.join(", ")
+        );
     }
     Ok(sources.files)
 }

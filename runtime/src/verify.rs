@@ -155,16 +155,26 @@ impl ProblemData {
     /// The destination against the fp64 reference computed from the two sources, the D tensors
     /// and the element-wise ops.
     pub fn verify(&self, p: &ConvProblem) -> Result<Verification, RunError> {
+        Ok(self.verify_against(p, &self.reference(p)?))
+    }
+
+    /// The fp64 reference of `p`'s destination from these sources, D tensors and element-wise
+    /// ops: the same for every run on data of the same seed, ops and D tensors.
+    pub fn reference(&self, p: &ConvProblem) -> Result<Vec<f64>, RunError> {
         let ew = Elementwise {
             ops: self.ops,
             ds: &self.ds,
             args: self.args,
         };
-        let r = reference(p, &self.input, &self.weight, &self.output, &ew)?;
-        Ok(Verification {
-            relative_error: relative_error(self.destination(p), &r),
+        reference(p, &self.input, &self.weight, &self.output, &ew)
+    }
+
+    /// The destination against `reference`, [`ProblemData::reference`] of data like these.
+    pub fn verify_against(&self, p: &ConvProblem, reference: &[f64]) -> Verification {
+        Verification {
+            relative_error: relative_error(self.destination(p), reference),
             bound: tolerance(p.dtype_of(p.destination()), p.gemm().2),
-        })
+        }
     }
 }
 

@@ -3,7 +3,8 @@
 //! reference within the data type's bound on fresh random data; split-K and StreamK runs equal
 //! the unsplit run; StreamK Linear/Tree runs are bitwise deterministic. Multiple-D instances run
 //! with their D tensors and random non-trivial element-op scalars. The CPU back end must accept
-//! every instance.
+//! every instance. Runs of one problem with the same element-wise ops and D tensors share their
+//! fresh data's seed, so the fp64 reference of each is computed once a test run.
 
 use ck_compiler::ir::{Instance, SplitK};
 use ck_compiler::model::{Kind, Reduction};
@@ -12,6 +13,43 @@ use ck_runtime::reference::{fresh_seed, relative_error, tolerance};
 use ck_runtime::support::Rule;
 use ck_runtime::{Backend, ConvProblem, CpuBackend, DeviceModel, ProblemData, RunStats};
 use rayon::prelude::*;
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// A reference, computed once by the first run that needs it.
+type Reference = Arc<OnceLock<Result<Vec<f64>, String>>>;
+
+/// The fp64 references of one test run, by problem, element-wise ops and D tensors.
+struct References {
+    /// This run's seed, from which each key's data seed derives.
+    seed: u64,
+    computed: Mutex<HashMap<String, Reference>>,
+}
+
+impl References {
+    /// What decides `inst`'s random data on `p` besides the seed.
+    fn key(inst: &Instance, p: &ConvProblem) -> String {
+        let (ew, ty, lay) = (&inst.elementwise, &inst.types.ds, &inst.layout.ds);
+        format!("{p} {ew:?} {ty:?} {lay:?}")
+    }
+
+    fn seed_of(&self, key: &str) -> u64 {
+        let mut h = DefaultHasher::new();
+        key.hash(&mut h);
+        self.seed ^ h.finish()
+    }
+
+    /// The reference of `key`'s data, computed by the first run that asks.
+    fn get(&self, key: &str, compute: impl FnOnce() -> Result<Vec<f64>, String>) -> Reference {
+        let cell = {
+            let mut map = self.computed.lock().expect("no run panicked holding it");
+            map.entry(key.to_string()).or_default().clone()
+        };
+        cell.get_or_init(compute);
+        cell
+    }
+}
 
 /// A small device, so that small problems still split K and stream.
 fn device() -> DeviceModel {
@@ -45,11 +83,13 @@ fn check_run(
     inst: &Instance,
     p: &ConvProblem,
     cpu: &CpuBackend,
+    refs: &References,
     out: &mut Outcome,
     errors: &mut Vec<String>,
 ) {
     let at = format!("{} on `{p}`", inst.name);
-    let fresh = match ProblemData::random(inst, p, fresh_seed()) {
+    let key = References::key(inst, p);
+    let fresh = match ProblemData::random(inst, p, refs.seed_of(&key)) {
         Ok(d) => d,
         Err(e) => return errors.push(format!("{at}: {e}")),
     };
@@ -63,9 +103,12 @@ fn check_run(
         Err(e) => return errors.push(format!("{at}: {e}")),
     };
     out.runs += 1;
-    match data.verify(p) {
-        Ok(v) if v.passed() => {}
-        Ok(v) => errors.push(format!("{at} (seed {}): {v}", data.seed)),
+    let reference = refs.get(&key, || fresh.reference(p).map_err(|e| e.to_string()));
+    match reference.get().expect("computed") {
+        Ok(r) => match data.verify_against(p, r) {
+            v if v.passed() => {}
+            v => errors.push(format!("{at} (seed {}): {v}", data.seed)),
+        },
         Err(e) => errors.push(format!("{at}: {e}")),
     }
     let split = stats.k_batch > 1 || stats.sk_ctas > 0;
@@ -105,7 +148,7 @@ fn check_run(
 }
 
 /// Every shape of one instance: `(problems run, errors)`.
-fn check_instance(inst: &Instance, cpu: &CpuBackend) -> (usize, Vec<String>) {
+fn check_instance(inst: &Instance, cpu: &CpuBackend, refs: &References) -> (usize, Vec<String>) {
     let mut errors = Vec::new();
     if let Err(e) = cpu.accepts(inst) {
         return (0, vec![format!("{}: {e}", inst.name)]);
@@ -121,7 +164,7 @@ fn check_instance(inst: &Instance, cpu: &CpuBackend) -> (usize, Vec<String>) {
             }
         };
         match verdict {
-            Ok(()) => check_run(inst, &p, cpu, &mut out, &mut errors),
+            Ok(()) => check_run(inst, &p, cpu, refs, &mut out, &mut errors),
             Err(why) => {
                 let vector = matches!(why.rule, Rule::VectorA | Rule::VectorB | Rule::VectorC);
                 // Two-stage kernels read single-channel groups with any vector width.
@@ -169,16 +212,22 @@ fn every_library_instance_matches_the_reference_on_the_cpu() {
     };
     let library = ck_instances::all();
     assert!(!library.is_empty());
+    let refs = References {
+        seed: fresh_seed(),
+        computed: Mutex::default(),
+    };
     // Instances on every core (the reference's sums are parallel too, but short).
     let outcomes: Vec<(usize, Vec<String>)> = library
         .par_iter()
-        .map(|inst| check_instance(inst, &cpu))
+        .map(|inst| check_instance(inst, &cpu, &refs))
         .collect();
     let runs: usize = outcomes.iter().map(|o| o.0).sum();
     let errors: Vec<String> = outcomes.into_iter().flat_map(|o| o.1).collect();
     let with_ds = library.iter().filter(|i| !i.types.ds.is_empty()).count();
+    let distinct = refs.computed.lock().expect("the runs are done").len();
     eprintln!(
-        "{} instances ({with_ds} with D tensors) ran {runs} problems on the CPU",
+        "{} instances ({with_ds} with D tensors) ran {runs} problems on the CPU against \
+         {distinct} references",
         library.len()
     );
     assert!(with_ds > 0, "the library has multiple-D instances");

@@ -238,16 +238,22 @@ pub fn depthwise_rows_suit(dims: &ConvDims) -> bool {
 /// grid and 32-bit pixel indices (strided backward data in its stride phases).
 pub fn dconv_mma_suits(dims: &ConvDims) -> bool {
     let int = |sp: [u64; 3]| dims.n * sp.iter().product::<u64>() <= (i32::MAX as u64) / 2;
-    let channels = dims.c == 8 || dims.c == 4 && dconv_window(dims);
     dims.op != Op::BwdWeight
         && !dims.transposed
-        && channels
+        && dconv_mma_channels(dims)
         && dims.k == dims.c
         && dims.filter == [1, 3, 3]
         && channels_last(dims)
         && dims.g.div_ceil(8) <= MAX_GRID_Y
         && int(dims.input)
         && int(dims.output)
+}
+
+/// The channels a group the small-channel tensor-core path takes: 8, or 4 in row windows
+/// ([`dconv_window`]), where half its products are the zeros between a vector's two groups; in
+/// tap pairs 4 channels gained nothing over the scalar path.
+fn dconv_mma_channels(dims: &ConvDims) -> bool {
+    dims.c == 8 || dims.c == 4 && dconv_window(dims)
 }
 
 /// Whether the tensor-core path of [`dconv_mma_suits`] runs `dims` in row windows (each filter
@@ -541,8 +547,7 @@ impl KernelConfig {
     fn dconv_tensor_cores(&self, dims: &ConvDims, dev: &DeviceInfo) -> bool {
         let [z, y, x] = dims.filter;
         let phase = dims.op == Op::BwdData && y <= 2 && x <= 2;
-        let channels = dims.c == 8 || dims.c == 4 && dconv_window(dims);
-        self.mma_operands(dev) && channels && z == 1 && ((y, x) == (3, 3) || phase)
+        self.mma_operands(dev) && dconv_mma_channels(dims) && z == 1 && ((y, x) == (3, 3) || phase)
     }
 
     /// The `sliced` backward-weight plan, where the kernel has that entry and `dims` fits it:

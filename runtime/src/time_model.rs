@@ -14,8 +14,8 @@ use crate::probe::vectors;
 use crate::problem::ConvProblem;
 use crate::support::Formulation;
 use ck_compiler::emit::hip::{
-    ConvDims, dconv_mma_suits, dconv_window, depthwise_rows_suit, pointwise_suits, stride_phases,
-    takes_stride_phases, window_suits,
+    ConvDims, dconv_mma_suits, dconv_window, depthwise_rows_suit, pointwise_mma_suits,
+    pointwise_suits, stride_phases, takes_stride_phases, window_suits,
 };
 use ck_compiler::ir::Instance;
 use ck_compiler::model::{Arch, ConvSpec, DataType, ElementOp, Op};
@@ -188,10 +188,11 @@ pub fn predict_all(
 }
 
 /// The estimate of a run of `q` on the pointwise entry, where `inst`'s kernel takes it there
-/// (`pointwise_suits`): a launch, its bytes at about 60 % of the memory bandwidth, its
-/// multiply-adds on the SIMT lanes, a step for each source channel (a destination's sum runs
-/// over them one after another, which few pixels cannot hide) and the weights each block
-/// stages.
+/// (`pointwise_suits`). On tensor cores (16-bit operands of one type, `pointwise_mma_suits`): a
+/// launch, its bytes near the memory bandwidth and its products. On the SIMT lanes: a launch,
+/// its bytes at about 60 % of the memory bandwidth, its multiply-adds, a step for each source
+/// channel (a destination's sum runs over them one after another, which few pixels cannot
+/// hide) and the weights each block stages.
 fn pointwise_us(inst: &Instance, q: &ConvProblem) -> Option<f64> {
     if inst.spec != ConvSpec::Filter1x1Stride1Pad0 || !plain_loads(inst) {
         return None;
@@ -203,6 +204,14 @@ fn pointwise_us(inst: &Instance, q: &ConvProblem) -> Option<f64> {
         * dims.g as f64
         * (dims.c as f64 * elem(Role::Input) + dims.k as f64 * elem(Role::Output));
     let flops = 2.0 * pixels * (dims.g * dims.c * dims.k) as f64;
+    let [a, b] = [Role::Input, Role::Weight].map(|r| q.dtype_of(r));
+    if a == b && a.bytes() == 2 && pointwise_mma_suits(&dims) {
+        return Some(
+            POINTWISE_MMA_LAUNCH_US
+                + bytes / POINTWISE_MMA_BYTES_PER_US
+                + flops / POINTWISE_MMA_FLOPS_PER_US,
+        );
+    }
     let source = match dims.op {
         Op::Fwd => dims.c,
         _ => dims.k,
@@ -329,6 +338,12 @@ const POINTWISE_FLOPS_PER_US: f64 = 4.7e7;
 const POINTWISE_SOURCE_US: f64 = 0.06;
 const POINTWISE_WEIGHT_US: f64 = 5.6e-4;
 
+/// The pointwise entry's terms on tensor cores, fitted to its runs on an H200
+/// (`docs/performance.md`).
+const POINTWISE_MMA_LAUNCH_US: f64 = 4.5;
+const POINTWISE_MMA_BYTES_PER_US: f64 = 3.7e6;
+const POINTWISE_MMA_FLOPS_PER_US: f64 = 2.56e8;
+
 /// The window entry's terms, fitted to its runs on an H200 (`docs/performance.md`).
 const WINDOW_LAUNCH_US: f64 = 11.0;
 const WINDOW_BYTES_PER_US: f64 = 3.3e6;
@@ -351,59 +366,48 @@ mod tests {
         predictions: Vec<f64>,
     }
 
-    /// Runs on the pointwise entry are estimated by their bytes, multiply-adds and channels; other runs
-    /// and other kernels get none.
-    #[test]
-    fn window_runs_are_estimated_by_their_bytes_and_multiply_adds() {
-        use crate::testing::{Variant, instance};
-        let mut inst = instance(Variant::FwdXdl);
-        inst.a.src_vector = 1;
-        inst.b.src_vector = 1;
-        // An RGB stem: 3 × 3 stride 2 over 3 channels, 16 outputs at 112².
-        let p = ConvProblem::parse(
-            "fwd 2d N=2 K=16 C=3 filter=3x3 input=224x224 stride=2 pad=1 dtype=fp16",
-        )
-        .unwrap();
-        let out = 2.0 * 112.0 * 112.0;
-        let want = WINDOW_LAUNCH_US
-            + (2.0 * 224.0 * 224.0 * 3.0 + out * 16.0) * 2.0 / WINDOW_BYTES_PER_US
-            + out * 16.0 * 27.0 / WINDOW_FMAS_PER_US;
-        let got = window_us(&inst, &p).unwrap();
-        assert!((got - want).abs() < 1e-9 * want, "{got} against {want}");
-        // Eight input channels, backward data, vector loads: other paths.
-        let eight = ConvProblem { c: 8, ..p.clone() };
-        assert_eq!(window_us(&inst, &eight), None);
-        let bwd_data = ConvProblem {
-            op: Op::BwdData,
-            ..p.clone()
-        };
-        assert_eq!(window_us(&inst, &bwd_data), None);
-        inst.a.src_vector = 8;
-        assert_eq!(window_us(&inst, &p), None);
-    }
-
+    /// Runs on the pointwise entry are estimated by their bytes and products on tensor cores
+    /// (16-bit operands, at most 256 source channels), by their bytes, multiply-adds and
+    /// channels on the SIMT lanes; other runs and other kernels get none.
     #[test]
     fn pointwise_runs_are_estimated_by_their_bytes_and_channels() {
         use crate::testing::{Variant, instance};
         let mut inst = instance(Variant::FwdTile);
         inst.spec = ConvSpec::Filter1x1Stride1Pad0;
-        let p = ConvProblem::parse("fwd 2d N=32 K=32 C=16 filter=1x1 input=112x112 dtype=fp16")
-            .unwrap();
         let pixels = 32.0 * 112.0 * 112.0;
+        let fp16 = ConvProblem::parse("fwd 2d N=32 K=32 C=16 filter=1x1 input=112x112 dtype=fp16")
+            .unwrap();
+        let want = POINTWISE_MMA_LAUNCH_US
+            + pixels * 48.0 * 2.0 / POINTWISE_MMA_BYTES_PER_US
+            + 2.0 * pixels * 512.0 / POINTWISE_MMA_FLOPS_PER_US;
+        let got = pointwise_us(&inst, &fp16).unwrap();
+        assert!((got - want).abs() < 1e-9 * want, "{got} against {want}");
+        let fp32 = ConvProblem::parse("fwd 2d N=32 K=32 C=16 filter=1x1 input=112x112 dtype=fp32")
+            .unwrap();
         let want = POINTWISE_LAUNCH_US
-            + pixels * 48.0 * 2.0 / POINTWISE_BYTES_PER_US
+            + pixels * 48.0 * 4.0 / POINTWISE_BYTES_PER_US
             + 2.0 * pixels * 512.0 / POINTWISE_FLOPS_PER_US
             + 16.0 * POINTWISE_SOURCE_US
             + 512.0 * POINTWISE_WEIGHT_US;
-        let got = pointwise_us(&inst, &p).unwrap();
+        let got = pointwise_us(&inst, &fp32).unwrap();
         assert!((got - want).abs() < 1e-9 * want, "{got} against {want}");
+        // Past 256 source channels, 16-bit runs stay on the SIMT lanes.
+        let deep =
+            ConvProblem::parse("fwd 2d N=32 K=8 C=264 filter=1x1 input=14x14 dtype=fp16").unwrap();
+        let simt = POINTWISE_LAUNCH_US
+            + 32.0 * 196.0 * 272.0 * 2.0 / POINTWISE_BYTES_PER_US
+            + 2.0 * 32.0 * 196.0 * 2112.0 / POINTWISE_FLOPS_PER_US
+            + 264.0 * POINTWISE_SOURCE_US
+            + 2112.0 * POINTWISE_WEIGHT_US;
+        let got = pointwise_us(&inst, &deep).unwrap();
+        assert!((got - simt).abs() < 1e-9 * simt, "{got} against {simt}");
         let three =
             ConvProblem::parse("fwd 2d N=32 K=32 C=16 filter=3x3 input=112x112 pad=1").unwrap();
         assert_eq!(pointwise_us(&inst, &three), None);
         let wide = ConvProblem::parse("fwd 2d N=1 K=256 C=256 filter=1x1 input=8x8").unwrap();
         assert_eq!(pointwise_us(&inst, &wide), None);
         inst.spec = ConvSpec::Default;
-        assert_eq!(pointwise_us(&inst, &p), None);
+        assert_eq!(pointwise_us(&inst, &fp16), None);
     }
 
     /// Depthwise backward weight on a kernel that merges groups is estimated by its bytes and

@@ -106,8 +106,13 @@ CK_ENTRY_THREADS(pointwise, PW_BLOCK, 1)(const CK_GRID_CONST CkArgs a) {
 // (K rows of C channels; forward pads C, backward K, to whole 16-channel steps), and each warp
 // streams its own 16-pixel runs of the source through a private cp.async ring (warp barriers
 // only), multiplies each by the weights in m16n8k16 MMAs, 64 destination channels at a time, and
-// stores the run's outputs from its registers. Forward reads the weights as the B operand's
-// columns (ldmatrix), backward data as its rows (ldmatrix.trans).
+// stores the run's outputs. Forward reads the weights as the B operand's columns (ldmatrix),
+// backward data as its rows (ldmatrix.trans). 16-bit outputs of passes at least PWM_STAGED_COLS
+// wide go through a per-warp LDS tile of the run's 16 x 64 values, so that each lane sends
+// 16-byte vectors of a pixel's channels and a warp's store covers four whole 128-byte rows:
+// from the registers a lane holds two adjacent outputs, and those partial sectors bound wide
+// passes. Narrower passes store from the registers: their rows are short, and the round trip
+// through the tile cost more than it saved.
 #if defined(CK_MMA_SYNC)
 CK_DEV void ck_pointwise_mma(const CkArgs& a, unsigned char* smem) {
     const bool fwd = CK_OP == CK_FWD;
@@ -123,6 +128,10 @@ CK_DEV void ck_pointwise_mma(const CkArgs& a, unsigned char* smem) {
     const int brows = fwd ? DR : SP, bvw = fwd ? SV : DR / 8;
     const unsigned stage = 32 * SP, wsm = ck_saddr(smem);
     const unsigned ring = wsm + (unsigned)(brows * bvw * 16) + warp * PWM_STAGES * stage;
+    // The warp's output tile, after every warp's ring: 16 rows of eight 16-byte chunks (the
+    // host allots them where the output is 16-bit and some pass is staged).
+    constexpr bool staged = sizeof(OT) == 2;
+    OT* tile = reinterpret_cast<OT*>(smem + brows * bvw * 16 + PWM_WARPS * PWM_STAGES * stage) + warp * 16 * 64;
     const ck_i64 pixels = fwd ? a.N * a.Do * a.Ho * a.Wo : a.N * a.Di * a.Hi * a.Wi;
     const ck_i64 runs = (pixels + 15) / 16;
     const ck_i64 warps = (ck_i64)gridDim.x * PWM_WARPS, first = (ck_i64)blockIdx.x * PWM_WARPS + warp;
@@ -209,12 +218,41 @@ CK_DEV void ck_pointwise_mma(const CkArgs& a, unsigned char* smem) {
             }
             // Lane (g4, t4) holds rows g4 and g4 + 8 of the run, columns 2 t4 and 2 t4 + 1 of
             // each n8 block.
+            if (staged && ncols - n0 >= PWM_STAGED_COLS) {
+                // Chunk nb of row r at slot nb ^ (r % 8): a write's eight rows fill all 32 banks.
 #pragma unroll
-            for (int nb = 0; nb < 8; ++nb) {
-                const int col = n0 + 8 * nb + 2 * t4;
-                if (n0 + 8 * nb < ncols) {
-                    if (pa < pixels) ck_store_pair(a, pa * dp + dg + col, acc[nb][0], acc[nb][1]);
-                    if (pb < pixels) ck_store_pair(a, pb * dp + dg + col, acc[nb][2], acc[nb][3]);
+                for (int nb = 0; nb < 8; ++nb) {
+                    const int col = n0 + 8 * nb + 2 * t4;
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) {
+                        const int r = g4 + 8 * h;
+                        const ck_i64 p = h ? pb : pa;
+                        const bool live = p < pixels && n0 + 8 * nb < ncols;
+                        ck_vec<OT, 2> v;
+                        v.v[0] = live ? ck_final(a, p * dp + dg + col, acc[nb][2 * h]) : ck_from_float<OT>(0.0f);
+                        v.v[1] = live ? ck_final(a, p * dp + dg + col + 1, acc[nb][2 * h + 1]) : ck_from_float<OT>(0.0f);
+                        *reinterpret_cast<ck_vec<OT, 2>*>(tile + (r * 8 + (nb ^ (r & 7))) * 8 + 2 * t4) = v;
+                    }
+                }
+                __syncwarp();
+                const ck_i64 p0 = (first + (ck_i64)i * warps) * 16;
+#pragma unroll
+                for (int u = 0; u < 4; ++u) {
+                    const int e = 32 * u + lane, r = e / 8, c = e % 8;
+                    if (p0 + r < pixels && n0 + 8 * c < ncols)
+                        *reinterpret_cast<ck_vec<OT, 8>*>(ck_out(a) + (p0 + r) * dp + dg + n0 + 8 * c) =
+                            *reinterpret_cast<const ck_vec<OT, 8>*>(tile + (r * 8 + (c ^ (r & 7))) * 8);
+                }
+                // The next pass writes the tile again.
+                __syncwarp();
+            } else {
+#pragma unroll
+                for (int nb = 0; nb < 8; ++nb) {
+                    const int col = n0 + 8 * nb + 2 * t4;
+                    if (n0 + 8 * nb < ncols) {
+                        if (pa < pixels) ck_store_pair(a, pa * dp + dg + col, acc[nb][0], acc[nb][1]);
+                        if (pb < pixels) ck_store_pair(a, pb * dp + dg + col, acc[nb][2], acc[nb][3]);
+                    }
                 }
             }
         }
@@ -225,7 +263,7 @@ CK_DEV void ck_pointwise_mma(const CkArgs& a, unsigned char* smem) {
 }
 #endif
 
-// LDS from the launch: the weights, then the warps' rings.
+// LDS from the launch: the weights, the warps' rings, then (16-bit outputs) their output tiles.
 CK_ENTRY_THREADS(pointwise_mma, PWM_WARPS * 32, PWM_BLOCKS)(const CK_GRID_CONST CkArgs a) {
 #if defined(CK_MMA_SYNC)
     extern __shared__ __align__(16) unsigned char ck_smem[];

@@ -8,8 +8,8 @@ use super::launch::{
     CLUSTER_PAD, CONVERT_BLOCK, DCONV_BLOCK, DCONV_LDS_FLOATS, DCONV_PAD, DCONV_STRIP,
     DCONV_WARP_VECTORS, DIRECT_DEPTH, DIRECT_LANES, DIRECT_MMA_BLOCKS, DIRECT_RUNS, DIRECT_SETS,
     DIRECT_SPAN, DIRECT_STEP_ROWS, DROWS_CHUNK, DROWS_SLOTS, DROWS_STRIDE, DROWS_VECS, PW_BLOCK,
-    PW_PIXELS, PWM_BLOCKS, PWM_STAGES, PWM_WARPS, REPACK_BLOCK, REPACK_CHUNK, STAGE_PAD, WIN_BLOCK,
-    WIN_BLOCKS, WIN_PIXELS,
+    PW_PIXELS, PWM_BLOCKS, PWM_STAGED_COLS, PWM_STAGES, PWM_WARPS, REPACK_BLOCK, REPACK_CHUNK,
+    STAGE_PAD, WIN_BLOCK, WIN_BLOCKS, WIN_PIXELS,
 };
 use super::operand::Elem;
 use crate::model::{ElementOp, Op, Reduction};
@@ -120,7 +120,7 @@ pub fn kernel_text(cfg: &KernelConfig) -> KernelText {
             text,
             "\nconstexpr int PW_BLOCK = {PW_BLOCK};\nconstexpr int PW_PIXELS = {PW_PIXELS};\n\
              constexpr int PWM_WARPS = {PWM_WARPS};\nconstexpr int PWM_STAGES = {PWM_STAGES};\n\
-             constexpr int PWM_BLOCKS = {PWM_BLOCKS};"
+             constexpr int PWM_BLOCKS = {PWM_BLOCKS};\nconstexpr int PWM_STAGED_COLS = {PWM_STAGED_COLS};"
         );
         text.push_str(POINTWISE);
     }

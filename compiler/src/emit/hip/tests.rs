@@ -1670,6 +1670,18 @@ fn pointwise_problems_run_on_tensor_cores_where_the_device_has_them() {
             Step::Launch { grid: [13, 2, 1], block: [128, 1, 1], lds_bytes, .. }
                 if lds_bytes == sp * 64 * 2 + 4 * 2 * 32 * sp
         ));
+        // 40 → 64 channels: a pass wide enough to stage its 16-bit outputs, so each warp's
+        // 16 x 64 output tile joins the LDS.
+        let wide = if op == Op::Fwd {
+            with(64, 40)
+        } else {
+            with(40, 64)
+        };
+        assert!(matches!(
+            kernel.plan(&wide, &NV).unwrap().steps[0],
+            Step::Launch { entry: EntryKind::PointwiseMma, lds_bytes, .. }
+                if lds_bytes == 48 * 64 * 2 + 4 * 2 * 32 * 48 + 4 * 16 * 64 * 2
+        ));
         // Few pixels and many destination channels: a range a 64-channel pass, four of them.
         let few = ConvDims {
             n: 2,

@@ -25,8 +25,10 @@ pub(super) use narrow::{
     DROWS_CHUNK, DROWS_SLOTS, DROWS_STRIDE, DROWS_VECS,
 };
 pub use narrow::{dconv_mma_suits, dconv_window, depthwise_rows_suit};
-pub use pointwise::pointwise_suits;
-pub(super) use pointwise::{PW_BLOCK, PW_PIXELS, PWM_BLOCKS, PWM_STAGES, PWM_WARPS};
+pub(super) use pointwise::{
+    PW_BLOCK, PW_PIXELS, PWM_BLOCKS, PWM_STAGED_COLS, PWM_STAGES, PWM_WARPS,
+};
+pub use pointwise::{pointwise_mma_suits, pointwise_suits};
 pub(super) use repack::{REPACK_BLOCK, REPACK_CHUNK};
 pub use repack::{RowMap, Staged};
 #[cfg(test)]

@@ -25,9 +25,12 @@ const PW_BLOCKS_PER_CU: u64 = 4;
 pub(in crate::emit::hip) const PWM_WARPS: u64 = 4;
 pub(in crate::emit::hip) const PWM_STAGES: u64 = 2;
 pub(in crate::emit::hip) const PWM_BLOCKS: u64 = 4;
+/// Destination channels a pass of the tensor-core entry has at least for its 16-bit outputs to
+/// go through the warp's LDS tile (emitted into its source); narrower passes store from the
+/// registers.
+pub(in crate::emit::hip) const PWM_STAGED_COLS: u64 = 48;
 /// Source channels the tensor-core entry takes at most (its rings hold 16-pixel runs of them).
 /// It takes only the SIMT entry's problems: past those weights the GEMM tiles ran faster.
-/// Selection estimates its runs as the SIMT entry's, which they measured at least as fast as.
 const PWM_MAX_SOURCE: u64 = 256;
 /// Warps' runs the device should have at least before destination ranges split a problem: a few
 /// for every warp it holds at once.
@@ -60,11 +63,19 @@ pub fn pointwise_suits(dims: &ConvDims) -> bool {
         && dims.g <= MAX_GRID_Y
 }
 
+/// Whether the tensor-core pointwise entry takes `dims` (where the device and 16-bit operands
+/// of one type allow): [`pointwise_suits`] with at most 256 source channels.
+pub fn pointwise_mma_suits(dims: &ConvDims) -> bool {
+    pointwise_suits(dims) && pointwise_channels(dims)[0] <= PWM_MAX_SOURCE
+}
+
 /// LDS of the tensor-core entry for `src` source channels and destination ranges of `range`
-/// channels: the range's weights (the source padded to 16), then each warp's ring.
-fn pointwise_mma_lds(src: u64, range: u64) -> u64 {
+/// channels: the range's weights (the source padded to 16), each warp's ring, and where some
+/// pass stages its outputs (`staged`) each warp's tile of a run's 16 x 64 outputs.
+fn pointwise_mma_lds(src: u64, range: u64, staged: bool) -> u64 {
     let sp = src.div_ceil(16) * 16;
-    sp * range * 2 + PWM_WARPS * PWM_STAGES * 32 * sp
+    let tiles = if staged { PWM_WARPS * 16 * 64 * 2 } else { 0 };
+    sp * range * 2 + PWM_WARPS * PWM_STAGES * 32 * sp + tiles
 }
 
 /// The tensor-core pointwise launch: destination ranges of whole 64-channel passes (grid z),
@@ -72,14 +83,21 @@ fn pointwise_mma_lds(src: u64, range: u64) -> u64 {
 /// allows; workgroups of [`PWM_WARPS`] warps, as many an SM as their LDS lets run (up to
 /// [`PWM_BLOCKS`]), each warp taking every (grid x · warps)-th run. None where one pass's
 /// weights do not fit.
-fn pointwise_mma_launch(src: u64, dst: u64, pixels: u64, g: u64, dev: &DeviceInfo) -> Option<Step> {
+fn pointwise_mma_launch(
+    [src, dst]: [u64; 2],
+    pixels: u64,
+    g: u64,
+    staged: bool,
+    dev: &DeviceInfo,
+) -> Option<Step> {
     let lds = u64::from(dev.max_lds_bytes);
     let cus = u64::from(dev.compute_units);
     let passes = dst.div_ceil(64);
     let runs = pixels.div_ceil(16);
     let want = (PWM_MIN_RUNS_PER_WARP * PWM_WARPS * PWM_BLOCKS * cus).div_ceil(runs * g);
-    let fit = (lds.checked_sub(pointwise_mma_lds(src, 0))? / (src.div_ceil(16) * 16 * 2) / 64)
-        .min(passes);
+    let fit =
+        (lds.checked_sub(pointwise_mma_lds(src, 0, staged))? / (src.div_ceil(16) * 16 * 2) / 64)
+            .min(passes);
     if fit == 0 {
         return None;
     }
@@ -87,7 +105,7 @@ fn pointwise_mma_launch(src: u64, dst: u64, pixels: u64, g: u64, dev: &DeviceInf
     // ceil(passes / ranges) passes, never more than `per`, so the LDS sized here holds it.
     let per = passes.div_ceil(want.clamp(1, passes)).min(fit);
     let ranges = passes.div_ceil(per);
-    let bytes = pointwise_mma_lds(src, per * 64);
+    let bytes = pointwise_mma_lds(src, per * 64, staged);
     let per_cu = (lds / bytes).clamp(1, PWM_BLOCKS);
     let blocks = runs
         .div_ceil(PWM_WARPS)
@@ -137,9 +155,11 @@ impl KernelConfig {
             return None;
         }
         let pixels = dims.n * spatial.iter().product::<u64>();
+        // Only tiles some pass writes take LDS: they would cost workgroups an SM.
+        let staged = self.out.bytes() == 2 && dst >= PWM_STAGED_COLS;
         if self.mma_operands(dev)
-            && src <= PWM_MAX_SOURCE
-            && let Some(launch) = pointwise_mma_launch(src, dst, pixels, dims.g, dev)
+            && pointwise_mma_suits(dims)
+            && let Some(launch) = pointwise_mma_launch([src, dst], pixels, dims.g, staged, dev)
         {
             return Some(single_launch(launch, args, tensor_bytes));
         }

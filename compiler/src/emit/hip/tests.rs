@@ -1682,6 +1682,25 @@ fn pointwise_problems_run_on_tensor_cores_where_the_device_has_them() {
             Step::Launch { entry: EntryKind::PointwiseMma, lds_bytes, .. }
                 if lds_bytes == 48 * 64 * 2 + 4 * 2 * 32 * 48 + 4 * 16 * 64 * 2
         ));
+        // Two passes: where the runs give each warp the device holds two, one range (each
+        // range reads the whole source again); with fewer, a range a pass.
+        let two_passes = if op == Op::Fwd {
+            with(128, 40)
+        } else {
+            with(40, 128)
+        };
+        let many = ConvDims {
+            n: 32,
+            input: [1, 56, 56],
+            output: [1, 56, 56],
+            ..two_passes
+        };
+        for (d, ranges) in [(many, 1), (two_passes, 2)] {
+            assert!(matches!(
+                kernel.plan(&d, &NV).unwrap().steps[0],
+                Step::Launch { entry: EntryKind::PointwiseMma, grid: [_, 2, z], .. } if z == ranges
+            ));
+        }
         // Few pixels and many destination channels: a range a 64-channel pass, four of them.
         let few = ConvDims {
             n: 2,

@@ -32,8 +32,10 @@ pub(in crate::emit::hip) const PWM_STAGED_COLS: u64 = 48;
 /// Source channels the tensor-core entry takes at most (its rings hold 16-pixel runs of them).
 /// It takes only the SIMT entry's problems: past those weights the GEMM tiles ran faster.
 const PWM_MAX_SOURCE: u64 = 256;
-/// Warps' runs the device should have at least before destination ranges split a problem: a few
-/// for every warp it holds at once.
+/// Destination ranges each read the whole source again, so they split a problem only where its
+/// runs give every warp the device holds fewer than [`PWM_SPLIT_BELOW`]; then into as many as
+/// give each warp [`PWM_MIN_RUNS_PER_WARP`].
+const PWM_SPLIT_BELOW: u64 = 2;
 const PWM_MIN_RUNS_PER_WARP: u64 = 4;
 
 /// Source and destination channels of a pointwise problem: C and K forward, K and C backward.
@@ -79,8 +81,8 @@ fn pointwise_mma_lds(src: u64, range: u64, staged: bool) -> u64 {
 }
 
 /// The tensor-core pointwise launch: destination ranges of whole 64-channel passes (grid z),
-/// as many as the runs need to give every warp the device holds a few, as few as the LDS
-/// allows; workgroups of [`PWM_WARPS`] warps, as many an SM as their LDS lets run (up to
+/// one where the runs give every warp the device holds a couple, else as many as give each a
+/// few, and as few as the LDS allows; workgroups of [`PWM_WARPS`] warps, as many an SM as their LDS lets run (up to
 /// [`PWM_BLOCKS`]), each warp taking every (grid x · warps)-th run. None where one pass's
 /// weights do not fit.
 fn pointwise_mma_launch(
@@ -94,7 +96,12 @@ fn pointwise_mma_launch(
     let cus = u64::from(dev.compute_units);
     let passes = dst.div_ceil(64);
     let runs = pixels.div_ceil(16);
-    let want = (PWM_MIN_RUNS_PER_WARP * PWM_WARPS * PWM_BLOCKS * cus).div_ceil(runs * g);
+    let warps = PWM_WARPS * PWM_BLOCKS * cus;
+    let want = if runs * g >= PWM_SPLIT_BELOW * warps {
+        1
+    } else {
+        (PWM_MIN_RUNS_PER_WARP * warps).div_ceil(runs * g)
+    };
     let fit =
         (lds.checked_sub(pointwise_mma_lds(src, 0, staged))? / (src.div_ceil(16) * 16 * 2) / 64)
             .min(passes);

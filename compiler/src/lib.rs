@@ -9,6 +9,7 @@ pub mod codes;
 pub mod emit;
 pub mod import;
 pub mod ir;
+pub mod kernel;
 pub mod keys;
 pub mod load;
 pub mod macro_support;

@@ -2,7 +2,7 @@
 //! the GPU back ends' plans and selection's estimates of the kernels' entries.
 
 use crate::problem::ConvProblem;
-use ck_compiler::emit::hip::ConvDims;
+use ck_compiler::kernel::ConvDims;
 
 /// Why a problem has no kernel dimensions.
 #[derive(Debug, thiserror::Error)]

@@ -8,7 +8,7 @@
 
 use crate::layout::Role;
 use crate::problem::ConvProblem;
-use ck_compiler::emit::hip::RowMap;
+use ck_compiler::kernel::RowMap;
 use ck_compiler::model::Layout;
 
 /// A problem as an instance runs it on padded copies of some of its tensors.

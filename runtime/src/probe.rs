@@ -5,8 +5,8 @@
 use crate::device::DeviceModel;
 use crate::problem::{ConvProblem, ProblemError, ProblemLayout, ProblemTypes};
 use crate::support::{Rule, Unsupported, supports_on};
-use ck_compiler::emit::hip::gcd;
 use ck_compiler::ir::Instance;
+use ck_compiler::kernel::gcd;
 use ck_compiler::model::{ConvSpec, Op};
 
 /// A problem shape; per-dimension values apply to every spatial dimension.
@@ -58,7 +58,7 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
     // at odd workspace elements.
     let deep_kc = if v == 1 { 9 } else { v.max(8) };
     // Channels in whole TMA boxes that every vector width divides.
-    let tma_box = u64::from(ck_compiler::emit::hip::BOX_CHANNELS);
+    let tma_box = u64::from(ck_compiler::kernel::BOX_CHANNELS);
     let box_ch = tma_box / gcd(tma_box, v) * v;
     let mut shapes = vec![
         base,

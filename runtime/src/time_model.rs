@@ -13,11 +13,11 @@ use crate::layout::Role;
 use crate::probe::vectors;
 use crate::problem::ConvProblem;
 use crate::support::Formulation;
-use ck_compiler::emit::hip::{
+use ck_compiler::ir::Instance;
+use ck_compiler::kernel::{
     ConvDims, dconv_mma_suits, dconv_window, depthwise_rows_suit, pointwise_mma_suits,
     pointwise_suits, stride_phases, takes_stride_phases, window_suits,
 };
-use ck_compiler::ir::Instance;
 use ck_compiler::model::{Arch, ConvSpec, DataType, ElementOp, Op};
 use std::sync::OnceLock;
 

@@ -9,7 +9,8 @@
 //! (`scripts/setup.sh` installs it) the tests report themselves skipped, unless
 //! `CK_REQUIRE_TOOLCHAINS=1` makes that a failure.
 
-use ck_compiler::emit::hip::{KernelConfig, RowMap, kernel_text};
+use ck_compiler::emit::hip::kernel_text;
+use ck_compiler::kernel::{KernelConfig, RowMap};
 use ck_compiler::load::Session;
 use ck_runtime::ConvProblem;
 use std::io::Write;

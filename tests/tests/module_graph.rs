@@ -1,6 +1,6 @@
 //! The module graph points one way: in every crate, no module imports another that (through
-//! others) imports it back. Modules are compared three levels deep (`emit::hip::config`, with
-//! `emit::hip::launch::narrow` part of `emit::hip::launch`); a module and its own ancestors do
+//! others) imports it back. Modules are compared three levels deep (`emit::hip::source`, with
+//! `emit::ck_cpp::tile::x` part of `emit::ck_cpp::tile`); a module and its own ancestors do
 //! not count as a cycle (a parent re-exports its children, a child reads its parent's items).
 //! References are `crate::a::b` and `super::a` paths outside comments and test code.
 

@@ -4,7 +4,7 @@
 
 use super::CudaError;
 use crate::gpu::{ArgImage, KernelCache};
-use ck_compiler::emit::hip::{MAX_CLUSTER, NO_CLUSTERS};
+use ck_compiler::kernel::{MAX_CLUSTER, NO_CLUSTERS};
 use cudarc::driver::{CudaContext, CudaFunction, CudaStream, LaunchConfig, sys};
 use cudarc::nvrtc::Ptx;
 use std::ffi::c_void;

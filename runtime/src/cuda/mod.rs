@@ -15,11 +15,12 @@ pub use crate::gpu::{KernelCache, conv_dims};
 use crate::device::DeviceModel;
 use crate::gpu::{self, ArgImage, Enqueue, LaunchError, PlanWork};
 use crate::problem::ConvProblem;
-use ck_compiler::emit::hip::{
-    Buffers, CkArgs, DeviceInfo, EntryKind, HipKernel, KernelConfig, LaunchPlan, NO_CLUSTERS,
-    TensorMap, tensor_maps, tma_mode,
-};
+use ck_compiler::emit::hip::HipKernel;
 use ck_compiler::ir::Instance;
+use ck_compiler::kernel::{
+    Buffers, CkArgs, DeviceInfo, EntryKind, KernelConfig, LaunchPlan, NO_CLUSTERS, TensorMap,
+    tensor_maps, tma_mode,
+};
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaGraph, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr,
     DriverError, LaunchConfig, PushKernelArg, sys,

@@ -3,7 +3,7 @@
 
 use super::CudaError;
 use crate::gpu::TensorMapBytes;
-use ck_compiler::emit::hip::{Elem, MapKind, TMA_MAP_BYTES, TensorMap};
+use ck_compiler::kernel::{Elem, MapKind, TMA_MAP_BYTES, TensorMap};
 use cudarc::driver::sys;
 use std::mem::MaybeUninit;
 

@@ -11,11 +11,12 @@ use crate::padded::Padded;
 use crate::problem::ConvProblem;
 use crate::support::{Formulation, formulation, supports_on};
 use crate::tensor::{Tensor, TensorData};
-use ck_compiler::emit::hip::{
-    self, CkArgs, ConvDims, DeviceInfo, Elem, EntryKind, HipKernel, IMAGE_BYTES, KernelConfig,
-    LaunchPlan, Schedule, Step, TMA_MAP_BYTES, TMA_MAPS_OFFSET, ZeroTarget, emit_hip,
-};
+use ck_compiler::emit::hip::{HipKernel, emit_hip};
 use ck_compiler::ir::Instance;
+use ck_compiler::kernel::{
+    self, CkArgs, ConvDims, DeviceInfo, Elem, EntryKind, IMAGE_BYTES, KernelConfig, LaunchPlan,
+    Schedule, Step, TMA_MAP_BYTES, TMA_MAPS_OFFSET, ZeroTarget,
+};
 use ck_compiler::model::{DataType, ElementOp, Op};
 use half::{bf16, f16};
 use std::sync::Arc;
@@ -323,7 +324,7 @@ pub struct PlanWork {
 
 impl PlanWork {
     /// The work of `plan` on these buffers, with the Scale / Bilinear factors `alpha` / `beta`.
-    pub fn of(plan: &LaunchPlan, bufs: hip::Buffers, alpha: f64, beta: f64) -> PlanWork {
+    pub fn of(plan: &LaunchPlan, bufs: kernel::Buffers, alpha: f64, beta: f64) -> PlanWork {
         let mut work = PlanWork {
             packs: Vec::new(),
             gemms: Vec::new(),
@@ -389,7 +390,7 @@ impl ArgImage {
     pub fn args(
         plan: &LaunchPlan,
         phase: usize,
-        bufs: hip::Buffers,
+        bufs: kernel::Buffers,
         alpha: f64,
         beta: f64,
     ) -> CkArgs {
@@ -400,7 +401,7 @@ impl ArgImage {
     }
 
     /// The block the kernel receives: `args`, and where given the tensor maps its operands are
-    /// copied through (`args.tma` set to match, see [`hip::tma_mode`]).
+    /// copied through (`args.tma` set to match, see [`kernel::tma_mode`]).
     pub fn new(args: &CkArgs, maps: Option<&TensorMapBytes>) -> Self {
         let mut image = ArgImage([0; IMAGE_BYTES]);
         image.0[..CkArgs::BYTES].copy_from_slice(&args.to_bytes());
@@ -697,7 +698,7 @@ mod tests {
             max_lds_bytes: 64 * 1024,
             async_copy: false,
             wgmma: false,
-            cluster_slots: hip::NO_CLUSTERS,
+            cluster_slots: kernel::NO_CLUSTERS,
         };
         let plan = plan(&inst, &k.config, &p, &DeviceModel::default(), &dev).unwrap();
         assert_eq!(plan.phases.len(), 4);
@@ -732,7 +733,7 @@ mod tests {
             max_lds_bytes: 227 * 1024,
             async_copy: true,
             wgmma: false,
-            cluster_slots: hip::NO_CLUSTERS,
+            cluster_slots: kernel::NO_CLUSTERS,
         };
         for (op, variant) in [("fwd", Variant::FwdXdl), ("bwd_data", Variant::BwdDataXdl)] {
             let p: ConvProblem = format!(

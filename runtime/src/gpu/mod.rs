@@ -15,7 +15,7 @@ pub use host::{
 };
 pub(crate) use host::{HostDevice, device_backend, plan_on, plans_on, run_on_host};
 
-use ck_compiler::emit::hip::PlanError;
+use ck_compiler::kernel::PlanError;
 
 /// Why a kernel cannot be planned or launched on the buffers given.
 #[derive(Debug, thiserror::Error)]
@@ -40,9 +40,7 @@ impl From<crate::dims::DimsError> for LaunchError {
 
 /// A GPU as support checks and selection see it: each SM or CU is a compute unit with two
 /// workgroup slots (what CK's auto split-K rule divides among the tiles).
-pub(crate) fn device_model_of(
-    d: &ck_compiler::emit::hip::DeviceInfo,
-) -> crate::device::DeviceModel {
+pub(crate) fn device_model_of(d: &ck_compiler::kernel::DeviceInfo) -> crate::device::DeviceModel {
     crate::device::DeviceModel {
         arch: None,
         compute_units: d.compute_units,

@@ -6,7 +6,8 @@ use super::{DeviceBuffer, DeviceTensors, HipBackend, HipError, LoadedKernel};
 use crate::device::DeviceModel;
 use crate::exec::RunError;
 use crate::gpu::HostDevice;
-use ck_compiler::emit::hip::{DeviceInfo, HipKernel, LaunchPlan};
+use ck_compiler::emit::hip::HipKernel;
+use ck_compiler::kernel::{DeviceInfo, LaunchPlan};
 use ck_compiler::model::Arch;
 use std::sync::Arc;
 

@@ -5,8 +5,9 @@ use super::report::{InstanceResult, Report, ShapeResult, progress_line, read_cud
 use super::write_outputs;
 use crate::cli::{BenchArgs, Color};
 use crate::input::registry;
-use ck_compiler::emit::hip::{EntryKind, HipKernel, MAX_CLUSTER};
+use ck_compiler::emit::hip::HipKernel;
 use ck_compiler::ir::Instance;
+use ck_compiler::kernel::{EntryKind, MAX_CLUSTER};
 use ck_compiler::model::{DataType, Op};
 use ck_runtime::cuda::bench::{BenchProblem, KernelTexts, Trials, plain_convolution};
 use ck_runtime::cuda::{CudaBackend, KernelCache};

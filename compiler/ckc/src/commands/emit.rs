@@ -3,12 +3,13 @@
 
 use super::{Outcome, with_validated};
 use crate::cli::{Color, EmitTarget};
-use ck_compiler::emit::hip::{KernelConfig, kernel_text};
+use ck_compiler::emit::hip::kernel_text;
 use ck_compiler::emit::{
     self, CkFormat, CkRelease, FormatError, OutFile, check_format, dispatcher_name, emit_ck_for,
     instance_string, instance_string_as, manifest_json, unprintable,
 };
 use ck_compiler::ir::Validated;
+use ck_compiler::kernel::KernelConfig;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

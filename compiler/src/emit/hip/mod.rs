@@ -1,30 +1,16 @@
 //! Portable HIP kernels: a self-contained implicit-GEMM source per instance that compiles under
 //! clang HIP (AMD) and NVRTC (NVIDIA), plus the host launch plan that runs it.
 
-mod args;
-mod config;
-mod device;
-mod launch;
-mod operand;
 #[cfg(test)]
 mod samples;
 mod source;
-mod tma;
 
-pub use args::CkArgs;
-pub use args::{IMAGE_BYTES, TMA_MAP_BYTES, TMA_MAPS_OFFSET};
-pub use config::{KernelConfig, PortableError, Schedule, WgmmaLayout, gcd};
-pub use device::{DeviceInfo, MAX_CLUSTER, NO_CLUSTERS};
-pub use launch::{
-    Buffers, ConvDims, EntryKind, LaunchPlan, PlanError, RowMap, Staged, Step, StridePhase,
-    ZeroTarget, dconv_mma_suits, dconv_window, depthwise_rows_suit, pointwise_mma_suits,
-    pointwise_suits, stride_phases, takes_stride_phases, window_suits,
-};
-pub use operand::{Elem, OperandCfg};
 pub use source::{KernelText, fnv1a, kernel_text};
-pub use tma::{BOX_CHANNELS, MapKind, TensorMap, tensor_maps, tma_mode};
 
 use crate::ir::Instance;
+use crate::kernel::{
+    ConvDims, DeviceInfo, EntryKind, KernelConfig, LaunchPlan, PlanError, PortableError,
+};
 use crate::model::Op;
 use serde::Serialize;
 

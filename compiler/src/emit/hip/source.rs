@@ -2,16 +2,16 @@
 //! constants, the shared implicit-GEMM body, and the small-channel and sliced entries of kernels
 //! that have them.
 
-use super::args;
-use super::config::{KernelConfig, SLICED_STAGES, Schedule};
-use super::launch::{
+use crate::kernel::Elem;
+use crate::kernel::args;
+use crate::kernel::config::{KernelConfig, SLICED_STAGES, Schedule};
+use crate::kernel::launch::{
     CLUSTER_PAD, CONVERT_BLOCK, DCONV_BLOCK, DCONV_LDS_FLOATS, DCONV_PAD, DCONV_STRIP,
     DCONV_WARP_VECTORS, DIRECT_DEPTH, DIRECT_LANES, DIRECT_MMA_BLOCKS, DIRECT_RUNS, DIRECT_SETS,
     DIRECT_SPAN, DIRECT_STEP_ROWS, DROWS_CHUNK, DROWS_SLOTS, DROWS_STRIDE, DROWS_VECS, PW_BLOCK,
     PW_PIXELS, PWM_BLOCKS, PWM_STAGED_COLS, PWM_STAGES, PWM_WARPS, REPACK_BLOCK, REPACK_CHUNK,
     STAGE_PAD, WIN_BLOCK, WIN_BLOCKS, WIN_PIXELS,
 };
-use super::operand::Elem;
 use crate::model::{ElementOp, Op, Reduction};
 use std::fmt::Write;
 
@@ -273,7 +273,7 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
         s,
         "constexpr int TMA_MAPS_OFFSET = {};\nconstexpr int BOX_CH = {};",
         args::TMA_MAPS_OFFSET,
-        super::tma::BOX_CHANNELS
+        crate::kernel::BOX_CHANNELS
     )?;
     // The warpgroup path is per kernel too (on sm_90a, for kernels with a layout).
     writeln!(s, "#undef CK_WGMMA")?;

@@ -1,9 +1,10 @@
 //! Emitter and launch-plan tests over the reference instances.
 
-use super::launch::{MAX_ACCUMULATION, auto_split};
 use super::samples::{SampleBuilder, instances};
 use super::*;
 use crate::ir::SplitK;
+use crate::kernel::launch::{MAX_ACCUMULATION, auto_split};
+use crate::kernel::*;
 use crate::model::{DataType, ElementOp, Layout, Op, PipelineVersion, Reduction};
 
 fn dims(op: Op) -> ConvDims {
@@ -854,7 +855,7 @@ fn merged_backward_weight_runs_narrow_groups_on_the_small_channel_entry() {
     assert!(merged.entry(EntryKind::Direct).is_some());
     assert!(merged.source.contains("_direct("));
     // The kernel's block shape is the plan's.
-    let sets = super::launch::DIRECT_SETS;
+    let sets = crate::kernel::launch::DIRECT_SETS;
     assert!(
         merged
             .source
@@ -998,7 +999,10 @@ fn merged_backward_weight_runs_depthwise_along_rows() {
     // Depthwise 14x14, 512 groups, on either device: 64 vectors in 2 blocks of 32; 448 output
     // rows, one a thread (8 a block), 56 workspace slices.
     let dw = depthwise(Op::BwdWeight);
-    let (vecs, slots) = (super::launch::DROWS_VECS, super::launch::DROWS_SLOTS);
+    let (vecs, slots) = (
+        crate::kernel::launch::DROWS_VECS,
+        crate::kernel::launch::DROWS_SLOTS,
+    );
     assert_eq!((vecs, slots), (32, 8));
     for dev in [&DEV, &NV] {
         let plan = merged.plan(&dw, dev).unwrap();

@@ -19,24 +19,24 @@ mod repack;
 mod split;
 mod window;
 
-pub(super) use narrow::{
+pub(crate) use narrow::{
     DCONV_BLOCK, DCONV_LDS_FLOATS, DCONV_PAD, DCONV_STRIP, DCONV_WARP_VECTORS, DIRECT_DEPTH,
     DIRECT_LANES, DIRECT_MMA_BLOCKS, DIRECT_RUNS, DIRECT_SETS, DIRECT_SPAN, DIRECT_STEP_ROWS,
     DROWS_CHUNK, DROWS_SLOTS, DROWS_STRIDE, DROWS_VECS,
 };
 pub use narrow::{dconv_mma_suits, dconv_window, depthwise_rows_suit};
-pub(super) use pointwise::{
+pub(crate) use pointwise::{
     PW_BLOCK, PW_PIXELS, PWM_BLOCKS, PWM_STAGED_COLS, PWM_STAGES, PWM_WARPS,
 };
 pub use pointwise::{pointwise_mma_suits, pointwise_suits};
-pub(super) use repack::{REPACK_BLOCK, REPACK_CHUNK};
+pub(crate) use repack::{REPACK_BLOCK, REPACK_CHUNK};
 pub use repack::{RowMap, Staged};
 #[cfg(test)]
-pub(super) use split::MAX_ACCUMULATION;
-pub(super) use split::{CONVERT_BLOCK, auto_split};
+pub(crate) use split::MAX_ACCUMULATION;
+pub(crate) use split::{CONVERT_BLOCK, auto_split};
 use split::{MAX_SLICE_BYTES, convert_step, max_accumulated_iters};
 pub use window::window_suits;
-pub(super) use window::{WIN_BLOCK, WIN_BLOCKS, WIN_PIXELS};
+pub(crate) use window::{WIN_BLOCK, WIN_BLOCKS, WIN_PIXELS};
 
 /// A problem in the kernel's terms: per-group sizes, spatial sizes as 3-D (outermost first;
 /// 1-D and 2-D problems put 1 in front), left pads only (right pads are in `output`).
@@ -387,11 +387,11 @@ fn get(s: &[(char, i64)], l: char) -> i64 {
 
 /// Bytes of padding per row of the staged epilogue's LDS tile (emitted into the kernel source):
 /// rows stay 16-byte aligned and consecutive rows start 4 banks apart.
-pub(super) const STAGE_PAD: u32 = 16;
+pub(crate) const STAGE_PAD: u32 = 16;
 
 /// Floats of padding per row of a cluster's fp32 partial tile in LDS (emitted into the kernel
 /// source): the 8 rows of an accumulator store land 32 bytes apart in the banks.
-pub(super) const CLUSTER_PAD: u32 = 8;
+pub(crate) const CLUSTER_PAD: u32 = 8;
 
 /// Whether the output's offsets are linear in the GEMM index the epilogue would decompose:
 /// each dimension's stride is the next inner one's times its size (one of size 1 may have any

@@ -3,8 +3,8 @@
 //! slices.
 
 use super::{CLUSTER_PAD, DeviceInfo, EntryKind, MAX_CLUSTER, Step, plain_launch};
-use crate::emit::hip::args::CkArgs;
-use crate::emit::hip::config::KernelConfig;
+use crate::kernel::args::CkArgs;
+use crate::kernel::config::KernelConfig;
 
 /// Automatic split-K slices for `tiles` output tiles (group blocks included) on `slots`
 /// workgroups resident at once, over `k_iters` K-tiles: at most 128 slices of at least
@@ -15,7 +15,7 @@ use crate::emit::hip::config::KernelConfig;
 ///   [`SPLIT_FILL`]) + [`SPLIT_CONVERT`] for the convert launch, where that is at least 25 %
 ///   below running unsplit: the model leaves out the slices' workspace traffic (backward
 ///   weight rn_k2376_100, 342 tiles, ran 9 % slower in five slices where it promised 11 %).
-pub(in crate::emit::hip) fn auto_split(tiles: u64, slots: u64, k_iters: u64) -> u64 {
+pub(crate) fn auto_split(tiles: u64, slots: u64, k_iters: u64) -> u64 {
     let most = (k_iters / MIN_SPLIT_ITERS).clamp(1, 128);
     if tiles < slots {
         return (slots / tiles).clamp(1, most);
@@ -57,7 +57,7 @@ const MIN_SPLIT_ITERS: u64 = 2;
 /// cut GEMM-K into pieces of at most this many products, whose partial sums meet in fp32 with
 /// rounding to nearest. That is at most 2^13 MMA steps of 16 products (2^14 of TF32's 8), each
 /// losing less than 2^-23 of the sum: about 1e-3 of the result in the worst case.
-pub(in crate::emit::hip) const MAX_ACCUMULATION: u64 = 1 << 17;
+pub(crate) const MAX_ACCUMULATION: u64 = 1 << 17;
 
 /// Most K-tiles of `kt` GEMM-K elements one accumulator may take ([`MAX_ACCUMULATION`]).
 pub(super) fn max_accumulated_iters(kt: u64) -> u64 {
@@ -68,7 +68,7 @@ pub(super) fn max_accumulated_iters(kt: u64) -> u64 {
 pub(super) const MAX_SLICE_BYTES: u64 = 256 << 20;
 
 /// Threads of a convert workgroup: `convert_sets` sets of lanes over the workspace slices.
-pub(in crate::emit::hip) const CONVERT_BLOCK: u32 = 256;
+pub(crate) const CONVERT_BLOCK: u32 = 256;
 
 /// The convert entry's launch over `out_elems` outputs of `args.ws_slices` slices: up to eight
 /// thread sets per workgroup add the slices (a power of two that divides the workgroup, so each

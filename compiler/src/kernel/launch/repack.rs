@@ -5,17 +5,17 @@
 use super::{
     Buffers, ConvDims, DeviceInfo, LaunchPlan, PlanError, Step, WORKSPACE_ALIGN, ZeroTarget,
 };
-use crate::emit::hip::args::CkArgs;
-use crate::emit::hip::config::KernelConfig;
+use crate::kernel::args::CkArgs;
+use crate::kernel::config::KernelConfig;
 use crate::model::Op;
 use serde::{Deserialize, Serialize};
 
 /// Threads of a repack workgroup.
-pub(in crate::emit::hip) const REPACK_BLOCK: u32 = 256;
+pub(crate) const REPACK_BLOCK: u32 = 256;
 
 /// Elements of a copy's block that one packing thread takes: 16 bytes of 16-bit data, one
 /// vector store where the blocks are whole chunks.
-pub(in crate::emit::hip) const REPACK_CHUNK: u64 = 8;
+pub(crate) const REPACK_CHUNK: u64 = 8;
 
 /// Most repack workgroups per compute unit: the entry strides over the rest.
 const REPACK_BLOCKS_PER_CU: u64 = 16;

@@ -7,34 +7,34 @@ use super::{
     ConvDims, DeviceInfo, EntryKind, LaunchPlan, MAX_GRID_X, MAX_GRID_Y, Step, get, packed,
     plain_launch, single_launch,
 };
-use crate::emit::hip::args::CkArgs;
-use crate::emit::hip::config::KernelConfig;
+use crate::kernel::args::CkArgs;
+use crate::kernel::config::KernelConfig;
 use crate::model::{ElementOp, Layout, Op};
 
 /// Shape of the small-channel entry (`direct.hip`), emitted into its source so that the host
 /// and the kernel agree: row sets per block, threads per row set, and the channels a thread
 /// covers (its `SPAN / C` rows of C channels each).
-pub(in crate::emit::hip) const DIRECT_SETS: u64 = 8;
-pub(in crate::emit::hip) const DIRECT_LANES: u64 = 32;
-pub(in crate::emit::hip) const DIRECT_SPAN: u64 = 8;
+pub(crate) const DIRECT_SETS: u64 = 8;
+pub(crate) const DIRECT_LANES: u64 = 32;
+pub(crate) const DIRECT_SPAN: u64 = 8;
 
 /// Output rows a step of the tensor-core backward-weight small-channel path multiplies, and the
 /// steps it copies ahead (`direct.hip`, emitted into its source).
-pub(in crate::emit::hip) const DIRECT_STEP_ROWS: u64 = 2;
-pub(in crate::emit::hip) const DIRECT_DEPTH: u64 = 3;
+pub(crate) const DIRECT_STEP_ROWS: u64 = 2;
+pub(crate) const DIRECT_DEPTH: u64 = 3;
 /// 16-pixel runs of a row each warp of that path multiplies, at most: their offsets are set up
 /// once, in registers, as is each thread's one 16-byte chunk of a ring row.
-pub(in crate::emit::hip) const DIRECT_RUNS: u64 = 2;
+pub(crate) const DIRECT_RUNS: u64 = 2;
 /// Workgroups of that path an SM holds at least (its launch bound: at most 128 registers, which
 /// hold a step's fragments).
-pub(in crate::emit::hip) const DIRECT_MMA_BLOCKS: u64 = 2;
+pub(crate) const DIRECT_MMA_BLOCKS: u64 = 2;
 /// Shape of the depthwise backward-weight path along rows (`ck_direct_rows`, emitted into its
 /// source): 8-group vectors a block, and its threads a vector at most; the floats of a thread's
 /// sums in LDS at once (`DROWS_CHUNK` taps of 8, one more float for the banks).
-pub(in crate::emit::hip) const DROWS_VECS: u64 = 32;
-pub(in crate::emit::hip) const DROWS_SLOTS: u64 = 8;
-pub(in crate::emit::hip) const DROWS_CHUNK: u64 = 4;
-pub(in crate::emit::hip) const DROWS_STRIDE: u64 = DROWS_CHUNK * 8 + 1;
+pub(crate) const DROWS_VECS: u64 = 32;
+pub(crate) const DROWS_SLOTS: u64 = 8;
+pub(crate) const DROWS_CHUNK: u64 = 4;
+pub(crate) const DROWS_STRIDE: u64 = DROWS_CHUNK * 8 + 1;
 /// Workspace slices of the 5- and 7-tap rows entry at most: the convert adds an output's slices
 /// in a chain of loads (at most 8 thread sets an output), whose latency outgrew what more blocks
 /// gained there. The 3x3 entry's blocks (three filter rows a thread) ran faster with every slice
@@ -51,15 +51,15 @@ const DIRECT_MMA_MIN_ROWS: u64 = 4;
 
 /// Threads of a small-channel forward / backward-data workgroup (`direct_conv.hip`): each owns
 /// one 8-channel vector of one destination pixel at a time.
-pub(in crate::emit::hip) const DCONV_BLOCK: u64 = 256;
+pub(crate) const DCONV_BLOCK: u64 = 256;
 /// Floats between one vector's weights and the next in the small-channel LDS (bank spread), and
 /// the floats of that LDS: eight vectors of a 3x3 filter at 8 channels a group.
-pub(in crate::emit::hip) const DCONV_PAD: u64 = 4;
-pub(in crate::emit::hip) const DCONV_LDS_FLOATS: u64 = 8 * (9 * 64 + DCONV_PAD);
+pub(crate) const DCONV_PAD: u64 = 4;
+pub(crate) const DCONV_LDS_FLOATS: u64 = 8 * (9 * 64 + DCONV_PAD);
 /// Destination pixels of a row a thread of the depthwise strip bodies takes (`ck_dconv_strip`).
-pub(in crate::emit::hip) const DCONV_STRIP: u64 = 4;
+pub(crate) const DCONV_STRIP: u64 = 4;
 /// Vectors a warp of the small-channel tensor-core path owns (the N of its MMAs, 8 each).
-pub(in crate::emit::hip) const DCONV_WARP_VECTORS: u64 = 4;
+pub(crate) const DCONV_WARP_VECTORS: u64 = 4;
 /// Pixels of a run of the small-channel tensor-core path (the M of its MMAs).
 const DCONV_RUN: u64 = 16;
 /// 16-pixel runs each warp of a tensor-core small-channel block takes at least: the warps set

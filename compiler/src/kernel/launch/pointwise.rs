@@ -6,13 +6,13 @@ use super::{
     ConvDims, DeviceInfo, EntryKind, LaunchPlan, MAX_GRID_X, MAX_GRID_Y, Step, get, packed,
     plain_launch, single_launch,
 };
-use crate::emit::hip::args::CkArgs;
-use crate::emit::hip::config::KernelConfig;
+use crate::kernel::args::CkArgs;
+use crate::kernel::config::KernelConfig;
 use crate::model::{ElementOp, Op};
 
 /// Threads of a pointwise workgroup, and the pixels each takes a pass (emitted into its source).
-pub(in crate::emit::hip) const PW_BLOCK: u64 = 256;
-pub(in crate::emit::hip) const PW_PIXELS: u64 = 4;
+pub(crate) const PW_BLOCK: u64 = 256;
+pub(crate) const PW_PIXELS: u64 = 4;
 /// LDS of a group's weights as fp32: the default dynamic limit, which needs no opt-in.
 const PW_LDS_BYTES: u64 = 48 * 1024;
 /// Workgroups a compute unit takes at once, about (the grid is a few waves of them; each loops
@@ -22,13 +22,13 @@ const PW_BLOCKS_PER_CU: u64 = 4;
 /// Warps of a tensor-core pointwise workgroup, the stages of each warp's ring (a stage is a
 /// 16-pixel run of the source channels), and the workgroups an SM is to hold (its launch bound:
 /// at most 128 registers a thread); emitted into its source.
-pub(in crate::emit::hip) const PWM_WARPS: u64 = 4;
-pub(in crate::emit::hip) const PWM_STAGES: u64 = 2;
-pub(in crate::emit::hip) const PWM_BLOCKS: u64 = 4;
+pub(crate) const PWM_WARPS: u64 = 4;
+pub(crate) const PWM_STAGES: u64 = 2;
+pub(crate) const PWM_BLOCKS: u64 = 4;
 /// Destination channels a pass of the tensor-core entry has at least for its 16-bit outputs to
 /// go through the warp's LDS tile (emitted into its source); narrower passes store from the
 /// registers.
-pub(in crate::emit::hip) const PWM_STAGED_COLS: u64 = 48;
+pub(crate) const PWM_STAGED_COLS: u64 = 48;
 /// Source channels the tensor-core entry takes at most (its rings hold 16-pixel runs of them).
 /// It takes only the SIMT entry's problems: past those weights the GEMM tiles ran faster.
 const PWM_MAX_SOURCE: u64 = 256;

@@ -5,15 +5,15 @@
 use super::{
     ConvDims, DeviceInfo, EntryKind, LaunchPlan, MAX_GRID_Y, get, plain_launch, single_launch,
 };
-use crate::emit::hip::args::CkArgs;
-use crate::emit::hip::config::KernelConfig;
+use crate::kernel::args::CkArgs;
+use crate::kernel::config::KernelConfig;
 use crate::model::{ElementOp, Op};
 
 /// Threads of a window workgroup, the pixels each takes a pass, and the workgroups an SM is to
 /// hold (its launch bound: at most 80 registers a thread); emitted into its source.
-pub(in crate::emit::hip) const WIN_BLOCK: u64 = 256;
-pub(in crate::emit::hip) const WIN_PIXELS: u64 = 2;
-pub(in crate::emit::hip) const WIN_BLOCKS: u64 = 3;
+pub(crate) const WIN_BLOCK: u64 = 256;
+pub(crate) const WIN_PIXELS: u64 = 2;
+pub(crate) const WIN_BLOCKS: u64 = 3;
 /// LDS of a group's weights as fp32: the default dynamic limit, which needs no opt-in.
 const WIN_LDS_BYTES: u64 = 48 * 1024;
 

@@ -1,0 +1,23 @@
+//! The kernel model of an instance's portable kernel: its configuration ([`KernelConfig`]: the
+//! tile, operands and schedule derived from the validated instance), the device it runs on, the
+//! kernel arguments, TMA plans and the host launch plans of every entry. The HIP emitter
+//! renders kernel sources from it ([`crate::emit::hip`]); the runtime plans and launches with it.
+
+pub(crate) mod args;
+pub(crate) mod config;
+mod device;
+pub(crate) mod launch;
+mod operand;
+pub(crate) mod tma;
+
+pub use args::CkArgs;
+pub use args::{IMAGE_BYTES, TMA_MAP_BYTES, TMA_MAPS_OFFSET};
+pub use config::{KernelConfig, PortableError, Schedule, WgmmaLayout, gcd};
+pub use device::{DeviceInfo, MAX_CLUSTER, NO_CLUSTERS};
+pub use launch::{
+    Buffers, ConvDims, EntryKind, LaunchPlan, PlanError, RowMap, Staged, Step, StridePhase,
+    ZeroTarget, dconv_mma_suits, dconv_window, depthwise_rows_suit, pointwise_mma_suits,
+    pointwise_suits, stride_phases, takes_stride_phases, window_suits,
+};
+pub use operand::{Elem, OperandCfg};
+pub use tma::{BOX_CHANNELS, MapKind, TensorMap, tensor_maps, tma_mode};

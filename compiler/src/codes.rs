@@ -111,7 +111,7 @@ pub const ALL: &[(&str, &str)] = &[
     ),
     (
         C_VECTOR,
-        "the C-shuffle vector does not divide the shuffle tile or exceeds 16 bytes",
+        "the C-shuffle vector does not divide the shuffle tile or is wider than its store takes",
     ),
     (TILE_VECTOR, "a CK-Tile vector size is not 1 or even"),
     (

@@ -4,7 +4,8 @@
 
 use ck_compiler::emit::hip::fnv1a;
 use ck_compiler::emit::{
-    cmake::cmake_project, dispatcher_name, emit_ck, instance_string, manifest_json,
+    CkRelease, cmake::cmake_project, dispatcher_name, emit_ck, emit_ck_for, instance_string,
+    manifest_json,
 };
 use ck_compiler::ir::Validated;
 use ck_compiler::load::Session;
@@ -116,4 +117,71 @@ fn cmake_project_is_the_root_list_of_the_ck_files() {
         .expect("root CMakeLists.txt");
     assert_eq!(root, &project);
     assert!(project.contents.contains("add_subdirectory("));
+}
+
+/// The CK C++ rows of a fixture of `tests/fixtures/formats` for `release`: each row of the
+/// device-op tuple, one string.
+fn rows_for(fixture: &str, op: &str, release: CkRelease) -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace root");
+    std::env::set_current_dir(root).expect("the workspace root exists");
+    let mut session = Session::new();
+    session.add_path(&Path::new("tests/fixtures/formats").join(fixture));
+    let set = ck_compiler::compile(&session).expect("the fixture compiles");
+    let out = emit_ck_for(&set, release).expect("emits");
+    assert!(out.left_out.is_empty(), "{:?}", out.left_out);
+    out.files
+        .iter()
+        .flat_map(|f| f.contents.lines())
+        .filter(|l| l.contains(&format!("{op}<")))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Template arguments of a row, split at the top level.
+fn args(row: &str) -> Vec<String> {
+    let inner = &row[row.find('<').unwrap() + 1..row.rfind('>').unwrap()];
+    let (mut out, mut cur, mut depth) = (Vec::new(), String::new(), 0);
+    for ch in inner.chars() {
+        match ch {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(cur.trim().to_string());
+                cur.clear();
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(ch);
+    }
+    out.push(cur.trim().to_string());
+    out
+}
+
+/// Backward-data XDL rows carry the template's C-shuffle type (the instance string has none)
+/// after the accumulator type, as CK's own rows do (`F16, F16, F32, F16, Empty_Tuple, F16`);
+/// for CK's October 2024 tree they end before the transpose vectors (49 arguments).
+#[test]
+fn ck_cpp_rows_have_each_release_template_arguments() {
+    let op = "DeviceGroupedConvBwdDataMultipleD_Xdl_CShuffle_v1";
+    for release in CkRelease::ALL {
+        let rows = rows_for("bwd_data_xdl.ck", op, release);
+        assert!(!rows.is_empty());
+        for row in &rows {
+            let a = args(row);
+            assert_eq!(
+                a[5..11],
+                ["F16", "F16", "F32", "F16", "Empty_Tuple", "F16"],
+                "{row}"
+            );
+            let want = if release == CkRelease::Oct2024 {
+                49
+            } else {
+                51
+            };
+            assert_eq!(a.len(), want, "{release:?}: {row}");
+        }
+    }
 }

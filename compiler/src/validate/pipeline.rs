@@ -56,7 +56,10 @@ pub(super) fn check(r: &mut Report, b: &Basics, i: &Instance) {
             );
         }
     }
-    if b.dev.prefetch && !(1..=2).contains(&p.prefetch) {
+    // CK's gridwise v1 pipelines exist for one or two stages (`GridwiseGemmPipeline_Selector`);
+    // the old WMMA ops' v2 pipeline takes the count and ignores it.
+    let ignored = fam == F::OldWmma && p.version == V::V2;
+    if b.dev.prefetch && !ignored && !(1..=2).contains(&p.prefetch) {
         r.error(
             c::PREFETCH,
             s.pipeline.prefetch.sp(),

@@ -8,6 +8,7 @@ use crate::ir::{Dl, DlTransfer, Instance, Transfer};
 use crate::model::{DataType, Op};
 use crate::ops::Mma;
 use crate::spec::TransferSpec;
+use ck_dsl::Span;
 
 pub(super) fn check(r: &mut Report, b: &Basics, i: &Instance) {
     match b.dev.mma {
@@ -209,38 +210,35 @@ fn side(r: &mut Report, b: &Basics, i: &Instance, sd: Side) {
         }
     }
     // CK's buffer loads take 16 elements of 1-, 2- and 4-byte types and 8 of 8-byte ones
-    // (`amd_buffer_load_impl`); an LDS write moves at most 16 bytes.
+    // (`amd_buffer_load_impl`). An LDS write is a plain vector store of any width, but for
+    // 1-byte types, which CK's int8 workaround holds to 16 bytes (`DynamicBuffer::Set`).
     let load_max = if global.bytes() == 8 { 8 } else { 16 };
-    for (what, v, dtype, max, span) in [
+    let write_max = if lds.bytes() == 1 { 16 } else { u32::MAX };
+    for (what, v, dtype, max, span, by) in [
         (
             "src_vector",
             t.src_vector,
             global,
             load_max,
             ts.src_vector.sp(),
+            "a buffer load",
         ),
         (
             "dst_vector",
             t.dst_vector,
             lds,
-            16 / lds.bytes(),
+            write_max,
             ts.dst_vector.sp(),
+            "an LDS write",
         ),
     ] {
-        if v > max {
-            let why = if what == "src_vector" {
-                "a buffer load takes"
-            } else {
-                "an LDS write takes (16 bytes)"
-            };
-            r.error(
-                c::VECTOR_BYTES,
-                span,
-                format!("`{key}.{what}` = {v} {dtype}: more than the {max} elements {why}"),
-                format!("more than {max} elements"),
-                format!("use at most {max} elements"),
-            );
-        }
+        let key = format!("{key}.{what}");
+        let vector = Vector {
+            code: c::VECTOR_BYTES,
+            key: &key,
+            by,
+        };
+        vector.check(r, v, dtype, max, span);
     }
     let k1_slice = k1 / t.cluster[rank - 1];
     if covers && !i.pipeline.direct_load && k1_slice % t.dst_vector != 0 {
@@ -323,18 +321,47 @@ fn cshuffle(r: &mut Report, i: &Instance, e: DataType) {
             format!("choose N cluster and vector whose product divides {n_sh}"),
         );
     }
-    if cs.vector * e.bytes() > 16 {
-        r.error(
-            c::C_VECTOR,
-            s.c.vector.sp(),
-            format!(
-                "`c.vector` = {} {e} is {} bytes, more than 16",
-                cs.vector,
-                cs.vector * e.bytes()
-            ),
-            "wider than 16 bytes",
-            format!("use at most {} elements", 16 / e.bytes()),
-        );
+    // The shuffle's global store takes what a buffer store does (`amd_buffer_store_impl`: 16
+    // elements, 8 of 8-byte types). Backward weight adds into its output: a buffer atomic add
+    // takes 16 bytes, and two-stage ops add into an fp32 workspace.
+    let (out, max) = if i.op == Op::BwdWeight && i.work.two_stage {
+        (DataType::Fp32, 4)
+    } else if i.op == Op::BwdWeight {
+        (e, 16 / e.bytes())
+    } else {
+        (e, if e.bytes() == 8 { 8 } else { 16 })
+    };
+    let vector = Vector {
+        code: c::C_VECTOR,
+        key: "c.vector",
+        by: "an output store",
+    };
+    vector.check(r, cs.vector, out, max, s.c.vector.sp());
+}
+
+/// A transfer vector: at most what the load or store behind it takes.
+struct Vector<'a> {
+    code: &'static str,
+    key: &'a str,
+    /// What moves the vector ("a buffer load", "an LDS write", "an output store").
+    by: &'static str,
+}
+
+impl Vector<'_> {
+    fn check(&self, r: &mut Report, v: u32, dtype: DataType, max: u32, span: Option<Span>) {
+        let key = self.key;
+        if v > max {
+            r.error(
+                self.code,
+                span,
+                format!(
+                    "`{key}` = {v} {dtype}: more than the {max} elements {} takes",
+                    self.by
+                ),
+                format!("more than {max} elements"),
+                format!("use at most {max} elements"),
+            );
+        }
     }
 }
 

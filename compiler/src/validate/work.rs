@@ -6,7 +6,7 @@ use super::codes as c;
 use super::report::{Report, SpanOf};
 use crate::arch::{self, Vendor};
 use crate::ir::{Instance, SplitK};
-use crate::model::{ConvSpec, DataType};
+use crate::model::{ConvSpec, DataType, Kind};
 use crate::ops::{LayoutFamily, SplitKSupport, Support, layout_info};
 
 pub(super) fn check(r: &mut Report, b: &Basics, i: &Instance) {
@@ -45,9 +45,13 @@ pub(super) fn check(r: &mut Report, b: &Basics, i: &Instance) {
                 format!("set `split_k = 1;` or remove `{a}` from `targets`"),
             );
         }
+        // Two-stage ops and the multiple-D op add their split-K slices in an fp32 workspace
+        // (`p_workspace_` of `DeviceGroupedConvBwdWeightMultipleD_Xdl_CShuffle`), not with bf16
+        // atomics.
         let (_, _, e) = b.gemm_types();
         if e == DataType::Bf16
             && !w.two_stage
+            && b.kind != Kind::XdlMultipleD
             && let Some(&a) = b.targets.iter().find(|&&a| !arch::info(a).bf16_atomics)
         {
             r.error(

@@ -416,6 +416,15 @@ fn row(
             release.takes(format, f.name).then_some((f.name, arg))
         })
         .collect();
+    let mut full = full;
+    // The backward-data XDL template takes a C-shuffle type that CK's instance strings leave
+    // out: the input gradient's, as CK's own rows have it.
+    if format == CkFormat::BwdDataXdl
+        && let Some(at) = full.iter().position(|(n, _)| *n == "AccDataType")
+        && let Some((_, e)) = full.iter().find(|(n, _)| *n == "InDataType").cloned()
+    {
+        full.insert(at + 1, ("CShuffleDataType", e));
+    }
     if format == CkFormat::BwdWeightExplicit {
         let spec =
             cpp_arg(&mut scratch, format, Value::GemmSpec, &mut layout_index).unwrap_or_default();

@@ -59,7 +59,10 @@ impl CkRelease {
                 "its {} takes 49 parameters (ck_format = \"49\")",
                 format.ck_name()
             ),
-            BwdWeightXdl if inst.transpose != [1, 1] => format!(
+            FwdXdlV3Fields49 if inst.pipeline.direct_load => {
+                format!("its {} has no direct loads", format.ck_name())
+            }
+            BwdWeightXdl | BwdDataXdl if inst.transpose != [1, 1] => format!(
                 "its {} has no transpose-transfer vectors (here {:?})",
                 format.ck_name(),
                 inst.transpose
@@ -78,10 +81,15 @@ impl CkRelease {
     }
 
     /// Whether `format`'s template takes the parameter named `field` in this release: the
-    /// October 2024 backward-weight XDL CShuffle ends before the transpose-transfer vectors.
+    /// October 2024 backward-weight and backward-data XDL CShuffle ops end before the
+    /// transpose-transfer vectors, and its forward XDL V3 (48 parameters) before `DirectLoad`.
     pub fn takes(self, format: CkFormat, field: &str) -> bool {
-        self == CkRelease::Current
-            || format != CkFormat::BwdWeightXdl
-            || !field.starts_with("MaxTransposeTransfer")
+        use CkFormat::*;
+        match format {
+            _ if self == CkRelease::Current => true,
+            BwdWeightXdl | BwdDataXdl => !field.starts_with("MaxTransposeTransfer"),
+            FwdXdlV3Fields49 => field != "DirectLoad",
+            _ => true,
+        }
     }
 }

@@ -322,6 +322,13 @@ static OPS: &[DeviceOp] = &[
         mma: Mma::Dl,
         cluster_4d: false,
         transpose: false,
+        // `IsSupportedArgument` takes N…GC at 1-D too (CK ships 1-D NWGC lists), and no NGC…
+        // layout.
+        layouts: LayoutSupport {
+            nwgc_1d: true,
+            ngc: false,
+            ..OLD_BWD_W
+        },
         ..V1
     },
     DeviceOp {

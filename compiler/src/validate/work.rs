@@ -83,12 +83,16 @@ pub(super) fn check(r: &mut Report, b: &Basics, i: &Instance) {
         );
     }
     // Merged two-stage groups hold one channel each (the runtime requires C = K = 1); vector
-    // loads across groups need G next to C in memory, i.e. the channels-last grouped layout.
+    // loads across groups need G next to C in memory: the channels-last grouped layout, or
+    // NGC… tensors, which CK's op copies to that layout before its GEMM (`TransposeStrides`).
     let vectors = i.a.src_vector.max(i.b.src_vector);
     if m > 1
         && b.dev.two_stage == Support::Always
         && vectors > 1
-        && layout_info(b.layout.input).family != LayoutFamily::NSpatialGC
+        && !matches!(
+            layout_info(b.layout.input).family,
+            LayoutFamily::NSpatialGC | LayoutFamily::NGCSpatial
+        )
     {
         r.error(
             c::MERGED_LAYOUT,

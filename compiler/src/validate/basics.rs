@@ -309,11 +309,17 @@ fn check_types(r: &mut Report, b: &Basics) {
         (_, Kind::Tile) => {
             [Fp16, Bf16, Fp32].contains(&t.input) && t.weight == t.input && t.output == t.input
         }
+        // CK's forward lists also mix fp8 and bf8 inputs into fp8 (`..._fp8_bf8_instance`).
+        (Op::Fwd, _) if [Fp8, Bf8].contains(&t.input) && [Fp8, Bf8].contains(&t.weight) => {
+            FLOATS.contains(&t.output) || t.output == Fp8 || t.output == t.input
+        }
         (Op::Fwd, _) => {
-            [Fp32, Tf32, Fp16, Bf16, Fp8, Bf8, Int8].contains(&t.input)
+            [Fp32, Tf32, Fp16, Bf16, Int8].contains(&t.input)
                 && t.weight == t.input
                 && (FLOATS.contains(&t.output) || t.output == t.input)
         }
+        // CK's old WMMA backward weight has int8 lists (int32 accumulators).
+        (Op::BwdWeight, Kind::Wmma) if t.input == Int8 => t.weight == Int8 && t.output == Int8,
         (Op::BwdData, _) => FLOATS.contains(&t.input) && t.weight == t.input && t.output == t.input,
         // Mixed bf16/fp32/bf16 instances keep an fp32 weight.
         (Op::BwdWeight, _) => {

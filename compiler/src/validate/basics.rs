@@ -438,6 +438,19 @@ fn check_elementwise(r: &mut Report, b: &Basics) {
                 "needs a D tensor",
                 "apply binary ops to the GEMM result of a multiple-D instance (set `ds.layouts`/`ds.types`)",
             );
+        } else if binary && b.types.ds.len() > 1 && b.types.ds.len() == b.layout.ds.len() {
+            // CK's `Bilinear`, `Add` and `AddRelu` take the GEMM result and one D (lists of
+            // unequal lengths are reported by themselves).
+            r.error(
+                c::DS,
+                span,
+                format!(
+                    "`{key}` = {op} combines the result with one D tensor, not {}",
+                    b.types.ds.len()
+                ),
+                "one D tensor",
+                "give one D tensor, or an element op of as many",
+            );
         }
     }
 }
@@ -461,6 +474,25 @@ fn check_ds(r: &mut Report, b: &Basics) {
             format!("`{}` `{}` takes no D tensors", b.op, b.kind),
             "unexpected D tensors",
             "remove `ds.*`, or use a multiple-D kind",
+        );
+    } else if let Some(&l) = b
+        .layout
+        .ds
+        .iter()
+        .find(|&&l| ![0, b.ndim].contains(&layout_info(l).dims))
+    {
+        // CK builds a D tensor's descriptor with the problem's rank (`MakeCDescriptor_M_N` has
+        // no overload of another), or broadcasts a bias layout.
+        r.error(
+            c::DS,
+            span,
+            format!(
+                "D layout `{l}` has {} spatial dimensions, the instance {}",
+                layout_info(l).dims,
+                b.ndim
+            ),
+            "wrong rank",
+            "use the D layout of the instance's rank (or a bias layout)",
         );
     }
 }

@@ -436,6 +436,21 @@ fn ck0210_ds() {
     fails(s, c::DS, at);
 }
 
+/// A D tensor's layout has the instance's rank (CK builds its descriptor with the problem's),
+/// and a binary element op combines the result with one D tensor.
+#[test]
+fn ck0210_d_rank_and_count() {
+    let mut s = xdl_multiple_d();
+    s.ds_layouts = Some(sp(vec![Layout::Gkzyxc]));
+    let at = span_of(&s.ds_layouts);
+    fails(s, c::DS, at);
+    let mut s = xdl_multiple_d();
+    s.ds_layouts = Some(sp(vec![Layout::Gkyxc, Layout::Gkyxc]));
+    s.ds_types = Some(sp(vec![DataType::Fp16, DataType::Fp16]));
+    let at = span_of(&s.wei_op);
+    fails(s, c::DS, at);
+}
+
 /// CK's scale backward-weight instances are multiple-D ops with an empty D tuple.
 #[test]
 fn a_multiple_d_op_may_have_no_d_tensors() {

@@ -49,7 +49,7 @@ pub const ALL: &[(&str, &str)] = &[
     (K1_DIV, "K per block is not divisible by K1"),
     (
         BLOCK,
-        "the block size is not a multiple of 32 or exceeds 1024",
+        "the block size is not a multiple of 32 or exceeds what CK's kernels are compiled for",
     ),
     (
         WARP_LAYOUT,

@@ -35,6 +35,9 @@ fn k1(r: &mut Report, i: &Instance) {
     }
 }
 
+/// Threads of a block of CK's own (not CK-Tile) kernels at most: `CK_MAX_THREAD_PER_BLOCK`.
+const MAX_BLOCK: u32 = 256;
+
 fn gemm(r: &mut Report, b: &Basics, i: &Instance) {
     let s = r.spec;
     let native = if b.dev.mma == Mma::Wmma { 32 } else { 64 };
@@ -46,16 +49,18 @@ fn gemm(r: &mut Report, b: &Basics, i: &Instance) {
     };
     if let Some(w) = i.wavelet {
         wavelet(r, b, i, w.load, w.math);
-    } else if !i.block.is_multiple_of(32) || i.block > 1024 {
+    } else if !i.block.is_multiple_of(32) || i.block > MAX_BLOCK {
+        // CK's kernels are compiled for at most 256 threads a block (`__launch_bounds__` of
+        // `CK_MAX_THREAD_PER_BLOCK`).
         r.error(
             c::BLOCK,
             s.block.sp(),
             format!(
-                "block size {} is not a multiple of 32 in 32..=1024",
+                "block size {} is not a multiple of 32 in 32..={MAX_BLOCK}",
                 i.block
             ),
             "invalid block size",
-            "use 64, 128, 256 or 512 threads",
+            "use 64, 128 or 256 threads",
         );
         return;
     }

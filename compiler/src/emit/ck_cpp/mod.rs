@@ -408,7 +408,7 @@ fn row(
 ) -> Result<Vec<(&'static str, String)>, CkCppError> {
     let mut scratch = inst.clone();
     let mut layout_index = 0;
-    let full: Vec<(&'static str, String)> = format
+    let mut full: Vec<(&'static str, String)> = format
         .fields()
         .iter()
         .filter_map(|f: &Field| {
@@ -416,7 +416,6 @@ fn row(
             release.takes(format, f.name).then_some((f.name, arg))
         })
         .collect();
-    let mut full = full;
     // The backward-data XDL template takes a C-shuffle type that CK's instance strings leave
     // out: the input gradient's, as CK's own rows have it.
     if format == CkFormat::BwdDataXdl

@@ -616,6 +616,52 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
                     input: 24,
                     ..base
                 },
+                // Sixteen channels a group (a tap's k16 step on tensor cores): row windows of
+                // 13, tap pairs at stride 2 (backward data's stride phases), dilated, and a
+                // group count off the merge.
+                Shape {
+                    what: "sixteen-channel groups, row windows",
+                    g: m,
+                    n: 3,
+                    k: 16,
+                    c: 16,
+                    input: 13,
+                    lpad: 2,
+                    rpad: 0,
+                    ..base
+                },
+                Shape {
+                    what: "sixteen-channel groups, strided",
+                    g: m,
+                    n: 2,
+                    k: 16,
+                    c: 16,
+                    input: 9,
+                    stride: 2,
+                    ..base
+                },
+                Shape {
+                    what: "sixteen-channel groups, strided, dilated",
+                    g: 2 * m,
+                    n: 1,
+                    k: 16,
+                    c: 16,
+                    input: 9,
+                    stride: 2,
+                    dilation: 2,
+                    lpad: 2,
+                    rpad: 1,
+                    ..base
+                },
+                Shape {
+                    what: "groups padded, sixteen channels, row windows",
+                    g: m + 1,
+                    n: 2,
+                    k: 16,
+                    c: 16,
+                    input: 16,
+                    ..base
+                },
                 Shape {
                     what: "depthwise, long rows",
                     g: 4 * m,

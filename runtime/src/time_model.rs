@@ -15,8 +15,8 @@ use crate::problem::ConvProblem;
 use crate::support::Formulation;
 use ck_compiler::ir::Instance;
 use ck_compiler::kernel::{
-    ConvDims, dconv_mma_suits, dconv_window, depthwise_rows_suit, pointwise_mma_suits,
-    pointwise_suits, stride_phases, takes_stride_phases, window_suits,
+    ConvDims, dconv_mma_suits, dconv_strip_rows, dconv_window, depthwise_rows_suit,
+    pointwise_mma_suits, pointwise_suits, stride_phases, takes_stride_phases, window_suits,
 };
 use ck_compiler::model::{Arch, ConvSpec, DataType, ElementOp, Op};
 use std::sync::OnceLock;
@@ -249,7 +249,9 @@ fn window_us(inst: &Instance, q: &ConvProblem) -> Option<f64> {
 /// The estimate of a run of `q` on the small-channel forward / backward-data entry's
 /// tensor-core path, where `inst`'s kernel takes it there (it merges groups, plain loads, one
 /// 16-bit type, [`dconv_mma_suits`]): a launch, each 16-pixel run of a vector, and each of its
-/// MMA steps (two taps), counted over the stride phases for strided backward data.
+/// MMA steps (two taps, or one at 16 channels a group), counted over the stride phases for
+/// strided backward data; in row windows, each window's step (16 channels a group: each
+/// source row's for a strip of rows, with its own term).
 fn dconv_mma_us(inst: &Instance, q: &ConvProblem) -> Option<f64> {
     let [a, b, c] = [Role::Input, Role::Weight, Role::Output].map(|r| q.dtype_of(r));
     if inst.work.merge_groups < 2 || !plain_loads(inst) || a != b || a != c || a.bytes() != 2 {
@@ -257,18 +259,26 @@ fn dconv_mma_us(inst: &Instance, q: &ConvProblem) -> Option<f64> {
     }
     let dims = conv_dims(q).ok().filter(dconv_mma_suits)?;
     let (runs, steps, rows) = dconv_runs_and_steps(&dims)?;
-    // Vectors of 8 channels (one 8-channel group or two 4-channel ones), in sets of 16.
+    // Vectors of 8 channels (two 4-channel groups, one 8-channel group or half a 16-channel
+    // one), in sets of 16.
     let per = (dims.g * dims.c) as f64 / 8.0 / 16.0;
-    Some(
-        DCONV_LAUNCH_US + per * (runs * DCONV_RUN_US + steps * DCONV_STEP_US + rows * DCONV_ROW_US),
-    )
+    let (launch, row) = if dims.c == 16 {
+        (DCONV_G16_LAUNCH_US, DCONV_G16_ROW_US)
+    } else {
+        (DCONV_LAUNCH_US, DCONV_ROW_US)
+    };
+    Some(launch + per * (runs * DCONV_RUN_US + steps * DCONV_STEP_US + rows * row))
 }
 
 /// Destination pixels and their MMA steps of a problem [`dconv_mma_suits`]: tap pairs (a 3x3
-/// filter's nine taps are five), or filter rows where it runs in row windows ([`dconv_window`],
-/// its rows padded to whole runs); for backward data that splits into stride phases, those of
+/// filter's nine taps are five; at 16 channels a group each tap is a step), or window steps
+/// where it runs in row windows ([`dconv_window`], its rows padded to whole runs: a filter
+/// row's, or a strip's source rows); for backward data that splits into stride phases, those of
 /// each phase, whose filter holds the taps its stride divides (none past 64 phases).
 fn dconv_runs_and_steps(dims: &ConvDims) -> Option<(f64, f64, f64)> {
+    let steps_of = |taps: u64| {
+        if dims.c == 16 { taps } else { taps.div_ceil(2) }
+    };
     if !takes_stride_phases(dims) {
         let [d, h, w] = if dims.op == Op::Fwd {
             dims.output
@@ -276,11 +286,12 @@ fn dconv_runs_and_steps(dims: &ConvDims) -> Option<(f64, f64, f64)> {
             dims.input
         };
         if dconv_window(dims) {
-            let pixels = (dims.n * d * h * w.next_multiple_of(16)) as f64;
-            return Some((pixels, 0.0, pixels * 3.0));
+            let strip = dconv_strip_rows(dims.c);
+            let runs = (dims.n * d * h.div_ceil(strip) * w.next_multiple_of(16)) as f64;
+            return Some((runs, 0.0, runs * (strip + 2) as f64));
         }
         let pixels = (dims.n * d * h * w) as f64;
-        return Some((pixels, pixels * 5.0, 0.0));
+        return Some((pixels, pixels * steps_of(9) as f64, 0.0));
     }
     if dims.stride.iter().product::<u64>() > 64 {
         return None;
@@ -290,7 +301,7 @@ fn dconv_runs_and_steps(dims: &ConvDims) -> Option<(f64, f64, f64)> {
         let pixels = (d.n * d.input.iter().product::<u64>()) as f64;
         let taps: u64 = d.filter.iter().product();
         runs += pixels;
-        steps += pixels * taps.div_ceil(2) as f64;
+        steps += pixels * steps_of(taps) as f64;
     }
     Some((runs, steps, 0.0))
 }
@@ -328,8 +339,12 @@ const ROWS_FMAS_PER_US: f64 = 1.0e7;
 const DCONV_LAUNCH_US: f64 = 17.0;
 const DCONV_RUN_US: f64 = 2.95e-4;
 const DCONV_STEP_US: f64 = 7.2e-5;
-/// A filter row's step of a run in row windows.
-const DCONV_ROW_US: f64 = 5.0e-5;
+/// A source row's step of a strip in row windows (its MMAs for up to two of the strip's rows).
+const DCONV_ROW_US: f64 = 1.05e-4;
+/// At 16 channels a group: a launch, and a source row's step of a strip (its MMAs for up to
+/// three of the strip's rows).
+const DCONV_G16_LAUNCH_US: f64 = 6.0;
+const DCONV_G16_ROW_US: f64 = 1.8e-4;
 
 /// The pointwise entry's terms, fitted to its runs on an H200 (`docs/performance.md`).
 const POINTWISE_LAUNCH_US: f64 = 2.0;
@@ -477,11 +492,11 @@ mod tests {
         assert!(with[0] > copies, "{with:?} against {copies}");
     }
 
-    /// 8-channel groups on the small-channel entry's tensor cores are estimated by their runs
+    /// 8- and 16-channel groups on the small-channel entry's tensor cores are estimated by their runs
     /// and MMA steps, strided backward data over its stride phases; other channel counts,
     /// filters and kernels that do not merge groups get none.
     #[test]
-    fn eight_channel_groups_are_estimated_by_their_runs_and_steps() {
+    fn narrow_groups_on_tensor_cores_are_estimated_by_their_runs_and_steps() {
         let mut inst = crate::testing::instance(crate::testing::Variant::XdlTwoStage);
         inst.work.merge_groups = 8;
         let est =
@@ -505,15 +520,16 @@ mod tests {
         )
         .unwrap();
         assert!((bwd - us(4.0 * px, 5.0 * px)).abs() < 1e-9, "{bwd}");
-        // At unit strides in row windows: 24-pixel rows padded to 32, three filter rows a run;
-        // 18-pixel rows would grow by more than a third and keep tap pairs.
-        let rows = 32.0 * 24.0 * 32.0;
+        // At unit strides in row windows: 24-pixel rows padded to 32, strips of two rows, four
+        // source rows a strip; 18-pixel rows would grow by more than a third and keep tap
+        // pairs.
+        let rows = 32.0 * 12.0 * 32.0;
         let win = est(
             &inst,
             "fwd 2d G=32 N=32 K=8 C=8 filter=3x3 input=24x24 pad=1",
         )
         .unwrap();
-        let want = DCONV_LAUNCH_US + 2.0 * (rows * DCONV_RUN_US + 3.0 * rows * DCONV_ROW_US);
+        let want = DCONV_LAUNCH_US + 2.0 * (rows * DCONV_RUN_US + 4.0 * rows * DCONV_ROW_US);
         assert!((win - want).abs() < 1e-9, "{win}");
         // 4-channel groups take tensor cores in row windows only: 16 vectors of two groups.
         let four = est(
@@ -521,8 +537,19 @@ mod tests {
             "fwd 2d G=32 N=32 K=4 C=4 filter=3x3 input=24x24 pad=1",
         )
         .unwrap();
-        let want = DCONV_LAUNCH_US + rows * DCONV_RUN_US + 3.0 * rows * DCONV_ROW_US;
+        let want = DCONV_LAUNCH_US + rows * DCONV_RUN_US + 4.0 * rows * DCONV_ROW_US;
         assert!((four - want).abs() < 1e-9, "{four}");
+        // 16-channel groups: 64 vectors; at unit strides strips of four rows (six source
+        // rows a strip: 24 rows are six strips), at stride 2 a step a tap.
+        let wide = |text: &str| est(&inst, &format!("{text} G=32 N=32 K=16 C=16 filter=3x3"));
+        let strips = 32.0 * 6.0 * 32.0;
+        let win16 = wide("fwd 2d input=24x24 pad=1").unwrap();
+        let want =
+            DCONV_G16_LAUNCH_US + 4.0 * (strips * DCONV_RUN_US + 6.0 * strips * DCONV_G16_ROW_US);
+        assert!((win16 - want).abs() < 1e-9, "{win16}");
+        let pairs16 = wide("fwd 2d input=56x56 stride=2 pad=1").unwrap();
+        let want = DCONV_G16_LAUNCH_US + 4.0 * (px * DCONV_RUN_US + 9.0 * px * DCONV_STEP_US);
+        assert!((pairs16 - want).abs() < 1e-9, "{pairs16}");
         let pairs = 32.0 * 18.0 * 18.0;
         let narrow = est(
             &inst,

@@ -1,7 +1,8 @@
 
 // ---- Small-channel forward and backward data, for kernels that merge groups (depthwise and
 // narrow grouped convolutions: C = K channels per group, 1, 2, 4 or 8; any filter for 1 or 2,
-// whose weights fit the LDS, a 3x3 filter with one depth tap for more). A GEMM tile would be almost all padding there, so the host launches this entry
+// whose weights fit the LDS, a 3x3 filter with one depth tap for more; 16 on tensor cores
+// only). A GEMM tile would be almost all padding there, so the host launches this entry
 // instead. A thread owns one vector of 8 destination channels (8 / CH groups) of one pixel at a
 // time. A warp's lanes are `direct_vecs` adjacent vectors (a power of two up to 8) by 32 / vecs
 // pixels, so each of its loads and stores covers whole 128-byte lines; the block's warps take
@@ -346,48 +347,62 @@ template <int FX, int S> CK_NOINLINE void ck_dconv_strip(const CkArgs& a, float*
 // window of 16 + FX - 1 source pixels, and a step copies that window once where tap pairs copy
 // each source pixel once a tap. A step is a filter row: its taps in pairs, an odd last one a
 // k8 step; ldmatrix reads each tap's 16 pixels at its offset in the window.
+// 16-channel groups (G16): a warp owns one group, its two vectors. A tap's 16 source channels
+// are one k16 step and the group's two destination vectors two MMAs of it: the A fragment's
+// halves are the two source vectors where 8-channel groups take two taps. Their row windows
+// (unit height stride and dilation) run strips of DC_STRIP_ROWS destination rows by 16
+// pixels: a step is one source row's window, whose fragments feed every row of the strip it
+// meets (each through its own filter row), so each source row is copied once a strip instead
+// of once a filter row.
 constexpr int DC_STAGES = 3;
 constexpr int DC_TAP = 16 * DC_VW * 8;            // elements of one tap's chunks
 constexpr int DC_WARP = DC_STAGES * 2 * DC_TAP;   // elements of a warp's ring
 
 // Inlined into its entry, unlike the SIMT bodies: its argument reads stay constant-bank
 // operands, where out of line they were generic loads and the body spilled.
-template <int FY, int FX, bool WIN> CK_DEV void ck_dconv_mma(const CkArgs& a, AT* lds) {
-    constexpr int TAPS = FY * FX, STEPS = WIN ? FY : (TAPS + 1) / 2, SPAN = 16 + FX - 1;
+template <int FY, int FX, bool WIN, bool G16> CK_DEV void ck_dconv_mma(const CkArgs& a, AT* lds) {
+    // Destination rows of a run (strips), and the source rows (steps) of its window.
+    constexpr int R = WIN ? (G16 ? DC_STRIP_ROWS : DC_STRIP_ROWS8) : 1, WROWS = FY + R - 1;
+    constexpr int TAPS = FY * FX, STEPS = WIN ? WROWS : (TAPS + 1) / 2, SPAN = 16 + FX - 1;
+    // Vectors a warp owns, and the 8x8 weight blocks (k8 B fragments) of one vector.
+    constexpr int VW = G16 ? 2 : DC_VW, KB = G16 ? 2 * TAPS : TAPS;
     // Elements of a stage of the ring, and the items the copies run ahead.
     constexpr int NST = DC_STAGES, STAGE = WIN ? SPAN * DC_VW * 8 : 2 * DC_TAP, AHEAD = NST - 1;
     static_assert(STAGE <= 2 * DC_TAP, "a window fits a stage");
     const bool fwd = CK_OP == CK_FWD;
-    const int ch = (int)a.direct_ch, vecs = (int)a.direct_vecs, nvec = (int)(a.G * ch / 8);
-    const int vw = vecs < DC_VW ? vecs : DC_VW, vsets = vecs / vw, pwarps = DIRECT_BLOCK / 32 / vsets;
+    const int ch = G16 ? 16 : (int)a.direct_ch, vecs = (int)a.direct_vecs, nvec = (int)(a.G * ch / 8);
+    const int vw = vecs < VW ? vecs : VW, vsets = vecs / vw, pwarps = DIRECT_BLOCK / 32 / vsets;
     const int warp = (int)threadIdx.x / 32, lane = (int)threadIdx.x % 32, g4 = lane / 4, t4 = lane % 4;
     const int v0 = (int)blockIdx.y * vecs + (warp % vsets) * vw, pw = warp / vsets;
     AT* ring = lds + warp * DC_WARP;
-    // The block's weights, staged once in the ring's space as 8x8 blocks [vector][tap][source
-    // channel][destination channel] of raw bits (zero where the channels' groups differ),
-    // then each lane's B fragments: register t of vector v holds tap t's weights from source
-    // channels 2 t4 and 2 t4 + 1 to destination channel g4.
+    // The block's weights, staged once in the ring's space as 8x8 blocks [vector][k8 block]
+    // [source channel][destination channel] of raw bits (zero where the channels' groups
+    // differ), then each lane's B fragments: register b of vector v holds block b's weights
+    // from source channels 2 t4 and 2 t4 + 1 to destination channel g4. Block b is tap b, or
+    // for 16-channel groups source vector b % 2 of tap b / 2.
     const BT* w = reinterpret_cast<const BT*>(a.w);
     ck_u16* wb = reinterpret_cast<ck_u16*>(lds);
     const int vb = (int)blockIdx.y * vecs;
-    for (int e = (int)threadIdx.x; e < vecs * TAPS * 64; e += DIRECT_BLOCK) {
-        const int v = e / (TAPS * 64), t = e / 64 % TAPS, sc = e / 8 % 8, dc = e % 8;
+    for (int e = (int)threadIdx.x; e < vecs * KB * 64; e += DIRECT_BLOCK) {
+        const int v = e / (KB * 64), kb = e / 64 % KB, t = G16 ? kb / 2 : kb;
+        // Source and destination channels within the vectors' group.
+        const int sc = e / 8 % 8 + (G16 ? kb % 2 * 8 : 0), dc = e % 8 + (G16 ? (vb + v) % 2 * 8 : 0);
         ck_u16 bits = 0;
-        if (vb + v < nvec && sc / ch == dc / ch) {
-            const ck_i64 g = (ck_i64)(vb + v) * (8 / ch) + dc / ch, k = fwd ? dc % ch : sc % ch,
-                         c = fwd ? sc % ch : dc % ch;
+        if (vb + v < nvec && (G16 || sc / ch == dc / ch)) {
+            const ck_i64 g = G16 ? (vb + v) / 2 : (ck_i64)(vb + v) * (8 / ch) + dc / ch;
+            const ck_i64 k = fwd ? dc % ch : sc % ch, c = fwd ? sc % ch : dc % ch;
             bits = w[g * a.ws_g + k * a.ws_k + c * a.ws_c + (t / FX) * a.ws_y + (t % FX) * a.ws_x].bits;
         }
         wb[e] = bits;
     }
     __syncthreads();
-    unsigned bf[DC_VW][TAPS];
+    unsigned bf[VW][KB];
 #pragma unroll
-    for (int v = 0; v < DC_VW; ++v)
+    for (int v = 0; v < VW; ++v)
 #pragma unroll
-        for (int t = 0; t < TAPS; ++t) {
-            const int at = (((v0 - vb + (v < vw ? v : 0)) * TAPS + t) * 8 + 2 * t4) * 8 + g4;
-            bf[v][t] = (unsigned)wb[at] | ((unsigned)wb[at + 8] << 16);
+        for (int b = 0; b < KB; ++b) {
+            const int at = (((v0 - vb + (v < vw ? v : 0)) * KB + b) * 8 + 2 * t4) * 8 + g4;
+            bf[v][b] = (unsigned)wb[at] | ((unsigned)wb[at + 8] << 16);
         }
     __syncthreads();
     const AT* src = reinterpret_cast<const AT*>(fwd ? a.x : a.y);
@@ -396,12 +411,14 @@ template <int FY, int FX, bool WIN> CK_DEV void ck_dconv_mma(const CkArgs& a, AT
     const ck_idx d_n = ck_ix(fwd ? a.ys_n : a.xs_n), d_d = ck_ix(fwd ? a.ys_d : a.xs_d),
                  d_h = ck_ix(fwd ? a.ys_h : a.xs_h), d_w = ck_ix(fwd ? a.ys_w : a.xs_w);
     const ck_i64 sD = fwd ? a.Di : a.Do, sH = fwd ? a.Hi : a.Ho, sW = fwd ? a.Wi : a.Wo;
-    const ck_idx s_vec = ck_ix((ck_i64)(8 / ch) * (fwd ? a.xs_g : a.ys_g));
-    const ck_idx d_vec = ck_ix((ck_i64)(8 / ch) * (fwd ? a.ys_g : a.xs_g));
+    // A vector's offset from the last (groups and channels are packed: 8 channels on).
+    const ck_idx s_vec = G16 ? 8 : ck_ix((ck_i64)(8 / ch) * (fwd ? a.xs_g : a.ys_g));
+    const ck_idx d_vec = G16 ? 8 : ck_ix((ck_i64)(8 / ch) * (fwd ? a.ys_g : a.xs_g));
     // Row windows pad each destination row to whole runs.
+    // Strips count their destination rows R at a time.
     const int dwidth = (int)(fwd ? a.Wo : a.Wi), rwidth = WIN ? (dwidth + 15) / 16 * 16 : dwidth;
-    const ck_radix pr = fwd ? ck_radix{(ck_u32)a.Do, (ck_u32)a.Ho, (ck_u32)rwidth}
-                            : ck_radix{(ck_u32)a.Di, (ck_u32)a.Hi, (ck_u32)rwidth};
+    const int dheight = (int)(fwd ? a.Ho : a.Hi);
+    const ck_radix pr = {(ck_u32)(fwd ? a.Do : a.Di), (ck_u32)((dheight + R - 1) / R), (ck_u32)rwidth};
     const int pixels = (int)(a.N * pr.r1 * pr.r2 * pr.r3);
     const int p0 = (int)blockIdx.x * (int)a.direct_pixels;
     const int p1 = p0 + (int)a.direct_pixels < pixels ? p0 + (int)a.direct_pixels : pixels;
@@ -466,17 +483,25 @@ template <int FY, int FX, bool WIN> CK_DEV void ck_dconv_mma(const CkArgs& a, AT
     // 64) with a mask of those inside it. Window slot 0 is source column w0 - pw (forward) or
     // w0 + pw - (FX - 1) (backward data, whose taps run backwards).
     constexpr int WCHUNKS = 3;
-    static_assert(SPAN * DC_VW <= 32 * WCHUNKS, "a lane copies at most WCHUNKS chunks of a window");
+    static_assert(SPAN * VW <= 32 * WCHUNKS, "a lane copies at most WCHUNKS chunks of a window");
     const int wchunks = SPAN * vw;
     int rmask = 0, wmask = 0;
-    ck_idx wroff[FY], wbase[WCHUNKS];
+    ck_idx wroff[WROWS], wbase[WCHUNKS];
     auto begin_window = [&](int first) {
         const ck_d4 cp = ck_split4(first, pr);
         const int sd = src_at(cp.v[1], 0, (int)a.sd, (int)a.pd, sD);
         rmask = 0;
 #pragma unroll
-        for (int t = 0; t < FY; ++t) {
-            const int sh = src_at(cp.v[2], t * (int)a.dh, (int)a.sh, (int)a.ph, sH);
+        for (int t = 0; t < WROWS; ++t) {
+            // Filter row t's source row, or a strip's source rows in order: forward from
+            // h0 - ph, backward data (whose taps run backwards) from h0 + ph - (FY - 1).
+            int sh;
+            if constexpr (R == 1) {
+                sh = src_at(cp.v[2], t * (int)a.dh, (int)a.sh, (int)a.ph, sH);
+            } else {
+                sh = cp.v[2] * R + t + (fwd ? -(int)a.ph : (int)a.ph - (FY - 1));
+                sh = sh >= 0 && sh < (int)sH ? sh : -1;
+            }
             wroff[t] = sh * s_h;
             rmask |= (sh >= 0 && sd >= 0) << t;
         }
@@ -512,7 +537,12 @@ template <int FY, int FX, bool WIN> CK_DEV void ck_dconv_mma(const CkArgs& a, AT
     };
     // A tap's slot offset in its row's window.
     auto slot = [&](int tx) { return fwd ? tx : FX - 1 - tx; };
-    // ldmatrix rows: lane l reads pixel 8 ((l / 8) % 2) + l % 8 of tap l / 16 of a pair.
+    // The filter row through which window j meets strip row q: with one row, window j is
+    // filter row j's; in strips, source row j of the strip (negative or past the filter
+    // where they do not meet).
+    auto row_of = [&](int j, int q) { return R == 1 ? j : fwd ? j - q : FY - 1 + q - j; };
+    // ldmatrix rows: lane l reads pixel 8 ((l / 8) % 2) + l % 8 of tap l / 16 of a pair (of
+    // source vector l / 16 for 16-channel groups).
     const int lrow = ((lane / 8) % 2) * 8 + lane % 8, ltap = lane / 16;
     // Step j of run r is item STEPS r + j, in stage (STEPS r + j) % NST; the copies run AHEAD
     // items ahead (with one step a run, the next AHEAD runs), a commit group an item.
@@ -526,14 +556,42 @@ template <int FY, int FX, bool WIN> CK_DEV void ck_dconv_mma(const CkArgs& a, AT
     }
     int st = 0;
     for (int run = 0; run < mine; ++run) {
-        float acc[DC_VW][4] = {};
+        float acc[R][VW][4] = {};
 #pragma unroll
         for (int j = 0; j < STEPS; ++j) {
             ck_cp_wait<AHEAD - 1>();
             __syncwarp();
             const AT* s = ring + st * STAGE;
-            if constexpr (WIN) {
-                // Filter row j: taps (j, 2h) and (j, 2h + 1) a k16 step, an odd last tap k8.
+            if constexpr (G16) {
+                // The step's taps (source row j's window, or pair j), each a k16 step of both
+                // destination vectors; the fragments first, so that their latencies overlap.
+                constexpr int T = WIN ? FX : 2;
+                unsigned f[T][4];
+#pragma unroll
+                for (int h = 0; h < T; ++h) {
+                    if (!WIN && 2 * j + h >= TAPS) break;
+                    const AT* at = WIN ? s + ck_swz_chunk(lrow + slot(h), ltap, vw)
+                                       : s + h * DC_TAP + ck_swz_chunk(lrow, ltap, vw);
+                    ck_ldsm<4, false>(f[h], at);
+                }
+#pragma unroll
+                for (int q = 0; q < R; ++q) {
+                    const int ty = row_of(j, q);
+                    if (WIN && (ty < 0 || ty >= FY)) continue;
+#pragma unroll
+                    for (int h = 0; h < T; ++h) {
+                        const int t = WIN ? ty * FX + h : 2 * j + h;
+                        if (t >= TAPS) break;
+#pragma unroll
+                        for (int v = 0; v < VW; ++v) {
+                            const unsigned b[4] = {bf[v][2 * t], bf[v][2 * t + 1], 0, 0};
+                            ck_mma(acc[q][v], f[h], b);
+                        }
+                    }
+                }
+            } else if constexpr (WIN) {
+                // Window j: taps (ty, 2h) and (ty, 2h + 1) a k16 step, an odd last tap k8, for
+                // each strip row and its filter row ty.
 #pragma unroll
                 for (int v0p = 0; v0p < DC_VW; v0p += 2) {
                     unsigned f[2][FX / 2][4], e[2][4];
@@ -547,16 +605,21 @@ template <int FY, int FX, bool WIN> CK_DEV void ck_dconv_mma(const CkArgs& a, AT
                             if (FX % 2) ck_ldsm<2, false>(e[q], s + ck_swz_chunk(lrow + slot(FX - 1), v, vw));
                         }
 #pragma unroll
-                    for (int q = 0; q < 2; ++q)
-                        if (v0p + q < vw) {
-                            const int v = v0p + q;
+                    for (int r = 0; r < R; ++r) {
+                        const int ty = row_of(j, r);
+                        if (ty < 0 || ty >= FY) continue;
 #pragma unroll
-                            for (int h = 0; h < FX / 2; ++h) {
-                                const unsigned b[4] = {bf[v][j * FX + 2 * h], bf[v][j * FX + 2 * h + 1], 0, 0};
-                                ck_mma(acc[v], f[q][h], b);
+                        for (int q = 0; q < 2; ++q)
+                            if (v0p + q < vw) {
+                                const int v = v0p + q, t0 = ty * FX;
+#pragma unroll
+                                for (int h = 0; h < FX / 2; ++h) {
+                                    const unsigned b[4] = {bf[v][t0 + 2 * h], bf[v][t0 + 2 * h + 1], 0, 0};
+                                    ck_mma(acc[r][v], f[q][h], b);
+                                }
+                                if (FX % 2) ck_mma_k8(acc[r][v], e[q][0], e[q][1], bf[v][t0 + FX - 1]);
                             }
-                            if (FX % 2) ck_mma_k8(acc[v], e[q][0], e[q][1], bf[v][j * FX + FX - 1]);
-                        }
+                    }
                 }
             } else {
                 const bool pair = 2 * j + 1 < TAPS;
@@ -577,9 +640,9 @@ template <int FY, int FX, bool WIN> CK_DEV void ck_dconv_mma(const CkArgs& a, AT
                             const int v = v0p + q;
                             if (pair) {
                                 const unsigned b[4] = {bf[v][2 * j], bf[v][(2 * j + 1) % TAPS], 0, 0};
-                                ck_mma(acc[v], f[q], b);
+                                ck_mma(acc[0][v], f[q], b);
                             } else {
-                                ck_mma_k8(acc[v], f[q][0], f[q][1], bf[v][2 * j]);
+                                ck_mma_k8(acc[0][v], f[q][0], f[q][1], bf[v][2 * j]);
                             }
                         }
                 }
@@ -595,22 +658,42 @@ template <int FY, int FX, bool WIN> CK_DEV void ck_dconv_mma(const CkArgs& a, AT
             ck_cp_commit();
             if (++st == NST) st = 0;
         }
-        // The run's rows g4 and g4 + 8: destination channels 2 t4 and 2 t4 + 1 of each vector.
+        // The run's rows g4 and g4 + 8 (of each strip row): destination channels 2 t4 and
+        // 2 t4 + 1 of each vector.
         const int run0 = first_of(run);
 #pragma unroll
         for (int i = 0; i < 2; ++i) {
             const int px = run0 + g4 + 8 * i;
             const ck_d4 o = ck_split4(px, pr);
-            if (px < p1 && o.v[3] < dwidth) {
-                const ck_idx out = o.v[0] * d_n + o.v[1] * d_d + o.v[2] * d_h + o.v[3] * d_w + 2 * t4;
 #pragma unroll
-                for (int v = 0; v < DC_VW; ++v)
-                    if (v < vw && v0 + v < nvec)
-                        ck_store_pair(a, out + (v0 + v) * d_vec, acc[v][2 * i], acc[v][2 * i + 1]);
+            for (int q = 0; q < R; ++q) {
+                const int h = o.v[2] * R + q;
+                if (px < p1 && o.v[3] < dwidth && h < dheight) {
+                    const ck_idx out = o.v[0] * d_n + o.v[1] * d_d + h * d_h + o.v[3] * d_w + 2 * t4;
+#pragma unroll
+                    for (int v = 0; v < VW; ++v)
+                        if (v < vw && v0 + v < nvec)
+                            ck_store_pair(a, out + (v0 + v) * d_vec, acc[q][v][2 * i], acc[q][v][2 * i + 1]);
+                }
             }
         }
     }
     ck_cp_wait<0>();
+}
+// 3x3, or for backward data a stride phase's filter under it at stride 2
+// (`dconv_tensor_cores`); direct_mma 2: 3x3 in row windows (`dconv_window`).
+template <bool G16> CK_DEV void ck_dconv_mma_filter(const CkArgs& a, AT* ring) {
+    if constexpr (CK_OP == CK_BWD_DATA) {
+        switch (a.Y * 4 + a.X) {
+        case 2 * 4 + 2: ck_dconv_mma<2, 2, false, G16>(a, ring); return;
+        case 2 * 4 + 1: ck_dconv_mma<2, 1, false, G16>(a, ring); return;
+        case 1 * 4 + 2: ck_dconv_mma<1, 2, false, G16>(a, ring); return;
+        case 1 * 4 + 1: ck_dconv_mma<1, 1, false, G16>(a, ring); return;
+        default: break;
+        }
+    }
+    if (a.direct_mma == 2) ck_dconv_mma<3, 3, true, G16>(a, ring);
+    else ck_dconv_mma<3, 3, false, G16>(a, ring);
 }
 // The kernel has the tensor-core path: 16-bit source and weights of one kind.
 constexpr bool DC_MMA = sizeof(AT) == 2 && sizeof(BT) == 2 && ck_is_bf16<AT>::value == ck_is_bf16<BT>::value;
@@ -632,18 +715,8 @@ CK_ENTRY_THREADS(direct, DIRECT_BLOCK, 2)(const CK_GRID_CONST CkArgs a) {
 #if defined(CK_MMA_SYNC)
     if (DC_MMA && a.direct_mma) {
         AT* ring = reinterpret_cast<AT*>(lds);
-        // 3x3, or a stride phase's filter under it at stride 2 (`dconv_tensor_cores`).
-        // direct_mma 2: 3x3 in row windows (`dconv_window`).
-        switch (a.Y * 4 + a.X) {
-        case 2 * 4 + 2: ck_dconv_mma<2, 2, false>(a, ring); break;
-        case 2 * 4 + 1: ck_dconv_mma<2, 1, false>(a, ring); break;
-        case 1 * 4 + 2: ck_dconv_mma<1, 2, false>(a, ring); break;
-        case 1 * 4 + 1: ck_dconv_mma<1, 1, false>(a, ring); break;
-        default:
-            if (a.direct_mma == 2) ck_dconv_mma<3, 3, true>(a, ring);
-            else ck_dconv_mma<3, 3, false>(a, ring);
-            break;
-        }
+        if (a.direct_ch == 16) ck_dconv_mma_filter<true>(a, ring);
+        else ck_dconv_mma_filter<false>(a, ring);
         return;
     }
 #endif

@@ -7,10 +7,11 @@ use crate::kernel::args;
 use crate::kernel::config::{KernelConfig, SLICED_STAGES, Schedule};
 use crate::kernel::launch::{
     CLUSTER_PAD, CONVERT_BLOCK, DCONV_BLOCK, DCONV_LDS_FLOATS, DCONV_PAD, DCONV_STRIP,
-    DCONV_WARP_VECTORS, DIRECT_DEPTH, DIRECT_LANES, DIRECT_MMA_BLOCKS, DIRECT_RUNS, DIRECT_SETS,
-    DIRECT_SPAN, DIRECT_STEP_ROWS, DROWS_CHUNK, DROWS_SLOTS, DROWS_STRIDE, DROWS_VECS, PW_BLOCK,
-    PW_PIXELS, PWM_BLOCKS, PWM_STAGED_COLS, PWM_STAGES, PWM_WARPS, REPACK_BLOCK, REPACK_CHUNK,
-    STAGE_PAD, WIN_BLOCK, WIN_BLOCKS, WIN_PIXELS,
+    DCONV_STRIP_ROWS, DCONV_STRIP_ROWS8, DCONV_WARP_VECTORS, DIRECT_DEPTH, DIRECT_LANES,
+    DIRECT_MMA_BLOCKS, DIRECT_RUNS, DIRECT_SETS, DIRECT_SPAN, DIRECT_STEP_ROWS, DROWS_CHUNK,
+    DROWS_SLOTS, DROWS_STRIDE, DROWS_VECS, PW_BLOCK, PW_PIXELS, PWM_BLOCKS, PWM_STAGED_COLS,
+    PWM_STAGES, PWM_WARPS, REPACK_BLOCK, REPACK_CHUNK, STAGE_PAD, WIN_BLOCK, WIN_BLOCKS,
+    WIN_PIXELS,
 };
 use crate::model::{ElementOp, Op, Reduction};
 use std::fmt::Write;
@@ -107,7 +108,8 @@ pub fn kernel_text(cfg: &KernelConfig) -> KernelText {
                 text,
                 "\nconstexpr int DIRECT_BLOCK = {DCONV_BLOCK};\nconstexpr int DC_VW = {DCONV_WARP_VECTORS};\n\
                  constexpr int DCONV_PAD = {DCONV_PAD};\nconstexpr int DCONV_LDS_FLOATS = {DCONV_LDS_FLOATS};\n\
-                 constexpr int DCONV_STRIP = {DCONV_STRIP};"
+                 constexpr int DCONV_STRIP = {DCONV_STRIP};\nconstexpr int DC_STRIP_ROWS = {DCONV_STRIP_ROWS};\n\
+                 constexpr int DC_STRIP_ROWS8 = {DCONV_STRIP_ROWS8};"
             );
             text.push_str(DIRECT_CONV);
         }

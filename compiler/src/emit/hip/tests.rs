@@ -1273,6 +1273,56 @@ fn merged_forward_and_backward_data_run_narrow_groups_on_the_small_channel_entry
             assert!(dp.phases.is_empty());
             assert_eq!(dp.args.direct_mma, 1);
         }
+        // 16 channels a group: tensor cores only (row windows in strips of four rows, tap
+        // pairs, stride phases), a warp a group, so a pass is four runs for each of the four
+        // warps of a vector set of two; elsewhere the GEMM tiles. 512 images: the strips (a
+        // quarter of the padded rows' runs) set the blocks' share.
+        let sixteen = ConvDims {
+            g: 32,
+            k: 16,
+            c: 16,
+            n: 512,
+            ..eight.clone()
+        };
+        let x = nv_plan(&sixteen);
+        assert_eq!((x.direct_ch, x.direct_vecs, x.direct_mma), (16, 4, 2));
+        let strips = 512 * 14u64.div_ceil(4) * 16;
+        let per = strips
+            .div_ceil(132 / 2)
+            .max(16 * 4 * 4)
+            .next_multiple_of(16);
+        assert_eq!((x.direct_pixels as u64, per), (per, 512));
+        // Strips need unit height strides: otherwise tap pairs.
+        let tall = ConvDims {
+            stride: [1, 2, 1],
+            output: [1, 7, 14],
+            ..sixteen.clone()
+        };
+        if op == Op::Fwd {
+            assert_eq!(nv_plan(&tall).direct_mma, 1);
+        }
+        let x7 = ConvDims {
+            input: [1, 7, 7],
+            output: [1, 7, 7],
+            ..sixteen.clone()
+        };
+        assert_eq!(nv_plan(&x7).direct_mma, 1);
+        let xs = merged
+            .plan(
+                &ConvDims {
+                    stride: [1, 2, 2],
+                    output: [1, 7, 7],
+                    ..sixteen.clone()
+                },
+                &NV,
+            )
+            .unwrap();
+        assert_eq!(xs.phases.len(), if op == Op::Fwd { 0 } else { 4 });
+        assert!(launches(&xs).iter().all(|&e| e == EntryKind::Direct));
+        assert_eq!(
+            launches(&merged.plan(&sixteen, &DEV).unwrap()),
+            [EntryKind::Main]
+        );
         // Filters under 3x3 take the tensor cores in backward data only (its phases' filters).
         let small = ConvDims {
             filter: [1, 2, 2],

@@ -58,8 +58,15 @@ pub(crate) const DCONV_PAD: u64 = 4;
 pub(crate) const DCONV_LDS_FLOATS: u64 = 8 * (9 * 64 + DCONV_PAD);
 /// Destination pixels of a row a thread of the depthwise strip bodies takes (`ck_dconv_strip`).
 pub(crate) const DCONV_STRIP: u64 = 4;
-/// Vectors a warp of the small-channel tensor-core path owns (the N of its MMAs, 8 each).
+/// Vectors a warp of the small-channel tensor-core path owns (the N of its MMAs, 8 each), at
+/// most 8 channels a group; at 16 a warp owns one group (its weights take twice the registers).
 pub(crate) const DCONV_WARP_VECTORS: u64 = 4;
+const DCONV_WARP_VECTORS_G16: u64 = 2;
+/// Destination rows of a row-window run (`ck_dconv_mma`'s strips) at 16 channels a group and
+/// at fewer: each source row is copied once for the strip's rows instead of once for each of
+/// its filter rows. At fewer channels a warp's four vectors' sums take the registers.
+pub(crate) const DCONV_STRIP_ROWS: u64 = 4;
+pub(crate) const DCONV_STRIP_ROWS8: u64 = 2;
 /// Pixels of a run of the small-channel tensor-core path (the M of its MMAs).
 const DCONV_RUN: u64 = 16;
 /// 16-pixel runs each warp of a tensor-core small-channel block takes at least: the warps set
@@ -233,9 +240,9 @@ pub fn depthwise_rows_suit(dims: &ConvDims) -> bool {
 }
 
 /// Whether the small-channel forward / backward-data entry's tensor-core path (sm_80+, 16-bit
-/// operands of one type, a kernel that merges groups) takes `dims` as a whole: 8-channel groups
-/// (4-channel ones in row windows) with a 3x3 filter over channels-last tensors, within its
-/// grid and 32-bit pixel indices (strided backward data in its stride phases).
+/// operands of one type, a kernel that merges groups) takes `dims` as a whole: 8- or 16-channel
+/// groups (4-channel ones in row windows) with a 3x3 filter over channels-last tensors, within
+/// its grid and 32-bit pixel indices (strided backward data in its stride phases).
 pub fn dconv_mma_suits(dims: &ConvDims) -> bool {
     let int = |sp: [u64; 3]| dims.n * sp.iter().product::<u64>() <= (i32::MAX as u64) / 2;
     dims.op != Op::BwdWeight
@@ -249,27 +256,39 @@ pub fn dconv_mma_suits(dims: &ConvDims) -> bool {
         && int(dims.output)
 }
 
-/// The channels a group the small-channel tensor-core path takes: 8, or 4 in row windows
-/// ([`dconv_window`]), where half its products are the zeros between a vector's two groups; in
-/// tap pairs 4 channels gained nothing over the scalar path.
+/// The channels a group the small-channel tensor-core path takes: 8 or 16 (a tap's k16 step),
+/// or 4 in row windows ([`dconv_window`]), where half its products are the zeros between a
+/// vector's two groups; in tap pairs 4 channels gained nothing over the scalar path.
 fn dconv_mma_channels(dims: &ConvDims) -> bool {
-    dims.c == 8 || dims.c == 4 && dconv_window(dims)
+    [8, 16].contains(&dims.c) || dims.c == 4 && dconv_window(dims)
 }
 
 /// Whether the tensor-core path of [`dconv_mma_suits`] runs `dims` in row windows (each filter
 /// row's window of source pixels copied once for its taps, runs within destination rows): a
-/// 3x3 filter at unit width stride and dilation (backward data at unit strides), on rows that
-/// padding to whole 16-pixel runs grows by at most a third.
+/// 3x3 filter at unit width stride and dilation (backward data at unit strides; where windows
+/// serve strips of rows, at unit height stride and dilation too), on rows that padding to
+/// whole 16-pixel runs grows by at most a third.
 pub fn dconv_window(dims: &ConvDims) -> bool {
     let (w, strides) = if dims.op == Op::Fwd {
         (dims.output[2], dims.stride[2] == 1)
     } else {
         (dims.input[2], dims.stride.iter().all(|&s| s == 1))
     };
+    let strips = dconv_strip_rows(dims.c) == 1 || dims.stride[1] == 1 && dims.dilation[1] == 1;
     dims.filter == [1, 3, 3]
         && strides
+        && strips
         && dims.dilation[2] == 1
         && 3 * w.next_multiple_of(DCONV_RUN) <= 4 * w
+}
+
+/// Destination rows of a small-channel tensor-core run in row windows at `c` channels a group.
+pub fn dconv_strip_rows(c: u64) -> u64 {
+    if c == 16 {
+        DCONV_STRIP_ROWS
+    } else {
+        DCONV_STRIP_ROWS8
+    }
 }
 
 /// Whether the input and output are channels-last (NWGC, NHWGC, NDHWGC and their outputs).
@@ -369,15 +388,23 @@ fn dconv_plan(
         matches!(body, DconvBody::TapPairs | DconvBody::RowWindows),
         body == DconvBody::RowWindows,
     );
-    let w = match body {
-        DconvBody::Strip => w.div_ceil(DCONV_STRIP),
-        DconvBody::RowWindows => w.next_multiple_of(DCONV_RUN),
-        _ => w,
+    let (h, w) = match body {
+        DconvBody::Strip => (h, w.div_ceil(DCONV_STRIP)),
+        DconvBody::RowWindows => (
+            h.div_ceil(dconv_strip_rows(c)),
+            w.next_multiple_of(DCONV_RUN),
+        ),
+        _ => (h, w),
     };
     let pixels = dims.n * d * h * w;
     let pass = if mma {
         // Warps per vector set of the block.
-        let warps = DCONV_BLOCK / 32 / (vecs / vecs.min(DCONV_WARP_VECTORS));
+        let warp_vectors = if c == 16 {
+            DCONV_WARP_VECTORS_G16
+        } else {
+            DCONV_WARP_VECTORS
+        };
+        let warps = DCONV_BLOCK / 32 / (vecs / vecs.min(warp_vectors));
         DCONV_RUN * DCONV_MMA_RUNS * warps
     } else {
         DCONV_BLOCK / vecs
@@ -468,11 +495,13 @@ impl KernelConfig {
     /// What the small-channel entries need: a kernel that has one, 1, 2, 4 or 8 input channels
     /// per group and plain operand loads.
     fn plain_small_channels(&self, dims: &ConvDims) -> bool {
+        [1, 2, 4, 8].contains(&dims.c) && self.plain_merged()
+    }
+
+    /// A kernel that has the small-channel entries and plain operand loads.
+    fn plain_merged(&self) -> bool {
         let pass = ElementOp::PassThrough;
-        self.has_direct()
-            && [1, 2, 4, 8].contains(&dims.c)
-            && self.a.op == pass
-            && self.b.op == pass
+        self.has_direct() && self.a.op == pass && self.b.op == pass
     }
 
     /// What the backward-weight small-channel entries need besides: a 3x3 filter with one
@@ -483,8 +512,11 @@ impl KernelConfig {
 
     /// The filters the small-channel forward / backward-data entry takes at `c` channels a
     /// group: 3x3 with one depth tap, any filter at 1 or 2 channels whose weights of one
-    /// vector fit its LDS, and those of the tensor-core path.
+    /// vector fit its LDS, and those of the tensor-core path (the only one for 16 channels).
     fn dconv_filter(&self, dims: &ConvDims, c: u64, dev: &DeviceInfo) -> bool {
+        if c > 8 {
+            return self.dconv_tensor_cores(dims, dev);
+        }
         dims.filter == [1, 3, 3]
             || (c <= 2 && dconv_vector_floats(dims, c) <= DCONV_LDS_FLOATS)
             || self.dconv_tensor_cores(dims, dev)
@@ -537,7 +569,7 @@ impl KernelConfig {
     }
 
     /// Whether the small-channel forward / backward-data entry runs `dims` on tensor cores
-    /// (`ck_dconv_mma`): on NVIDIA sm_80+, with 16-bit source and weights of one type, 8
+    /// (`ck_dconv_mma`): on NVIDIA sm_80+, with 16-bit source and weights of one type, 8 or 16
     /// channels a group and a 3x3 filter, or for backward data one under it that the stride
     /// phases of a 3x3 filter at stride 2 have (2x2, 2x1, 1x2, 1x1; backward data at strides
     /// the phases do not take masks the taps its strides do not divide); 4 channels a group
@@ -608,8 +640,8 @@ impl KernelConfig {
 
     /// Channels per group when an entry over 8-channel vectors runs `dims` (the small-channel
     /// forward / backward-data entry, and backward weight's tensor-core and depthwise rows
-    /// entries, which check their filters themselves): a kernel that has it, C = K of 1, 2, 4 or
-    /// 8 with whole 8-channel vectors (G·C a multiple of 8) in at most 65535 blocks of eight, plain
+    /// entries, which check their filters themselves): a kernel that has it, C = K of 1, 2, 4,
+    /// 8 or 16 with whole 8-channel vectors (G·C a multiple of 8) in at most 65535 blocks of eight, plain
     /// loads, pixel counts within the kernel's 32-bit indices, and channels-last source and
     /// destination whose 16-byte vectors are aligned (packed groups and channels, every other
     /// stride a multiple of 8).
@@ -628,7 +660,10 @@ impl KernelConfig {
                 && get(s, 'G') == c as i64
                 && s.iter().all(|&(l, st)| l == 'G' || l == ch || st % 8 == 0)
         };
-        let fits = self.plain_small_channels(dims)
+        // 16 channels a group run only on the forward / backward-data tensor-core path, whose
+        // filter check (`dconv_filter`) takes them; the backward-weight entries' own checks
+        // want at most 8.
+        let fits = (self.plain_small_channels(dims) || c == 16 && self.plain_merged())
             && dims.k == c
             && (dims.g * c).is_multiple_of(8)
             && (dims.g * c).div_ceil(64) <= MAX_GRID_Y

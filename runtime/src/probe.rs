@@ -617,8 +617,8 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
                     ..base
                 },
                 // Sixteen channels a group (a tap's k16 step on tensor cores): row windows of
-                // 13, tap pairs at stride 2 (backward data's stride phases), dilated, and a
-                // group count off the merge.
+                // 13, tap pairs at stride 2 (backward data's stride phases), row windows at
+                // stride 2, dilated, and a group count off the merge.
                 Shape {
                     what: "sixteen-channel groups, row windows",
                     g: m,
@@ -637,6 +637,17 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
                     k: 16,
                     c: 16,
                     input: 9,
+                    stride: 2,
+                    ..base
+                },
+                // Forward: row windows at stride 2, rows of 13 destination pixels.
+                Shape {
+                    what: "sixteen-channel groups, strided row windows",
+                    g: m,
+                    n: 2,
+                    k: 16,
+                    c: 16,
+                    input: 26,
                     stride: 2,
                     ..base
                 },

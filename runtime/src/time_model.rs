@@ -15,8 +15,9 @@ use crate::problem::ConvProblem;
 use crate::support::Formulation;
 use ck_compiler::ir::Instance;
 use ck_compiler::kernel::{
-    ConvDims, dconv_mma_suits, dconv_strip_rows, dconv_window, depthwise_rows_suit,
-    pointwise_mma_suits, pointwise_suits, stride_phases, takes_stride_phases, window_suits,
+    ConvDims, dconv_mma_suits, dconv_strip_rows, dconv_window, dconv_window_stride,
+    depthwise_rows_suit, pointwise_mma_suits, pointwise_suits, stride_phases, takes_stride_phases,
+    window_suits,
 };
 use ck_compiler::model::{Arch, ConvSpec, DataType, ElementOp, Op};
 use std::sync::OnceLock;
@@ -287,8 +288,9 @@ fn dconv_runs_and_steps(dims: &ConvDims) -> Option<(f64, f64, f64)> {
         };
         if dconv_window(dims) {
             let strip = dconv_strip_rows(dims.c);
+            let source_rows = dconv_window_stride(dims) * (strip - 1) + 3;
             let runs = (dims.n * d * h.div_ceil(strip) * w.next_multiple_of(16)) as f64;
-            return Some((runs, 0.0, runs * (strip + 2) as f64));
+            return Some((runs, 0.0, runs * source_rows as f64));
         }
         let pixels = (dims.n * d * h * w) as f64;
         return Some((pixels, pixels * steps_of(9) as f64, 0.0));
@@ -540,15 +542,22 @@ mod tests {
         let want = DCONV_LAUNCH_US + rows * DCONV_RUN_US + 4.0 * rows * DCONV_ROW_US;
         assert!((four - want).abs() < 1e-9, "{four}");
         // 16-channel groups: 64 vectors; at unit strides strips of four rows (six source
-        // rows a strip: 24 rows are six strips), at stride 2 a step a tap.
+        // rows a strip: 24 rows are six strips).
         let wide = |text: &str| est(&inst, &format!("{text} G=32 N=32 K=16 C=16 filter=3x3"));
         let strips = 32.0 * 6.0 * 32.0;
         let win16 = wide("fwd 2d input=24x24 pad=1").unwrap();
         let want =
             DCONV_G16_LAUNCH_US + 4.0 * (strips * DCONV_RUN_US + 6.0 * strips * DCONV_G16_ROW_US);
         assert!((win16 - want).abs() < 1e-9, "{win16}");
-        let pairs16 = wide("fwd 2d input=56x56 stride=2 pad=1").unwrap();
-        let want = DCONV_G16_LAUNCH_US + 4.0 * (px * DCONV_RUN_US + 9.0 * px * DCONV_STEP_US);
+        // Forward at stride 2: rows of 28 in windows (nine source rows a strip of four), rows
+        // of 7 in tap pairs, a step a tap.
+        let s2 = 32.0 * 7.0 * 32.0;
+        let win_s2 = wide("fwd 2d input=56x56 stride=2 pad=1").unwrap();
+        let want = DCONV_G16_LAUNCH_US + 4.0 * (s2 * DCONV_RUN_US + 9.0 * s2 * DCONV_G16_ROW_US);
+        assert!((win_s2 - want).abs() < 1e-9, "{win_s2}");
+        let px7 = 32.0 * 7.0 * 7.0;
+        let pairs16 = wide("fwd 2d input=14x14 stride=2 pad=1").unwrap();
+        let want = DCONV_G16_LAUNCH_US + 4.0 * (px7 * DCONV_RUN_US + 9.0 * px7 * DCONV_STEP_US);
         assert!((pairs16 - want).abs() < 1e-9, "{pairs16}");
         let pairs = 32.0 * 18.0 * 18.0;
         let narrow = est(

@@ -342,32 +342,35 @@ template <int FX, int S> CK_NOINLINE void ck_dconv_strip(const CkArgs& a, float*
 // next two steps in flight while one is multiplied, and read back with ldmatrix: a tap holds
 // 16 pixels by the warp's vectors in 16-byte chunks XOR-swizzled within 128-byte lines, so the
 // eight pixels of a matrix fall in distinct banks.
-// Row windows (WIN; 3x3 at unit width stride and dilation, see `dconv_window`): runs stay
-// within a destination row (each row padded to whole runs), so a filter row's taps read one
-// window of 16 + FX - 1 source pixels, and a step copies that window once where tap pairs copy
-// each source pixel once a tap. A step is a filter row: its taps in pairs, an odd last one a
-// k8 step; ldmatrix reads each tap's 16 pixels at its offset in the window.
 // 16-channel groups (G16): a warp owns one group, its two vectors. A tap's 16 source channels
 // are one k16 step and the group's two destination vectors two MMAs of it: the A fragment's
-// halves are the two source vectors where 8-channel groups take two taps. Their row windows
-// (unit height stride and dilation) run strips of DC_STRIP_ROWS destination rows by 16
-// pixels: a step is one source row's window, whose fragments feed every row of the strip it
-// meets (each through its own filter row), so each source row is copied once a strip instead
-// of once a filter row.
+// halves are the two source vectors where 8-channel groups take two taps.
+// Row windows (WIN; 3x3 at unit width and height stride and dilation, see `dconv_window`):
+// runs stay within destination rows (each row padded to whole runs) and take strips of them
+// (DC_STRIP_ROWS rows at 16 channels a group, DC_STRIP_ROWS8 at fewer). A step copies one
+// source row's window of 16 + FX - 1 pixels once, where tap pairs copy each source pixel
+// once a tap, and its fragments feed every row of the strip that it meets, through that
+// row's filter row: taps in pairs, an odd last one a k8 step; ldmatrix reads each tap's 16
+// pixels at its offset in the window. Forward 16-channel groups also take stride 2 (S): a
+// window of 33 source pixels, a tap's 16 pixels every other slot from its offset, and
+// 2 R + 1 source rows a strip of R.
 constexpr int DC_STAGES = 3;
 constexpr int DC_TAP = 16 * DC_VW * 8;            // elements of one tap's chunks
 constexpr int DC_WARP = DC_STAGES * 2 * DC_TAP;   // elements of a warp's ring
 
 // Inlined into its entry, unlike the SIMT bodies: its argument reads stay constant-bank
 // operands, where out of line they were generic loads and the body spilled.
-template <int FY, int FX, bool WIN, bool G16> CK_DEV void ck_dconv_mma(const CkArgs& a, AT* lds) {
+// S: the row windows' stride (forward 16-channel groups at stride 2 in both dimensions, else 1).
+template <int FY, int FX, bool WIN, bool G16, int S = 1>
+CK_DEV void ck_dconv_mma(const CkArgs& a, AT* lds) {
     // Destination rows of a run (strips), and the source rows (steps) of its window.
-    constexpr int R = WIN ? (G16 ? DC_STRIP_ROWS : DC_STRIP_ROWS8) : 1, WROWS = FY + R - 1;
-    constexpr int TAPS = FY * FX, STEPS = WIN ? WROWS : (TAPS + 1) / 2, SPAN = 16 + FX - 1;
+    constexpr int R = WIN ? (G16 ? DC_STRIP_ROWS : DC_STRIP_ROWS8) : 1, WROWS = S * (R - 1) + FY;
+    constexpr int TAPS = FY * FX, STEPS = WIN ? WROWS : (TAPS + 1) / 2, SPAN = 15 * S + FX;
     // Vectors a warp owns, and the 8x8 weight blocks (k8 B fragments) of one vector.
     constexpr int VW = G16 ? 2 : DC_VW, KB = G16 ? 2 * TAPS : TAPS;
-    // Elements of a stage of the ring, and the items the copies run ahead.
-    constexpr int NST = DC_STAGES, STAGE = WIN ? SPAN * DC_VW * 8 : 2 * DC_TAP, AHEAD = NST - 1;
+    // Elements of a stage of the ring (a window's chunks in whole 128-byte lines, within which
+    // they are swizzled), and the items the copies run ahead.
+    constexpr int NST = DC_STAGES, STAGE = WIN ? (SPAN * VW + 7) / 8 * 64 : 2 * DC_TAP, AHEAD = NST - 1;
     static_assert(STAGE <= 2 * DC_TAP, "a window fits a stage");
     const bool fwd = CK_OP == CK_FWD;
     const int ch = G16 ? 16 : (int)a.direct_ch, vecs = (int)a.direct_vecs, nvec = (int)(a.G * ch / 8);
@@ -494,18 +497,18 @@ template <int FY, int FX, bool WIN, bool G16> CK_DEV void ck_dconv_mma(const CkA
 #pragma unroll
         for (int t = 0; t < WROWS; ++t) {
             // Filter row t's source row, or a strip's source rows in order: forward from
-            // h0 - ph, backward data (whose taps run backwards) from h0 + ph - (FY - 1).
+            // h0 S - ph, backward data (whose taps run backwards) from h0 + ph - (FY - 1).
             int sh;
             if constexpr (R == 1) {
                 sh = src_at(cp.v[2], t * (int)a.dh, (int)a.sh, (int)a.ph, sH);
             } else {
-                sh = cp.v[2] * R + t + (fwd ? -(int)a.ph : (int)a.ph - (FY - 1));
+                sh = cp.v[2] * R * S + t + (fwd ? -(int)a.ph : (int)a.ph - (FY - 1));
                 sh = sh >= 0 && sh < (int)sH ? sh : -1;
             }
             wroff[t] = sh * s_h;
             rmask |= (sh >= 0 && sd >= 0) << t;
         }
-        const int col0 = fwd ? cp.v[3] - (int)a.pw : cp.v[3] + (int)a.pw - (FX - 1);
+        const int col0 = fwd ? cp.v[3] * S - (int)a.pw : cp.v[3] + (int)a.pw - (FX - 1);
         wmask = 0;
 #pragma unroll
         for (int i = 0; i < WCHUNKS; ++i) {
@@ -540,7 +543,7 @@ template <int FY, int FX, bool WIN, bool G16> CK_DEV void ck_dconv_mma(const CkA
     // The filter row through which window j meets strip row q: with one row, window j is
     // filter row j's; in strips, source row j of the strip (negative or past the filter
     // where they do not meet).
-    auto row_of = [&](int j, int q) { return R == 1 ? j : fwd ? j - q : FY - 1 + q - j; };
+    auto row_of = [&](int j, int q) { return R == 1 ? j : fwd ? j - S * q : FY - 1 + q - j; };
     // ldmatrix rows: lane l reads pixel 8 ((l / 8) % 2) + l % 8 of tap l / 16 of a pair (of
     // source vector l / 16 for 16-channel groups).
     const int lrow = ((lane / 8) % 2) * 8 + lane % 8, ltap = lane / 16;
@@ -570,7 +573,7 @@ template <int FY, int FX, bool WIN, bool G16> CK_DEV void ck_dconv_mma(const CkA
 #pragma unroll
                 for (int h = 0; h < T; ++h) {
                     if (!WIN && 2 * j + h >= TAPS) break;
-                    const AT* at = WIN ? s + ck_swz_chunk(lrow + slot(h), ltap, vw)
+                    const AT* at = WIN ? s + ck_swz_chunk(lrow * S + slot(h), ltap, vw)
                                        : s + h * DC_TAP + ck_swz_chunk(lrow, ltap, vw);
                     ck_ldsm<4, false>(f[h], at);
                 }
@@ -691,6 +694,9 @@ template <bool G16> CK_DEV void ck_dconv_mma_filter(const CkArgs& a, AT* ring) {
         case 1 * 4 + 1: ck_dconv_mma<1, 1, false, G16>(a, ring); return;
         default: break;
         }
+    }
+    if constexpr (CK_OP == CK_FWD && G16) {
+        if (a.direct_mma == 2 && a.sw == 2) return ck_dconv_mma<3, 3, true, true, 2>(a, ring);
     }
     if (a.direct_mma == 2) ck_dconv_mma<3, 3, true, G16>(a, ring);
     else ck_dconv_mma<3, 3, false, G16>(a, ring);

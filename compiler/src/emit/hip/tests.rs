@@ -1301,6 +1301,15 @@ fn merged_forward_and_backward_data_run_narrow_groups_on_the_small_channel_entry
         if op == Op::Fwd {
             assert_eq!(nv_plan(&tall).direct_mma, 1);
         }
+        // Forward at stride 2 in both dimensions onto rows of 14: row windows of 33 pixels.
+        let s2 = ConvDims {
+            stride: [1, 2, 2],
+            input: [1, 28, 28],
+            ..sixteen.clone()
+        };
+        if op == Op::Fwd {
+            assert_eq!(nv_plan(&s2).direct_mma, 2);
+        }
         let x7 = ConvDims {
             input: [1, 7, 7],
             output: [1, 7, 7],

@@ -24,7 +24,9 @@ pub(crate) use narrow::{
     DCONV_WARP_VECTORS, DIRECT_DEPTH, DIRECT_LANES, DIRECT_MMA_BLOCKS, DIRECT_RUNS, DIRECT_SETS,
     DIRECT_SPAN, DIRECT_STEP_ROWS, DROWS_CHUNK, DROWS_SLOTS, DROWS_STRIDE, DROWS_VECS,
 };
-pub use narrow::{dconv_mma_suits, dconv_strip_rows, dconv_window, depthwise_rows_suit};
+pub use narrow::{
+    dconv_mma_suits, dconv_strip_rows, dconv_window, dconv_window_stride, depthwise_rows_suit,
+};
 pub(crate) use pointwise::{
     PW_BLOCK, PW_PIXELS, PWM_BLOCKS, PWM_STAGED_COLS, PWM_STAGES, PWM_WARPS,
 };

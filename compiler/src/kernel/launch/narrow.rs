@@ -265,21 +265,31 @@ fn dconv_mma_channels(dims: &ConvDims) -> bool {
 
 /// Whether the tensor-core path of [`dconv_mma_suits`] runs `dims` in row windows (each filter
 /// row's window of source pixels copied once for its taps, runs within destination rows): a
-/// 3x3 filter at unit width stride and dilation (backward data at unit strides; where windows
-/// serve strips of rows, at unit height stride and dilation too), on rows that padding to
-/// whole 16-pixel runs grows by at most a third.
+/// 3x3 filter at unit height and width dilation and stride ([`dconv_window_stride`]) on rows
+/// that padding to whole 16-pixel runs grows by at most a third.
 pub fn dconv_window(dims: &ConvDims) -> bool {
-    let (w, strides) = if dims.op == Op::Fwd {
-        (dims.output[2], dims.stride[2] == 1)
+    let w = if dims.op == Op::Fwd {
+        dims.output[2]
     } else {
-        (dims.input[2], dims.stride.iter().all(|&s| s == 1))
+        dims.input[2]
     };
-    let strips = dconv_strip_rows(dims.c) == 1 || dims.stride[1] == 1 && dims.dilation[1] == 1;
+    let s = dconv_window_stride(dims);
     dims.filter == [1, 3, 3]
-        && strides
-        && strips
-        && dims.dilation[2] == 1
+        && dims.stride[1..] == [s, s]
+        && (dims.op == Op::Fwd || dims.stride[0] == 1)
+        && dims.dilation[1..] == [1, 1]
         && 3 * w.next_multiple_of(DCONV_RUN) <= 4 * w
+}
+
+/// The height and width stride the row windows take: 2 for forward 16-channel groups at
+/// stride 2 (windows of 33 source pixels, whose stages fit the ring at a warp's two vectors
+/// only), else 1.
+pub fn dconv_window_stride(dims: &ConvDims) -> u64 {
+    if dims.op == Op::Fwd && dims.c == 16 && dims.stride[1..] == [2, 2] {
+        2
+    } else {
+        1
+    }
 }
 
 /// Destination rows of a small-channel tensor-core run in row windows at `c` channels a group.

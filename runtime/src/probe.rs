@@ -640,7 +640,32 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
                     stride: 2,
                     ..base
                 },
-                // Forward: row windows at stride 2, rows of 13 destination pixels.
+                // Backward data's stride phases in row windows (rows of 13 destination pixels
+                // a phase), at 8 and 4 channels a group.
+                Shape {
+                    what: "eight-channel groups, strided row windows",
+                    g: m,
+                    n: 2,
+                    k: 8,
+                    c: 8,
+                    input: 26,
+                    stride: 2,
+                    ..base
+                },
+                Shape {
+                    what: "four-channel groups, strided row windows",
+                    g: 2 * m,
+                    n: 1,
+                    k: 4,
+                    c: 4,
+                    input: 27,
+                    stride: 2,
+                    lpad: 2,
+                    rpad: 0,
+                    ..base
+                },
+                // Forward: row windows at stride 2, rows of 13 destination pixels (backward
+                // data: its phases').
                 Shape {
                     what: "sixteen-channel groups, strided row windows",
                     g: m,

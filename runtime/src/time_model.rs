@@ -277,35 +277,32 @@ fn dconv_mma_us(inst: &Instance, q: &ConvProblem) -> Option<f64> {
 /// row's, or a strip's source rows); for backward data that splits into stride phases, those of
 /// each phase, whose filter holds the taps its stride divides (none past 64 phases).
 fn dconv_runs_and_steps(dims: &ConvDims) -> Option<(f64, f64, f64)> {
-    let steps_of = |taps: u64| {
-        if dims.c == 16 { taps } else { taps.div_ceil(2) }
+    // A problem without stride phases, or one phase.
+    let unit = |d: &ConvDims| {
+        let [depth, h, w] = if d.op == Op::Fwd { d.output } else { d.input };
+        let taps: u64 = d.filter.iter().product();
+        if dconv_window(d) {
+            let strip = dconv_strip_rows(d.c);
+            let source_rows = dconv_window_stride(d) * (strip - 1) + d.filter[1];
+            let runs = (d.n * depth * h.div_ceil(strip) * w.next_multiple_of(16)) as f64;
+            return (runs, 0.0, runs * source_rows as f64);
+        }
+        let pixels = (d.n * depth * h * w) as f64;
+        let steps = if d.c == 16 { taps } else { taps.div_ceil(2) };
+        (pixels, pixels * steps as f64, 0.0)
     };
     if !takes_stride_phases(dims) {
-        let [d, h, w] = if dims.op == Op::Fwd {
-            dims.output
-        } else {
-            dims.input
-        };
-        if dconv_window(dims) {
-            let strip = dconv_strip_rows(dims.c);
-            let source_rows = dconv_window_stride(dims) * (strip - 1) + 3;
-            let runs = (dims.n * d * h.div_ceil(strip) * w.next_multiple_of(16)) as f64;
-            return Some((runs, 0.0, runs * source_rows as f64));
-        }
-        let pixels = (dims.n * d * h * w) as f64;
-        return Some((pixels, pixels * steps_of(9) as f64, 0.0));
+        return Some(unit(dims));
     }
     if dims.stride.iter().product::<u64>() > 64 {
         return None;
     }
-    let (mut runs, mut steps) = (0.0, 0.0);
-    for d in stride_phases(dims).into_iter().filter_map(|ph| ph.dims) {
-        let pixels = (d.n * d.input.iter().product::<u64>()) as f64;
-        let taps: u64 = d.filter.iter().product();
-        runs += pixels;
-        steps += pixels * steps_of(taps) as f64;
-    }
-    Some((runs, steps, 0.0))
+    let sum = stride_phases(dims)
+        .into_iter()
+        .filter_map(|ph| ph.dims)
+        .map(|d| unit(&d))
+        .fold((0.0, 0.0, 0.0), |t, u| (t.0 + u.0, t.1 + u.1, t.2 + u.2));
+    Some(sum)
 }
 
 /// The estimate of a run of `q` on the depthwise backward-weight rows entries, where `inst`'s
@@ -514,14 +511,25 @@ mod tests {
         )
         .unwrap();
         assert!((fwd - us(px, 5.0 * px)).abs() < 1e-9);
-        // Backward data at stride 2, pad 1: four phases of 28² pixels with filters 1x1, 1x2,
-        // 2x1 and 2x2, one, one, one and two steps.
+        // Backward data at stride 2, pad 1: four phases of 7² pixels with filters 1x1, 1x2,
+        // 2x1 and 2x2, one, one, one and two steps; phases of 28² run in row windows, strips
+        // of two rows of 32 pixels, two or three source rows a strip.
         let bwd = est(
+            &inst,
+            "bwd_data 2d G=32 N=32 K=8 C=8 filter=3x3 input=14x14 stride=2 pad=1",
+        )
+        .unwrap();
+        let px7 = 32.0 * 7.0 * 7.0;
+        assert!((bwd - us(4.0 * px7, 5.0 * px7)).abs() < 1e-9, "{bwd}");
+        let phases = est(
             &inst,
             "bwd_data 2d G=32 N=32 K=8 C=8 filter=3x3 input=56x56 stride=2 pad=1",
         )
         .unwrap();
-        assert!((bwd - us(4.0 * px, 5.0 * px)).abs() < 1e-9, "{bwd}");
+        let strips = 32.0 * 14.0 * 32.0;
+        let want =
+            DCONV_LAUNCH_US + 2.0 * (4.0 * strips * DCONV_RUN_US + 10.0 * strips * DCONV_ROW_US);
+        assert!((phases - want).abs() < 1e-9, "{phases}");
         // At unit strides in row windows: 24-pixel rows padded to 32, strips of two rows, four
         // source rows a strip; 18-pixel rows would grow by more than a third and keep tap
         // pairs.

@@ -345,7 +345,8 @@ template <int FX, int S> CK_NOINLINE void ck_dconv_strip(const CkArgs& a, float*
 // 16-channel groups (G16): a warp owns one group, its two vectors. A tap's 16 source channels
 // are one k16 step and the group's two destination vectors two MMAs of it: the A fragment's
 // halves are the two source vectors where 8-channel groups take two taps.
-// Row windows (WIN; 3x3 at unit width and height stride and dilation, see `dconv_window`):
+// Row windows (WIN; 3x3 or a stride phase's filter, at unit width and height stride and
+// dilation, see `dconv_window`):
 // runs stay within destination rows (each row padded to whole runs) and take strips of them
 // (DC_STRIP_ROWS rows at 16 channels a group, DC_STRIP_ROWS8 at fewer). A step copies one
 // source row's window of 16 + FX - 1 pixels once, where tap pairs copy each source pixel
@@ -597,7 +598,7 @@ CK_DEV void ck_dconv_mma(const CkArgs& a, AT* lds) {
                 // each strip row and its filter row ty.
 #pragma unroll
                 for (int v0p = 0; v0p < DC_VW; v0p += 2) {
-                    unsigned f[2][FX / 2][4], e[2][4];
+                    unsigned f[2][FX / 2 > 0 ? FX / 2 : 1][4], e[2][4];
 #pragma unroll
                     for (int q = 0; q < 2; ++q)
                         if (v0p + q < vw) {
@@ -684,14 +685,15 @@ CK_DEV void ck_dconv_mma(const CkArgs& a, AT* lds) {
     ck_cp_wait<0>();
 }
 // 3x3, or for backward data a stride phase's filter under it at stride 2
-// (`dconv_tensor_cores`); direct_mma 2: 3x3 in row windows (`dconv_window`).
+// (`dconv_tensor_cores`); direct_mma 2: in row windows (`dconv_window`).
 template <bool G16> CK_DEV void ck_dconv_mma_filter(const CkArgs& a, AT* ring) {
     if constexpr (CK_OP == CK_BWD_DATA) {
+        const bool win = a.direct_mma == 2;
         switch (a.Y * 4 + a.X) {
-        case 2 * 4 + 2: ck_dconv_mma<2, 2, false, G16>(a, ring); return;
-        case 2 * 4 + 1: ck_dconv_mma<2, 1, false, G16>(a, ring); return;
-        case 1 * 4 + 2: ck_dconv_mma<1, 2, false, G16>(a, ring); return;
-        case 1 * 4 + 1: ck_dconv_mma<1, 1, false, G16>(a, ring); return;
+        case 2 * 4 + 2: win ? ck_dconv_mma<2, 2, true, G16>(a, ring) : ck_dconv_mma<2, 2, false, G16>(a, ring); return;
+        case 2 * 4 + 1: win ? ck_dconv_mma<2, 1, true, G16>(a, ring) : ck_dconv_mma<2, 1, false, G16>(a, ring); return;
+        case 1 * 4 + 2: win ? ck_dconv_mma<1, 2, true, G16>(a, ring) : ck_dconv_mma<1, 2, false, G16>(a, ring); return;
+        case 1 * 4 + 1: win ? ck_dconv_mma<1, 1, true, G16>(a, ring) : ck_dconv_mma<1, 1, false, G16>(a, ring); return;
         default: break;
         }
     }

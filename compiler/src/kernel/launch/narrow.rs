@@ -265,8 +265,9 @@ fn dconv_mma_channels(dims: &ConvDims) -> bool {
 
 /// Whether the tensor-core path of [`dconv_mma_suits`] runs `dims` in row windows (each filter
 /// row's window of source pixels copied once for its taps, runs within destination rows): a
-/// 3x3 filter at unit height and width dilation and stride ([`dconv_window_stride`]) on rows
-/// that padding to whole 16-pixel runs grows by at most a third.
+/// 3x3 filter, or backward data's filters under it (its stride phases'), at unit height and
+/// width dilation and stride ([`dconv_window_stride`]) on rows that padding to whole 16-pixel
+/// runs grows by at most a third.
 pub fn dconv_window(dims: &ConvDims) -> bool {
     let w = if dims.op == Op::Fwd {
         dims.output[2]
@@ -274,7 +275,9 @@ pub fn dconv_window(dims: &ConvDims) -> bool {
         dims.input[2]
     };
     let s = dconv_window_stride(dims);
-    dims.filter == [1, 3, 3]
+    let [z, y, x] = dims.filter;
+    let phase = dims.op == Op::BwdData && z == 1 && y <= 2 && x <= 2;
+    (dims.filter == [1, 3, 3] || phase)
         && dims.stride[1..] == [s, s]
         && (dims.op == Op::Fwd || dims.stride[0] == 1)
         && dims.dilation[1..] == [1, 1]

@@ -1,7 +1,9 @@
 //! Importers: CK instance strings back to instances and `.ck` source.
 
+pub mod allow;
 pub mod ck_source;
 pub mod traits;
 
+pub use allow::{Compiled, Refused, compile_allowing_breaks};
 pub use ck_source::{instance_source, to_ck_source};
 pub use traits::{ImportError, ImportedInstance, ListEntry, import_list, import_trait};

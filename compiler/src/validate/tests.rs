@@ -636,6 +636,11 @@ fn ck0401_cluster_rank() {
     s.a.cluster = ints(&[1, 4, 4, 1]);
     let at = span_of(&s.a.cluster);
     fails(s, c::CLUSTER_RANK, at);
+    // The v1-GEMM ops take only the 4-D slice: a 3-D cluster (CK prints it) is refused.
+    let mut v1 = xdl_v1();
+    v1.b.cluster = ints(&[4, 64, 1]);
+    let at = span_of(&v1.b.cluster);
+    fails(v1, c::CLUSTER_RANK, at);
 }
 
 #[test]

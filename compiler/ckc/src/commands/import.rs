@@ -5,9 +5,8 @@
 use super::Outcome;
 use crate::cli::{Color, ImportSource};
 use crate::output::print_diagnostics;
-use ck_compiler::import::{ImportedInstance, import_list, import_trait, to_ck_source};
-use ck_compiler::load::Session;
-use std::collections::{BTreeMap, BTreeSet};
+use ck_compiler::import::{ImportedInstance, compile_allowing_breaks, import_list, import_trait};
+use std::collections::BTreeMap;
 use std::io::Read;
 use std::process::ExitCode;
 
@@ -77,40 +76,16 @@ fn print(imported: &[ImportedInstance], color: Color) -> Outcome {
     Outcome::Ok
 }
 
-/// The `.ck` source of `imported`, compiled: where its instance breaks rules (those on the
-/// concrete instance, which `allow` relaxes), the source allows every rule it breaks and the
-/// breaks print as warnings; errors that `allow` does not relax print, and give `None`.
+/// The `.ck` source of `imported` as it compiles (allowing the rules it breaks, which print as
+/// warnings); errors that `allow` does not relax print, and give `None`.
 fn allowing_its_breaks(imported: &ImportedInstance, color: Color) -> Option<String> {
-    let compile = |text: &str| {
-        let mut session = Session::new();
-        session.add_source("<import>", text);
-        let result = ck_compiler::compile(&session);
-        (result, session)
-    };
-    let text = to_ck_source(imported);
-    let (result, session) = compile(&text);
-    let errors = match result {
-        Ok(set) => {
-            print_diagnostics(set.warnings(), session.sources(), color);
-            return Some(text);
+    match compile_allowing_breaks(imported) {
+        Ok(c) => {
+            print_diagnostics(c.set.warnings(), c.session.sources(), color);
+            Some(c.source)
         }
-        Err(d) => d,
-    };
-    let broken: BTreeSet<String> = errors
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| d.code.to_string())
-        .collect();
-    let mut allowing = imported.clone();
-    allowing.instance.allow = broken.into_iter().collect();
-    let relaxed = to_ck_source(&allowing);
-    match compile(&relaxed) {
-        (Ok(set), session) => {
-            print_diagnostics(set.warnings(), session.sources(), color);
-            Some(relaxed)
-        }
-        (Err(_), _) => {
-            print_diagnostics(&errors, session.sources(), color);
+        Err(refused) => {
+            print_diagnostics(&refused.errors, refused.session.sources(), color);
             None
         }
     }

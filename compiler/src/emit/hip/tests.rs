@@ -1339,7 +1339,7 @@ fn merged_forward_and_backward_data_run_narrow_groups_on_the_small_channel_entry
             pad: [0; 3],
             ..eight.clone()
         };
-        let on_cores = merged.plan(&small, &NV).unwrap().args.direct_mma == 1;
+        let on_cores = merged.plan(&small, &NV).unwrap().args.direct_mma != 0;
         assert_eq!(on_cores, op == Op::BwdData, "{op:?}");
         // 8 groups of 4 channels: four vectors by 64 pixels a pass; 6 groups of 4: three
         // vectors, planned as two blocks of two.

@@ -17,12 +17,15 @@ pub type Program = *mut c_void;
 pub const MEMCPY_HOST_TO_DEVICE: c_int = 1;
 pub const MEMCPY_DEVICE_TO_HOST: c_int = 2;
 
-/// Bytes reserved for `hipDeviceProp_t` (792 in HIP 5.x; later layouts only grow).
+/// `hipDeviceAttribute_t` values the back end asks for (the same from HIP 5 to 6).
+pub const ATTR_MULTIPROCESSOR_COUNT: c_int = 63;
+pub const ATTR_MAX_SHARED_MEMORY_PER_BLOCK: c_int = 74;
+
+/// Bytes reserved for `hipDeviceProp_t` (792 in HIP 5.x; later layouts only grow), which the
+/// back end reads only for the target name: no attribute holds that string.
 pub const DEVICE_PROP_BYTES: usize = 4096;
-/// Offsets in the HIP 5.x `hipDeviceProp_t` (`offsetof` against Debian's HIP 5.2 headers), the
-/// layout ROCm 6 keeps under `hipGetDevicePropertiesR0000`.
-pub const PROP_SHARED_MEM_PER_BLOCK: usize = 264;
-pub const PROP_MULTIPROCESSOR_COUNT: usize = 336;
+/// The offset of `gcnArchName` in the HIP 5.x `hipDeviceProp_t` (`offsetof` against Debian's
+/// HIP 5.2 headers), the layout ROCm 6 keeps under `hipGetDevicePropertiesR0000`.
 pub const PROP_GCN_ARCH_NAME: usize = 396;
 
 /// Library names tried in order.
@@ -34,6 +37,7 @@ pub struct Api {
     pub get_device_count: unsafe extern "C" fn(*mut c_int) -> Status,
     pub set_device: unsafe extern "C" fn(c_int) -> Status,
     pub get_device_properties: unsafe extern "C" fn(*mut c_void, c_int) -> Status,
+    pub device_get_attribute: unsafe extern "C" fn(*mut c_int, c_int, c_int) -> Status,
     pub runtime_get_version: unsafe extern "C" fn(*mut c_int) -> Status,
     pub get_error_string: unsafe extern "C" fn(Status) -> *const c_char,
     pub malloc: unsafe extern "C" fn(*mut *mut c_void, usize) -> Status,
@@ -133,6 +137,7 @@ fn load() -> Result<Api, LoadError> {
                 &hip,
                 &["hipGetDevicePropertiesR0000", "hipGetDeviceProperties"],
             )?,
+            device_get_attribute: sym(&hip, &["hipDeviceGetAttribute"])?,
             runtime_get_version: sym(&hip, &["hipRuntimeGetVersion"])?,
             get_error_string: sym(&hip, &["hipGetErrorString"])?,
             malloc: sym(&hip, &["hipMalloc"])?,
@@ -181,6 +186,16 @@ impl Api {
             code: status,
             message: text,
         })
+    }
+
+    /// Integer attribute `attr` (`hipDeviceAttribute_t`) of device `ordinal`.
+    pub fn attribute(&self, attr: c_int, ordinal: c_int) -> Result<c_int, HipError> {
+        let mut value = 0;
+        // SAFETY: `value` is valid for writes; HIP checks the attribute and the ordinal.
+        self.check("hipDeviceGetAttribute", unsafe {
+            (self.device_get_attribute)(&mut value, attr, ordinal)
+        })?;
+        Ok(value)
     }
 
     /// `Ok` for `HIPRTC_SUCCESS`, else hiprtc's error text.

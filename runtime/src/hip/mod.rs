@@ -145,13 +145,6 @@ pub struct HipBackend {
     loaded: Mutex<HashMap<String, Arc<LoadedKernel>>>,
 }
 
-/// Reads a native-endian integer of `N` bytes at `offset` of the properties image.
-fn prop<const N: usize>(props: &[u8], offset: usize) -> [u8; N] {
-    let mut out = [0; N];
-    out.copy_from_slice(&props[offset..offset + N]);
-    out
-}
-
 impl HipBackend {
     /// Opens device `ordinal` with the default kernel cache.
     pub fn new(ordinal: usize) -> Result<Self, HipError> {
@@ -193,16 +186,17 @@ impl HipBackend {
                 )
             })?
             .to_string();
-        let compute_units =
-            i32::from_ne_bytes(prop(&props, api::PROP_MULTIPROCESSOR_COUNT)).max(1) as u32;
-        let lds = usize::from_ne_bytes(prop(&props, api::PROP_SHARED_MEM_PER_BLOCK));
+        let compute_units = api
+            .attribute(api::ATTR_MULTIPROCESSOR_COUNT, ordinal)?
+            .max(1) as u32;
+        let lds = api.attribute(api::ATTR_MAX_SHARED_MEMORY_PER_BLOCK, ordinal)?;
         Ok(HipBackend {
             api,
             ordinal,
             arch,
             device: DeviceInfo {
                 compute_units,
-                max_lds_bytes: u32::try_from(lds).unwrap_or(u32::MAX),
+                max_lds_bytes: u32::try_from(lds).unwrap_or(0),
                 async_copy: false,
                 wgmma: false,
                 cluster_slots: NO_CLUSTERS,

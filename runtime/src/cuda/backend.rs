@@ -49,18 +49,15 @@ impl HostDevice for CudaBackend {
 
     /// The loaded kernel of `k`, compiled (or read from the cubin cache) on first use.
     fn loaded(&self, k: HipKernel) -> Result<Arc<LoadedKernel>, CudaError> {
-        let mut memo = self
-            .loaded
-            .lock()
-            .map_err(|_| CudaError::Nvrtc("kernel table poisoned by an earlier panic".into()))?;
-        if let Some(l) = memo.get(&k.source) {
-            return Ok(l.clone());
-        }
-        let cubin = self.cache.cubin(&k.name, &k.source, &self.arch)?;
         let source = k.source.clone();
-        let l = Arc::new(self.load(k, cubin)?);
-        memo.insert(source, l.clone());
-        Ok(l)
+        self.loaded.get_or_load(
+            &source,
+            || CudaError::Nvrtc("kernel table poisoned by an earlier panic".into()),
+            || {
+                let cubin = self.cache.cubin(&k.name, &k.source, &self.arch)?;
+                self.load(k, cubin)
+            },
+        )
     }
 
     fn alloc(&self, bytes: usize) -> Result<CudaSlice<u8>, CudaError> {

@@ -13,7 +13,7 @@ pub mod tune;
 pub use crate::gpu::{KernelCache, conv_dims};
 
 use crate::device::DeviceModel;
-use crate::gpu::{self, ArgImage, Enqueue, LaunchError, PlanWork};
+use crate::gpu::{self, ArgImage, Enqueue, LaunchError, LoadedKernels, PlanWork};
 use crate::problem::ConvProblem;
 use ck_compiler::emit::hip::HipKernel;
 use ck_compiler::ir::Instance;
@@ -26,7 +26,6 @@ use cudarc::driver::{
     DriverError, LaunchConfig, PushKernelArg, sys,
 };
 use cudarc::nvrtc::Ptx;
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 #[derive(Debug, thiserror::Error)]
@@ -75,7 +74,7 @@ pub struct CudaBackend {
     tma: bool,
     cache: KernelCache,
     /// Kernels loaded by [`Backend::run`](crate::Backend::run), by source.
-    loaded: Mutex<HashMap<String, Arc<LoadedKernel>>>,
+    loaded: LoadedKernels<LoadedKernel>,
     /// Streams of the stride phases after the first (which runs on `stream`), created as
     /// plans need them.
     phase_streams: Mutex<Vec<Arc<CudaStream>>>,
@@ -130,7 +129,7 @@ impl CudaBackend {
             device,
             tma: enabled("CK_TMA"),
             cache,
-            loaded: Mutex::new(HashMap::new()),
+            loaded: LoadedKernels::default(),
             phase_streams: Mutex::new(Vec::new()),
         })
     }

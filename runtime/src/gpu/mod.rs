@@ -4,6 +4,7 @@
 
 mod cache;
 mod host;
+mod loaded;
 
 pub use crate::dims::conv_dims;
 pub use cache::KernelCache;
@@ -14,6 +15,7 @@ pub use host::{
     plan, portable_checks, portable_kernel, zero_fills,
 };
 pub(crate) use host::{HostDevice, device_backend, plan_on, plans_on, run_on_host};
+pub use loaded::LoadedKernels;
 
 use ck_compiler::kernel::PlanError;
 

@@ -44,18 +44,15 @@ impl HostDevice for HipBackend {
 
     /// The loaded kernel of `k`, compiled (or read from the code-object cache) on first use.
     fn loaded(&self, k: HipKernel) -> Result<Arc<LoadedKernel>, HipError> {
-        let mut memo = self
-            .loaded
-            .lock()
-            .map_err(|_| HipError::Device("kernel table poisoned by an earlier panic".into()))?;
-        if let Some(l) = memo.get(&k.source) {
-            return Ok(l.clone());
-        }
-        let code = self.cache.code_object(&k.name, &k.source, &self.arch)?;
         let source = k.source.clone();
-        let l = Arc::new(self.load(k, code)?);
-        memo.insert(source, l.clone());
-        Ok(l)
+        self.loaded.get_or_load(
+            &source,
+            || HipError::Device("kernel table poisoned by an earlier panic".into()),
+            || {
+                let code = self.cache.code_object(&k.name, &k.source, &self.arch)?;
+                self.load(k, code)
+            },
+        )
     }
 
     fn alloc(&self, bytes: usize) -> Result<DeviceBuffer, HipError> {

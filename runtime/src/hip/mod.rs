@@ -10,15 +10,13 @@ pub mod hiprtc;
 pub use crate::gpu::{KernelCache, conv_dims};
 
 use crate::device::DeviceModel;
-use crate::gpu::{self, ArgImage, LaunchError, PlanWork};
+use crate::gpu::{self, ArgImage, LaunchError, LoadedKernels, PlanWork};
 use crate::problem::ConvProblem;
 use api::{Api, Function, Module, api};
 use ck_compiler::emit::hip::HipKernel;
 use ck_compiler::ir::Instance;
 use ck_compiler::kernel::{Buffers, DeviceInfo, EntryKind, LaunchPlan, NO_CLUSTERS};
-use std::collections::HashMap;
 use std::ffi::{CString, c_void};
-use std::sync::{Arc, Mutex};
 
 /// `hipErrorNoDevice` and `hipErrorInvalidDevice`: what `hipInit` and `hipGetDeviceCount`
 /// return on a machine without an AMD GPU (or without access to `/dev/kfd`).
@@ -142,7 +140,7 @@ pub struct HipBackend {
     device: DeviceInfo,
     cache: KernelCache,
     /// Kernels loaded by [`Backend::run`](crate::Backend::run), by source.
-    loaded: Mutex<HashMap<String, Arc<LoadedKernel>>>,
+    loaded: LoadedKernels<LoadedKernel>,
 }
 
 impl HipBackend {
@@ -202,7 +200,7 @@ impl HipBackend {
                 cluster_slots: NO_CLUSTERS,
             },
             cache,
-            loaded: Mutex::new(HashMap::new()),
+            loaded: LoadedKernels::default(),
         })
     }
 

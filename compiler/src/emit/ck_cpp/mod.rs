@@ -7,6 +7,7 @@
 
 mod explicit;
 mod release;
+mod template;
 mod tile;
 
 use super::access::{element_op_slot, flag_slot, int_slot, seq_slot, type_slot};

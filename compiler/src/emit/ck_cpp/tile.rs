@@ -11,6 +11,7 @@ use super::super::format::CkFormat;
 use super::super::names::dispatcher_name;
 use super::super::spelling::*;
 use super::super::traits::instance_string_as;
+use super::template::render;
 use super::{BANNER, CkCppError, OutFile, cpp_type};
 use crate::ir::{Instance, StreamK, TileKernel};
 use crate::model::{DataType, Epilogue, Layout, Op, PipelineVersion};
@@ -107,6 +108,11 @@ struct Direction {
     prefix: &'static str,
     launcher_alias: &'static str,
 }
+
+/// The launcher struct of a kernel, and its launch body with and without a StreamK workspace.
+const LAUNCHER: &str = include_str!("templates/tile_launcher.cpp");
+const RUN: &str = include_str!("templates/tile_run.cpp");
+const RUN_STREAMK: &str = include_str!("templates/tile_run_streamk.cpp");
 
 fn direction(op: Op) -> Direction {
     match op {
@@ -349,9 +355,8 @@ fn launcher(inst: &Instance, name: &str, dir: &Direction, pipe: &PipelineClasses
     let streamk = inst.work.streamk.is_some();
     let partitioner = if streamk {
         "StreamKTilePartitioner<GemmShape, Config::ReductionStrategy, Config::Persistent>"
-            .to_string()
     } else {
-        "GemmSpatiallyLocalTilePartitioner<\n        GemmShape,\n        GroupedConvTraitsType::FixedGemmParams::TilePartitionerGroupNum,\n        GroupedConvTraitsType::FixedGemmParams::TilePartitionerM01>".to_string()
+        "GemmSpatiallyLocalTilePartitioner<\n        GemmShape,\n        GroupedConvTraitsType::FixedGemmParams::TilePartitionerGroupNum,\n        GroupedConvTraitsType::FixedGemmParams::TilePartitionerM01>"
     };
     let pipeline = if pipe.conv_policy {
         format!(
@@ -372,177 +377,39 @@ fn launcher(inst: &Instance, name: &str, dir: &Direction, pipe: &PipelineClasses
             "BaseGemmPipeline::TailHandler(Run, has_hot_loop, tail_num);",
         )
     };
-    let run_body = if streamk {
-        // StreamK partials go through a workspace whose flags start zeroed on every launch.
-        "            auto kargs = Kernel::MakeKernelArgs(args);\n\
-         \n\
-         \x20           if (!Kernel::IsSupportedArgument(kargs)) {\n\
-         \x20               throw std::runtime_error(\"Arguments not supported for grouped conv kernel\");\n\
-         \x20           }\n\
-         \n\
-         \x20           const dim3 grids = Kernel::GridSize(kargs);\n\
-         \x20           const dim3 blocks = Kernel::BlockSize();\n\
-         \n\
-         \x20           const auto ws_size = Kernel::GetWorkSpaceSize(kargs);\n\
-         \x20           DeviceMem workspace(ws_size);\n\
-         \x20           Kernel::SetWorkSpacePointer(kargs, workspace.GetDeviceBuffer());\n\
-         \x20           auto preprocess = [&]() {\n\
-         \x20               if (ws_size > 0) {\n\
-         \x20                   hip_check_error(hipMemsetAsync(\n\
-         \x20                       workspace.GetDeviceBuffer(), 0, ws_size, s.stream_id_));\n\
-         \x20               }\n\
-         \x20           };\n\
-         \n\
-         \x20           ave_time = launch_kernel_time_mask(s, preprocess, make_kernel<Config::kBlockPerCu>(\n\
-         \x20               Kernel{}, grids, blocks, 0, kargs));\n"
+    // StreamK partials go through a workspace whose flags start zeroed on every launch.
+    let run_body = if streamk { RUN_STREAMK } else { RUN };
+    let title = title(dir.prefix);
+    // The StreamK partitioner has no static loop count; it is K_split over K_Tile.
+    let loop_num = if streamk {
+        "(K_split + Config::K_Tile - 1) / Config::K_Tile"
     } else {
-        "            auto kargs = Kernel::MakeKernelArgs(args);\n\
-         \n\
-         \x20           if (!Kernel::IsSupportedArgument(kargs)) {\n\
-         \x20               throw std::runtime_error(\"Arguments not supported for grouped conv kernel\");\n\
-         \x20           }\n\
-         \n\
-         \x20           const dim3 grids = Kernel::GridSize(kargs);\n\
-         \x20           const dim3 blocks = Kernel::BlockSize();\n\
-         \n\
-         \x20           ave_time = launch_kernel(s, make_kernel<Config::kBlockPerCu>(\n\
-         \x20               Kernel{}, grids, blocks, 0, kargs));\n"
+        "TilePartitioner::GetLoopNum(K_split)"
     };
-    format!(
-        r#"
-// Unique namespace for this kernel to avoid conflicts when including multiple kernels
-namespace {ns} {{
-
-using Config = {name}_Config;
-
-constexpr const char* CONV_{prefix}_KERNEL_NAME = "{name}";
-
-using SelectedConv{title}Kernel = Config;
-
-struct {name}_Launcher {{
-    using KernelConfig = Config;
-    using InDataType = typename Config::InDataType;
-    using WeiDataType = typename Config::WeiDataType;
-    using OutDataType = typename Config::OutDataType;
-    using AccDataType = typename Config::AccDataType;
-    using InLayout = typename Config::InLayout;
-    using WeiLayout = typename Config::WeiLayout;
-    using OutLayout = typename Config::OutLayout;
-    using DsDataType = typename Config::DsDataType;
-    using DsLayout = typename Config::DsLayout;
-
-    static constexpr index_t NDimSpatial = Config::NDimSpatial;
-
-    using GemmShape = TileGemmShape<
-        sequence<Config::M_Tile, Config::N_Tile, Config::K_Tile>,
-        sequence<Config::M_Warp, Config::N_Warp, Config::K_Warp>,
-        sequence<Config::M_Warp_Tile, Config::N_Warp_Tile, Config::K_Warp_Tile>>;
-
-    using GroupedConvTraitsType = GroupedConvTraits<
-        NDimSpatial, Config::ConvSpec, InLayout, WeiLayout, DsLayout, OutLayout,
-        Config::VectorSizeA, Config::VectorSizeB, Config::VectorSizeC,
-        Config::NumGroupsToMerge, Config::EnableSplitImage, Config::ExplicitGemm>;
-
-    using TilePartitioner = {partitioner};
-
-    using GemmUniversalTraits = TileGemmUniversalTraits<
-        GroupedConvTraitsType::FixedGemmParams::kPadM,
-        GroupedConvTraitsType::FixedGemmParams::kPadN,
-        GroupedConvTraitsType::FixedGemmParams::kPadK,
-        Config::DoubleSmemBuffer,
-        typename GroupedConvTraitsType::AsLayout{suffix},
-        typename GroupedConvTraitsType::BsLayout{suffix},
-        typename GroupedConvTraitsType::CLayout{suffix},
-        GroupedConvTraitsType::FixedGemmParams::TransposeC,
-        GroupedConvTraitsType::FixedGemmParams::UseStructuredSparsity,
-        GroupedConvTraitsType::FixedGemmParams::Persistent,
-        Config::NumWaveGroups>;
-
-    using GemmPipelineProblem = GemmPipelineProblem<
-        {a}, {b}, AccDataType, GemmShape,
-        typename GroupedConvTraitsType::template {gemm_traits}<Config::NumWaveGroups>,
-        element_wise::PassThrough, element_wise::PassThrough, {c},
-        GroupedConvTraitsType::FixedGemmParams::FixedVectorSize,
-        GroupedConvTraitsType::VectorSizeA, GroupedConvTraitsType::VectorSizeB>;
-
-    using BaseGemmPipeline = {base}<GemmPipelineProblem>;
-
-    static float launch(const {host_args}& args, const stream_config& s) {{
-        const index_t gemm_k = args.{k_len} * std::accumulate(args.{k_list}.begin(), args.{k_list}.end(), 1, std::multiplies<index_t>());
-
-        const index_t k_grain = args.k_batch * Config::K_Tile;
-        const index_t K_split = (gemm_k + k_grain - 1) / k_grain * Config::K_Tile;
-        const index_t num_loop = {loop_num};
-        const bool has_hot_loop = BaseGemmPipeline::BlockHasHotloop(num_loop);
-        const TailNumber tail_num = BaseGemmPipeline::GetBlockLoopTailNum(num_loop);
-
-        float ave_time{{0}};
-
-        constexpr auto scheduler = Config::Scheduler;
-
-        using UniversalGemmProblem = UniversalGemmPipelineProblem<
-            {a}, {b}, AccDataType, GemmShape, GemmUniversalTraits,
-            scheduler,
-            element_wise::PassThrough, element_wise::PassThrough, {c},
-            GroupedConvTraitsType::FixedGemmParams::FixedVectorSize,
-            GroupedConvTraitsType::VectorSizeA, GroupedConvTraitsType::VectorSizeB>;
-
-        using GemmPipeline = {pipeline};
-
-        using ConvEpilogue = CShuffleEpilogue<CShuffleEpilogueProblem<
-            {a}, {b}, DsDataType, AccDataType, {c},
-            typename GroupedConvTraitsType::ImplicitGemmDsLayout,
-            typename GroupedConvTraitsType::FixedGemmParams::ELayout,
-            typename Config::CDEElementWise,
-            TilePartitioner::MPerBlock, TilePartitioner::NPerBlock,
-            Config::M_Warp, Config::N_Warp, Config::M_Warp_Tile,
-            Config::N_Warp_Tile, Config::K_Warp_Tile,
-            GroupedConvTraitsType::FixedGemmParams::TransposeC,
-            Config::NumWaveGroups,
-            GroupedConvTraitsType::FixedGemmParams::FixedVectorSize,
-            Config::VectorSizeC, 1, Config::DoubleSmemBuffer>>;
-
-        using Kernel = {kernel}<
-            GroupedConvTraitsType, TilePartitioner, GemmPipeline, ConvEpilogue>;
-
-        const auto Run = {lambda} {{
-{run_body}
-            return ave_time;
-        }};
-
-        {tail_call}
-        return ave_time;
-    }}
-}};
-
-// Launcher alias for tile_engine compatibility
-using {alias} = {name}_Launcher;
-
-}} // namespace {ns}
-
-// Export specific launcher to global namespace
-using {name}_Launcher = {ns}::{name}_Launcher;
-
-// When used with -include compiler flag, export aliases to global namespace
-#ifdef CK_TILE_SINGLE_KERNEL_INCLUDE
-using {alias} = {ns}::{alias};
-constexpr const char* CONV_{prefix}_KERNEL_NAME = {ns}::CONV_{prefix}_KERNEL_NAME;
-#endif
-"#,
-        prefix = dir.prefix,
-        // The StreamK partitioner has no static loop count; it is K_split over K_Tile.
-        loop_num = if streamk {
-            "(K_split + Config::K_Tile - 1) / Config::K_Tile"
-        } else {
-            "TilePartitioner::GetLoopNum(K_split)"
-        },
-        title = title(dir.prefix),
-        gemm_traits = dir.gemm_traits,
-        base = pipe.base,
-        host_args = dir.host_args,
-        k_len = dir.gemm_k.0,
-        k_list = dir.gemm_k.1,
-        kernel = dir.kernel,
-        alias = dir.launcher_alias,
+    render(
+        LAUNCHER,
+        &[
+            ("ns", &ns),
+            ("name", name),
+            ("prefix", dir.prefix),
+            ("title", &title),
+            ("partitioner", partitioner),
+            ("suffix", suffix),
+            ("a", a),
+            ("b", b),
+            ("c", c),
+            ("gemm_traits", dir.gemm_traits),
+            ("base", pipe.base),
+            ("host_args", dir.host_args),
+            ("k_len", dir.gemm_k.0),
+            ("k_list", dir.gemm_k.1),
+            ("loop_num", loop_num),
+            ("pipeline", &pipeline),
+            ("kernel", dir.kernel),
+            ("lambda", lambda),
+            ("run_body", run_body),
+            ("tail_call", tail_call),
+            ("alias", dir.launcher_alias),
+        ],
     )
 }

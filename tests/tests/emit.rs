@@ -122,6 +122,11 @@ fn cmake_project_is_the_root_list_of_the_ck_files() {
 /// The CK C++ rows of a fixture of `tests/fixtures/formats` for `release`: each row of the
 /// device-op tuple, one string.
 fn rows_for(fixture: &str, op: &str, release: CkRelease) -> Vec<String> {
+    lines_for(fixture, &format!("{op}<"), release)
+}
+
+/// The lines of `fixture`'s CK C++ for `release` that hold `needle`.
+fn lines_for(fixture: &str, needle: &str, release: CkRelease) -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("workspace root");
@@ -134,7 +139,7 @@ fn rows_for(fixture: &str, op: &str, release: CkRelease) -> Vec<String> {
     out.files
         .iter()
         .flat_map(|f| f.contents.lines())
-        .filter(|l| l.contains(&format!("{op}<")))
+        .filter(|l| l.contains(needle))
         .map(str::to_string)
         .collect()
 }
@@ -158,6 +163,19 @@ fn args(row: &str) -> Vec<String> {
     }
     out.push(cur.trim().to_string());
     out
+}
+
+/// The instance header declares `TF32` only for CK releases that have `ck::tf32_t`.
+#[test]
+fn the_preamble_declares_tf32_where_ck_has_it() {
+    for release in CkRelease::ALL {
+        let tf32 = lines_for("bwd_data_xdl.ck", "using TF32", release);
+        let want: &[&str] = match release {
+            CkRelease::Oct2024 => &[],
+            CkRelease::Current => &["using TF32 = ck::tf32_t;"],
+        };
+        assert_eq!(tf32, want, "{release:?}");
+    }
 }
 
 /// Backward-data XDL rows carry the template's C-shuffle type (the instance string has none)

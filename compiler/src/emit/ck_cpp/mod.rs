@@ -17,6 +17,7 @@ use super::spelling::*;
 use crate::ir::{Instance, Validated};
 use crate::model::{ConvSpec, DataType, Kind, Layout, Op};
 use std::collections::BTreeMap;
+use template::render;
 
 pub use release::CkRelease;
 
@@ -305,6 +306,9 @@ fn namespace_open() -> &'static str {
     "namespace ck {\nnamespace tensor_operation {\nnamespace device {\nnamespace instance {\n\n"
 }
 
+/// An instance header's includes after the ops' own, its namespaces and type aliases.
+const PREAMBLE: &str = include_str!("templates/instances_preamble.hpp");
+
 fn namespace_close() -> &'static str {
     "} // namespace instance\n} // namespace device\n} // namespace tensor_operation\n} // namespace ck\n"
 }
@@ -567,48 +571,21 @@ fn header(key: &HeaderKey, aliases: &Aliases, release: CkRelease) -> Result<OutF
     for h in impls {
         out.push_str(&format!("#include \"{h}\"\n"));
     }
-    out.push_str("#include \"ck/tensor_operation/gpu/element/element_wise_operation.hpp\"\n");
-    out.push_str(
-        "#include \"ck/library/tensor_operation_instance/add_device_operation_instance.hpp\"\n\n",
-    );
-    out.push_str(namespace_open());
-    out.push_str("using namespace ck::tensor_layout::convolution;\n\n");
-    for line in [
-        "using F16  = ck::half_t;",
-        "using BF16 = ck::bhalf_t;",
-        "using F32  = float;",
-        "using TF32 = ck::tf32_t;",
-        "using F64  = double;",
-        "using I8   = int8_t;",
-        "using I32  = int32_t;",
-        "#ifdef CK_ENABLE_FP8",
-        "using F8   = ck::f8_t;",
-        "#endif",
-        "#ifdef CK_ENABLE_BF8",
-        "using BF8  = ck::bf8_t;",
-        "#endif",
-        "",
-        "using Empty_Tuple = ck::Tuple<>;",
-        "",
-        "template <ck::index_t... Is>",
-        "using S = ck::Sequence<Is...>;",
-        "",
-    ] {
-        if line.starts_with("using TF32") && !release.has_tf32() {
-            continue;
-        }
-        out.push_str(line);
-        out.push('\n');
-    }
-    if key.kind == Kind::ExplicitGemm {
-        out.push_str("using Row = ck::tensor_layout::gemm::RowMajor;\nusing Col = ck::tensor_layout::gemm::ColumnMajor;\n\n");
-    }
-    for op in ["PassThrough", "Scale", "Bilinear", "Add", "AddRelu", "Relu"] {
-        out.push_str(&format!(
-            "using {op} = ck::tensor_operation::element_wise::{op};\n"
-        ));
-    }
-    out.push('\n');
+    // TF32 is newer than CK's October 2024 tree.
+    let tf32 = if release.has_tf32() {
+        "using TF32 = ck::tf32_t;\n"
+    } else {
+        ""
+    };
+    let gemm_layouts = if key.kind == Kind::ExplicitGemm {
+        "using Row = ck::tensor_layout::gemm::RowMajor;\nusing Col = ck::tensor_layout::gemm::ColumnMajor;\n\n"
+    } else {
+        ""
+    };
+    out.push_str(&render(
+        PREAMBLE,
+        &[("tf32", tf32), ("gemm_layouts", gemm_layouts)],
+    ));
     for &spec in ConvSpec::ALL {
         if aliases.values().flatten().any(|(i, _)| i.spec == spec) {
             out.push_str(&format!(

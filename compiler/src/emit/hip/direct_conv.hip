@@ -346,9 +346,9 @@ template <int FX, int S> CK_NOINLINE void ck_dconv_strip(const CkArgs& a, float*
 // are one k16 step and the group's two destination vectors two MMAs of it: the A fragment's
 // halves are the two source vectors where 8-channel groups take two taps.
 // Row windows (WIN; 3x3 or a stride phase's filter, at unit width and height stride and
-// dilation, see `dconv_window`):
-// runs stay within destination rows (each row padded to whole runs) and take strips of them
-// (DC_STRIP_ROWS rows at 16 channels a group, DC_STRIP_ROWS8 at fewer). A step copies one
+// dilation, see `dconv_window`): runs stay within destination rows (each row padded to whole
+// runs) and take strips of them (DC_STRIP_ROWS rows at 16 channels a group, DC_STRIP_ROWS8 at
+// fewer). A step copies one
 // source row's window of 16 + FX - 1 pixels once, where tap pairs copy each source pixel
 // once a tap, and its fragments feed every row of the strip that it meets, through that
 // row's filter row: taps in pairs, an odd last one a k8 step; ldmatrix reads each tap's 16
@@ -418,8 +418,7 @@ CK_DEV void ck_dconv_mma(const CkArgs& a, AT* lds) {
     // A vector's offset from the last (groups and channels are packed: 8 channels on).
     const ck_idx s_vec = G16 ? 8 : ck_ix((ck_i64)(8 / ch) * (fwd ? a.xs_g : a.ys_g));
     const ck_idx d_vec = G16 ? 8 : ck_ix((ck_i64)(8 / ch) * (fwd ? a.ys_g : a.xs_g));
-    // Row windows pad each destination row to whole runs.
-    // Strips count their destination rows R at a time.
+    // Row windows pad each destination row to whole runs; strips count its rows R at a time.
     const int dwidth = (int)(fwd ? a.Wo : a.Wi), rwidth = WIN ? (dwidth + 15) / 16 * 16 : dwidth;
     const int dheight = (int)(fwd ? a.Ho : a.Hi);
     const ck_radix pr = {(ck_u32)(fwd ? a.Do : a.Di), (ck_u32)((dheight + R - 1) / R), (ck_u32)rwidth};
@@ -482,10 +481,11 @@ CK_DEV void ck_dconv_mma(const CkArgs& a, AT* lds) {
             }
         }
     };
-    // Row windows: the run's row offsets per filter row with a mask of those inside the source,
-    // and the lane's window chunks (slot c / vw, vector c % vw for c = lane, lane + 32, lane +
-    // 64) with a mask of those inside it. Window slot 0 is source column w0 - pw (forward) or
-    // w0 + pw - (FX - 1) (backward data, whose taps run backwards).
+    // Row windows: the run's offsets of its window rows (each filter row's, or a strip's source
+    // rows) with a mask of those inside the source, and the lane's window chunks (slot c / vw,
+    // vector c % vw for c = lane, lane + 32, lane + 64) with a mask of those inside it. Window
+    // slot 0 is source column w0 S - pw (forward) or w0 + pw - (FX - 1) (backward data, whose
+    // taps run backwards).
     constexpr int WCHUNKS = 3;
     static_assert(SPAN * VW <= 32 * WCHUNKS, "a lane copies at most WCHUNKS chunks of a window");
     const int wchunks = SPAN * vw;

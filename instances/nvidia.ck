@@ -229,10 +229,10 @@ family nv_fwd_bwd_data_narrow_2d : nv_tile {
 }
 
 /// Depthwise and narrow grouped forward and backward data (C = K: 1 or 2 channels per group with
-/// any filter whose weights fit the LDS, 4 or 8 with 3x3 filters): merged groups run the
+/// any filter whose weights fit the LDS, 4, 8 or 16 with 3x3 filters): merged groups run the
 /// kernel's small-channel path, a warp per 8 output channels and 32 pixels, the block's weights
-/// in LDS (8 channels a group: tensor-core MMAs over 16-pixel runs on sm_80+). Other problems
-/// run the scalar-load tile.
+/// in LDS (4, 8 and 16 channels a group: tensor-core MMAs over 16-pixel runs on sm_80+, 16 only
+/// there). Other problems run the scalar-load tile.
 family nv_fwd_bwd_data_merged_2d : nv_tile {
     dims = 2;
     layout = nhwgc;

@@ -30,22 +30,6 @@ pub(super) fn render(template: &str, vars: &[(&str, &str)]) -> String {
     out
 }
 
-/// The placeholder names of `template`, in order of first use.
-#[cfg(test)]
-pub(super) fn placeholders(template: &str) -> Vec<&str> {
-    let mut names = Vec::new();
-    let mut rest = template;
-    while let Some(at) = rest.find("${") {
-        let after = &rest[at + 2..];
-        let Some(end) = after.find('}') else { break };
-        if !names.contains(&&after[..end]) {
-            names.push(&after[..end]);
-        }
-        rest = &after[end + 1..];
-    }
-    names
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -55,6 +39,5 @@ mod tests {
         let t = "a ${x} b {c} ${y}${x} ${z";
         assert_eq!(render(t, &[("x", "1"), ("y", "{2}")]), "a 1 b {c} {2}1 ${z");
         assert_eq!(render("${w}", &[]), "${w}");
-        assert_eq!(placeholders(t), ["x", "y"]);
     }
 }

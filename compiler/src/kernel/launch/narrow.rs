@@ -329,16 +329,10 @@ fn slices_plan(
     args.ws_slices = slices as i64;
     let out_elems = dims.g * dims.k * dims.c * dims.filter.iter().product::<u64>();
     let convert = convert_step(&mut args, out_elems, dev);
-    LaunchPlan {
-        steps: vec![launch, convert],
-        workspace_bytes: slices * out_elems * 4,
-        flags_offset: 0,
-        tensor_bytes,
-        args,
-        phases: Vec::new(),
-        transposed: None,
-        staged: [None; 3],
-    }
+    let mut plan = single_launch(launch, args, tensor_bytes);
+    plan.steps.push(convert);
+    plan.workspace_bytes = slices * out_elems * 4;
+    plan
 }
 
 /// Whether the small-channel forward / backward-data entry runs `dims` as depthwise strips

@@ -267,7 +267,8 @@ pub(crate) fn formulation_among(
     }
     let direct = check(inst, p, stated, dev);
     let (sources, result) = ops_by_role(inst.op, &inst.elementwise);
-    // Zero groups complete the last merge, and the last 8-channel vector of groups that the
+    // Zero groups complete the last merge (of groups of at most 8 channels, or of 16, which the
+    // small-channel tensor-core body takes), and the last 8-channel vector of groups that the
     // merged kernels' small-channel entries take whole (a GEMM tile over a partial one runs
     // a thousand times slower); every tensor is copied, so the result must not also be read.
     let merge = group_multiple(inst, p);
@@ -335,7 +336,8 @@ pub(crate) fn formulation_among(
 /// either side), which zero groups would only slow.
 fn group_multiple(inst: &Instance, p: &ConvProblem) -> u64 {
     let merge = u64::from(inst.work.merge_groups.max(1));
-    if p.g < 2 || p.c > 8 || p.k > 8 {
+    let sixteen = (p.c, p.k) == (16, 16);
+    if p.g < 2 || (p.c > 8 || p.k > 8) && !sixteen {
         return 1;
     }
     let per_vector = match (p.c, p.k) {

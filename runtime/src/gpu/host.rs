@@ -735,23 +735,28 @@ mod tests {
             wgmma: false,
             cluster_slots: kernel::NO_CLUSTERS,
         };
-        for (op, variant) in [("fwd", Variant::FwdXdl), ("bwd_data", Variant::BwdDataXdl)] {
-            let p: ConvProblem = format!(
-                "{op} 2d G=13 N=2 K=8 C=8 filter=3x3 input=14x14 pad=1 layout=nhwgc dtype=fp16"
-            )
-            .parse()
-            .unwrap();
+        let cases = [
+            ("fwd", Variant::FwdXdl, "G=13 N=2 K=8 C=8"),
+            ("bwd_data", Variant::BwdDataXdl, "G=13 N=2 K=8 C=8"),
+            ("fwd", Variant::FwdXdl, "G=9 N=2 K=16 C=16"),
+            ("bwd_data", Variant::BwdDataXdl, "G=9 N=2 K=16 C=16"),
+        ];
+        for (op, variant, groups) in cases {
+            let p: ConvProblem =
+                format!("{op} 2d {groups} filter=3x3 input=14x14 pad=1 layout=nhwgc dtype=fp16")
+                    .parse()
+                    .unwrap();
             let mut inst = for_problem(instance(variant), &p);
             inst.work.merge_groups = 8;
             let Ok(Formulation::Padded(pd)) = formulation(&inst, &p, &DeviceModel::default())
             else {
-                panic!("{op}: 13 groups are not whole merges of 8");
+                panic!("{op} {groups}: not whole merges of 8");
             };
             assert!(pd.adds_groups_only(&p));
             let k = emit_hip(&inst).unwrap();
             let stated = plan(&inst, &k.config, &p, &DeviceModel::default(), &dev).unwrap();
             assert_eq!(stated.staged, [None; 3], "{op}");
-            assert_eq!(stated.args.G, 13, "{op}");
+            assert_eq!(stated.args.G, p.g as i64, "{op}");
             assert!(matches!(
                 stated.steps[..],
                 [Step::Launch {
@@ -759,12 +764,11 @@ mod tests {
                     ..
                 }]
             ));
-            // A 5x5 filter of 8-channel groups runs on GEMM tiles, which need the copies.
-            let wide: ConvProblem = format!(
-                "{op} 2d G=13 N=2 K=8 C=8 filter=5x5 input=14x14 pad=2 layout=nhwgc dtype=fp16"
-            )
-            .parse()
-            .unwrap();
+            // A 5x5 filter runs on GEMM tiles, which need the copies.
+            let wide: ConvProblem =
+                format!("{op} 2d {groups} filter=5x5 input=14x14 pad=2 layout=nhwgc dtype=fp16")
+                    .parse()
+                    .unwrap();
             let copied = plan(&inst, &k.config, &wide, &DeviceModel::default(), &dev).unwrap();
             assert!(copied.staged.iter().any(Option::is_some), "{op}");
             assert_eq!(copied.args.G, 16, "{op}");

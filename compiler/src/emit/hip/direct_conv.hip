@@ -605,8 +605,8 @@ CK_DEV void ck_dconv_mma(const CkArgs& a, AT* lds) {
                             const int v = v0p + q;
 #pragma unroll
                             for (int h = 0; h < FX / 2; ++h)
-                                ck_ldsm<4, false>(f[q][h], s + ck_swz_chunk(lrow + slot(2 * h + ltap), v, vw));
-                            if (FX % 2) ck_ldsm<2, false>(e[q], s + ck_swz_chunk(lrow + slot(FX - 1), v, vw));
+                                ck_ldsm<4, false>(f[q][h], s + ck_swz_chunk(lrow * S + slot(2 * h + ltap), v, vw));
+                            if (FX % 2) ck_ldsm<2, false>(e[q], s + ck_swz_chunk(lrow * S + slot(FX - 1), v, vw));
                         }
 #pragma unroll
                     for (int r = 0; r < R; ++r) {

@@ -503,14 +503,24 @@ mod tests {
         let us = |runs: f64, steps: f64| {
             DCONV_LAUNCH_US + 32.0 / 16.0 * (runs * DCONV_RUN_US + steps * DCONV_STEP_US)
         };
-        // Forward at stride 2: 32 images of 28² output pixels, five steps each.
-        let px = 32.0 * 28.0 * 28.0;
+        // Forward at stride 2 onto rows of 7: tap pairs, 32 images of 7² output pixels, five
+        // steps each; onto rows of 28, row windows in strips of two rows, five source rows a
+        // strip.
         let fwd = est(
+            &inst,
+            "fwd 2d G=32 N=32 K=8 C=8 filter=3x3 input=14x14 stride=2 pad=1",
+        )
+        .unwrap();
+        let px7 = 32.0 * 7.0 * 7.0;
+        assert!((fwd - us(px7, 5.0 * px7)).abs() < 1e-9);
+        let fwd_win = est(
             &inst,
             "fwd 2d G=32 N=32 K=8 C=8 filter=3x3 input=56x56 stride=2 pad=1",
         )
         .unwrap();
-        assert!((fwd - us(px, 5.0 * px)).abs() < 1e-9);
+        let strips2 = 32.0 * 14.0 * 32.0;
+        let want = DCONV_LAUNCH_US + 2.0 * (strips2 * DCONV_RUN_US + 5.0 * strips2 * DCONV_ROW_US);
+        assert!((fwd_win - want).abs() < 1e-9, "{fwd_win}");
         // Backward data at stride 2, pad 1: four phases of 7² pixels with filters 1x1, 1x2,
         // 2x1 and 2x2, one, one, one and two steps; phases of 28² run in row windows, strips
         // of two rows of 32 pixels, two or three source rows a strip.

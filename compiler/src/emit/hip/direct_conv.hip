@@ -352,9 +352,9 @@ template <int FX, int S> CK_NOINLINE void ck_dconv_strip(const CkArgs& a, float*
 // source row's window of 16 + FX - 1 pixels once, where tap pairs copy each source pixel
 // once a tap, and its fragments feed every row of the strip that it meets, through that
 // row's filter row: taps in pairs, an odd last one a k8 step; ldmatrix reads each tap's 16
-// pixels at its offset in the window. Forward 16-channel groups also take stride 2 (S): a
-// window of 33 source pixels, a tap's 16 pixels every other slot from its offset, and
-// 2 R + 1 source rows a strip of R.
+// pixels at its offset in the window. Forward also takes stride 2 (S): a window of 33 source
+// pixels, a tap's 16 pixels every other slot from its offset, 2 R + 1 source rows a strip of
+// R, and two vectors a warp (a window of four would not fit a stage).
 constexpr int DC_STAGES = 3;
 constexpr int DC_TAP = 16 * DC_VW * 8;            // elements of one tap's chunks
 constexpr int DC_WARP = DC_STAGES * 2 * DC_TAP;   // elements of a warp's ring
@@ -368,7 +368,7 @@ CK_DEV void ck_dconv_mma(const CkArgs& a, AT* lds) {
     constexpr int R = WIN ? (G16 ? DC_STRIP_ROWS : DC_STRIP_ROWS8) : 1, WROWS = S * (R - 1) + FY;
     constexpr int TAPS = FY * FX, STEPS = WIN ? WROWS : (TAPS + 1) / 2, SPAN = 15 * S + FX;
     // Vectors a warp owns, and the 8x8 weight blocks (k8 B fragments) of one vector.
-    constexpr int VW = G16 ? 2 : DC_VW, KB = G16 ? 2 * TAPS : TAPS;
+    constexpr int VW = G16 || S == 2 ? 2 : DC_VW, KB = G16 ? 2 * TAPS : TAPS;
     // Elements of a stage of the ring (a window's chunks in whole 128-byte lines, within which
     // they are swizzled), and the items the copies run ahead.
     constexpr int NST = DC_STAGES, STAGE = WIN ? (SPAN * VW + 7) / 8 * 64 : 2 * DC_TAP, AHEAD = NST - 1;
@@ -597,7 +597,7 @@ CK_DEV void ck_dconv_mma(const CkArgs& a, AT* lds) {
                 // Window j: taps (ty, 2h) and (ty, 2h + 1) a k16 step, an odd last tap k8, for
                 // each strip row and its filter row ty.
 #pragma unroll
-                for (int v0p = 0; v0p < DC_VW; v0p += 2) {
+                for (int v0p = 0; v0p < VW; v0p += 2) {
                     unsigned f[2][FX / 2 > 0 ? FX / 2 : 1][4], e[2][4];
 #pragma unroll
                     for (int q = 0; q < 2; ++q)
@@ -605,8 +605,8 @@ CK_DEV void ck_dconv_mma(const CkArgs& a, AT* lds) {
                             const int v = v0p + q;
 #pragma unroll
                             for (int h = 0; h < FX / 2; ++h)
-                                ck_ldsm<4, false>(f[q][h], s + ck_swz_chunk(lrow + slot(2 * h + ltap), v, vw));
-                            if (FX % 2) ck_ldsm<2, false>(e[q], s + ck_swz_chunk(lrow + slot(FX - 1), v, vw));
+                                ck_ldsm<4, false>(f[q][h], s + ck_swz_chunk(lrow * S + slot(2 * h + ltap), v, vw));
+                            if (FX % 2) ck_ldsm<2, false>(e[q], s + ck_swz_chunk(lrow * S + slot(FX - 1), v, vw));
                         }
 #pragma unroll
                     for (int r = 0; r < R; ++r) {
@@ -629,7 +629,7 @@ CK_DEV void ck_dconv_mma(const CkArgs& a, AT* lds) {
                 const bool pair = 2 * j + 1 < TAPS;
                 // Two vectors' fragments, then their MMAs: the latencies overlap (four would spill).
 #pragma unroll
-                for (int v0p = 0; v0p < DC_VW; v0p += 2) {
+                for (int v0p = 0; v0p < VW; v0p += 2) {
                     unsigned f[2][4];
 #pragma unroll
                     for (int q = 0; q < 2; ++q)
@@ -697,8 +697,8 @@ template <bool G16> CK_DEV void ck_dconv_mma_filter(const CkArgs& a, AT* ring) {
         default: break;
         }
     }
-    if constexpr (CK_OP == CK_FWD && G16) {
-        if (a.direct_mma == 2 && a.sw == 2) return ck_dconv_mma<3, 3, true, true, 2>(a, ring);
+    if constexpr (CK_OP == CK_FWD) {
+        if (a.direct_mma == 2 && a.sw == 2) return ck_dconv_mma<3, 3, true, G16, 2>(a, ring);
     }
     if (a.direct_mma == 2) ck_dconv_mma<3, 3, true, G16>(a, ring);
     else ck_dconv_mma<3, 3, false, G16>(a, ring);

@@ -1301,14 +1301,27 @@ fn merged_forward_and_backward_data_run_narrow_groups_on_the_small_channel_entry
         if op == Op::Fwd {
             assert_eq!(nv_plan(&tall).direct_mma, 1);
         }
-        // Forward at stride 2 in both dimensions onto rows of 14: row windows of 33 pixels.
+        // Forward at stride 2 in both dimensions onto rows of 14: row windows of 33 pixels, at
+        // 16 and 8 channels a group (two vectors a warp: eight vectors a block are four sets,
+        // so a pass is four runs for each of a set's two warps).
         let s2 = ConvDims {
             stride: [1, 2, 2],
             input: [1, 28, 28],
             ..sixteen.clone()
         };
+        let e2 = ConvDims {
+            stride: [1, 2, 2],
+            input: [1, 28, 28],
+            output: [1, 14, 14],
+            ..eight.clone()
+        };
         if op == Op::Fwd {
             assert_eq!(nv_plan(&s2).direct_mma, 2);
+            let p = nv_plan(&e2);
+            assert_eq!(
+                (p.direct_ch, p.direct_mma, p.direct_pixels),
+                (8, 2, 16 * 4 * 2)
+            );
         }
         let x7 = ConvDims {
             input: [1, 7, 7],

@@ -59,9 +59,10 @@ pub(crate) const DCONV_LDS_FLOATS: u64 = 8 * (9 * 64 + DCONV_PAD);
 /// Destination pixels of a row a thread of the depthwise strip bodies takes (`ck_dconv_strip`).
 pub(crate) const DCONV_STRIP: u64 = 4;
 /// Vectors a warp of the small-channel tensor-core path owns (the N of its MMAs, 8 each), at
-/// most 8 channels a group; at 16 a warp owns one group (its weights take twice the registers).
+/// most 8 channels a group; at 16 a warp owns one group (its weights take twice the registers),
+/// and windows at stride 2 take two vectors (see [`dconv_warp_vectors`]).
 pub(crate) const DCONV_WARP_VECTORS: u64 = 4;
-const DCONV_WARP_VECTORS_G16: u64 = 2;
+const DCONV_WARP_VECTORS_NARROW: u64 = 2;
 /// Destination rows of a row-window run (`ck_dconv_mma`'s strips) at 16 channels a group and
 /// at fewer: each source row is copied once for the strip's rows instead of once for each of
 /// its filter rows. At fewer channels a warp's four vectors' sums take the registers.
@@ -284,14 +285,24 @@ pub fn dconv_window(dims: &ConvDims) -> bool {
         && 3 * w.next_multiple_of(DCONV_RUN) <= 4 * w
 }
 
-/// The height and width stride the row windows take: 2 for forward 16-channel groups at
-/// stride 2 (windows of 33 source pixels, whose stages fit the ring at a warp's two vectors
-/// only), else 1.
+/// The height and width stride the row windows take: 2 for forward at stride 2 (windows of 33
+/// source pixels, whose stages fit the ring at a warp's two vectors only:
+/// [`dconv_warp_vectors`]), else 1.
 pub fn dconv_window_stride(dims: &ConvDims) -> u64 {
-    if dims.op == Op::Fwd && dims.c == 16 && dims.stride[1..] == [2, 2] {
+    if dims.op == Op::Fwd && dims.stride[1..] == [2, 2] {
         2
     } else {
         1
+    }
+}
+
+/// Vectors a warp of the small-channel tensor-core path owns: one 16-channel group, or two
+/// vectors in row windows at stride 2, else [`DCONV_WARP_VECTORS`].
+fn dconv_warp_vectors(dims: &ConvDims, body: DconvBody) -> u64 {
+    if dims.c == 16 || body == DconvBody::RowWindows && dconv_window_stride(dims) == 2 {
+        DCONV_WARP_VECTORS_NARROW
+    } else {
+        DCONV_WARP_VECTORS
     }
 }
 
@@ -406,12 +417,7 @@ fn dconv_plan(
     let pixels = dims.n * d * h * w;
     let pass = if mma {
         // Warps per vector set of the block.
-        let warp_vectors = if c == 16 {
-            DCONV_WARP_VECTORS_G16
-        } else {
-            DCONV_WARP_VECTORS
-        };
-        let warps = DCONV_BLOCK / 32 / (vecs / vecs.min(warp_vectors));
+        let warps = DCONV_BLOCK / 32 / (vecs / vecs.min(dconv_warp_vectors(dims, body)));
         DCONV_RUN * DCONV_MMA_RUNS * warps
     } else {
         DCONV_BLOCK / vecs

@@ -8,8 +8,9 @@
 # The ledger (scripts/compile-ledger.txt) lists the SHA-256 of every library kernel text that
 # compiled for all five targets, under a stamp of the toolchains and of the scripts that drive
 # them. By default a kernel in the ledger is compiled again only if it falls in the day's
-# sample (CK_LEDGER_SAMPLE percent, default 10, chosen by hashing the kernel with the date or
-# CK_LEDGER_SEED); every other kernel is compiled. With another stamp nothing is skipped.
+# sample (the CK_LEDGER_SAMPLE listed kernels, default 40, whose hashes with the date or
+# CK_LEDGER_SEED come first: a fixed count, so the check's cost does not grow with the
+# library); every other kernel is compiled. With another stamp nothing is skipped.
 # Kernels this machine compiled under the same stamp are remembered outside the clone
 # ($CK_COMPILE_CACHE, default ~/.cache/ckdsl/compile-check) and skipped like the ledger's.
 # --update-ledger compiles every kernel and, when all compile, rewrites the ledger; --all
@@ -87,19 +88,26 @@ if [[ -f $SEEN ]]; then
 fi
 if [[ $MODE == ledger && ${#known[@]} -gt 0 ]]; then
     seed=${CK_LEDGER_SEED:-$(date -u +%F)}
-    sample=${CK_LEDGER_SAMPLE:-10}
+    sample=${CK_LEDGER_SAMPLE:-40}
+    # Listed kernels ranked by their hash with the seed; the first `sample` are compiled again.
+    declare -A resample
+    while read -r _ h; do
+        resample[$h]=1
+    done < <(for src in "${srcs[@]}"; do
+        h=${hash_of[$src]}
+        [[ -n ${known[$h]:-} ]] && echo "$(printf '%s %s' "$h" "$seed" | sha256sum | cut -c1-16) $h"
+    done | sort | head -n "$sample")
     chosen=()
     skipped=0
     for src in "${srcs[@]}"; do
         h=${hash_of[$src]}
-        pick=$((16#$(printf '%s %s' "$h" "$seed" | sha256sum | cut -c1-6) % 100))
-        if [[ -n ${known[$h]:-} ]] && ((pick >= sample)); then
+        if [[ -n ${known[$h]:-} && -z ${resample[$h]:-} ]]; then
             skipped=$((skipped + 1))
         else
             chosen+=("$src")
         fi
     done
-    echo "ledger: ${#srcs[@]} kernels, $skipped compiled before (ledger $LEDGER: $( ((ledger_ok)) && echo "this stamp" || echo "another stamp"); $SEEN) and skipped, ${#chosen[@]} to compile (new, changed, or in the ${sample}% sample of '$seed')"
+    echo "ledger: ${#srcs[@]} kernels, $skipped compiled before (ledger $LEDGER: $( ((ledger_ok)) && echo "this stamp" || echo "another stamp"); $SEEN) and skipped, ${#chosen[@]} to compile (new, changed, or in the day's sample of $sample, seed '$seed')"
     srcs=("${chosen[@]}")
 elif [[ $MODE == ledger ]]; then
     echo "ledger: none for these toolchains ($LEDGER); compiling every kernel"

@@ -316,6 +316,27 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
                 rpad: 0,
                 ..base
             },
+            // Output channels in whole boxes, input channels (GEMM-N) not: the weight boxes
+            // zero-fill past each group's last input channel, wholly past it in the last
+            // tile's second box; then stride phases.
+            Shape {
+                what: "input channels off whole boxes",
+                g: 2,
+                k: 2 * box_ch,
+                c: 5 * v,
+                input: 9,
+                ..base
+            },
+            Shape {
+                what: "input channels off whole boxes, stride phases",
+                g: 1,
+                k: box_ch,
+                c: 3 * v,
+                input: 9,
+                stride: 2,
+                rpad: 0,
+                ..base
+            },
             // A filter narrower than the stride: one stride phase has the tap, the other
             // three get zeros.
             Shape {

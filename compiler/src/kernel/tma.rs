@@ -203,8 +203,9 @@ impl Image {
 
 /// The A and B maps of one launch (`args` with its buffer addresses), or `None` where the
 /// problem does not fit them and the kernel copies with `cp.async`: channels per group not a
-/// multiple of 64, operands not channels-last with adjacent groups, strides or
-/// addresses not 16-byte aligned, windows past the maps' corner range.
+/// multiple of 64 (the input's for forward and backward weight, the output gradient's for
+/// backward data), operands not channels-last with adjacent groups, strides or addresses not
+/// 16-byte aligned, windows past the maps' corner range.
 pub fn tensor_maps(op: Op, elem: Elem, tile: [u32; 3], a: &CkArgs) -> Option<[TensorMap; 2]> {
     let spatial = if a.Z == 1 && a.Di == 1 && a.Do == 1 {
         2
@@ -212,7 +213,10 @@ pub fn tensor_maps(op: Op, elem: Elem, tile: [u32; 3], a: &CkArgs) -> Option<[Te
         3
     };
     let aligned = [a.x, a.w, a.y].iter().all(|p| p.is_multiple_of(16));
-    if !aligned || a.C % i64::from(BOX_CHANNELS) != 0 {
+    // The input's boxes cut GEMM-K (forward) or GEMM-N (backward weight) into whole taps;
+    // backward data never reads the input, and its weight boxes zero-fill past the last
+    // input channel (GEMM-N), whose columns the epilogue does not store.
+    if !aligned || op != Op::BwdData && a.C % i64::from(BOX_CHANNELS) != 0 {
         return None;
     }
     let packed_groups = |stride_g: i64, ch: i64| a.G == 1 || stride_g == ch;
@@ -521,6 +525,16 @@ mod tests {
         assert!(tensor_maps(Op::BwdData, Elem::F16, [128, 128, 64], &a).is_none());
         a.G = 1;
         assert!(tensor_maps(Op::BwdData, Elem::F16, [128, 128, 64], &a).is_some());
+        // Input channels (GEMM-N) off whole boxes: the weight boxes zero-fill past channel 40
+        // of each group; forward and backward weight cut their input into whole boxes.
+        let mut a = phase();
+        (a.C, a.xs_g, a.ws_x) = (40, 40, 40);
+        (a.ws_y, a.ws_k, a.ws_g) = (80, 160, 128 * 160);
+        let [_, w] = tensor_maps(Op::BwdData, Elem::F16, [128, 128, 64], &a).unwrap();
+        assert_eq!(w.dims, [40, 2, 2, 128, 2]);
+        assert_eq!(w.strides, [80, 160, 320, 128 * 320]);
+        assert!(tensor_maps(Op::Fwd, Elem::F16, [128, 128, 64], &a).is_none());
+        assert!(tensor_maps(Op::BwdWeight, Elem::F16, [128, 128, 64], &a).is_none());
     }
 
     /// The 2-D problem with a depth of 4 and a 3-deep filter, padded 1.

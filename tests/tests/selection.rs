@@ -79,6 +79,17 @@ fn check(op: Op, floor: [f64; 4]) {
     let s = Spread::of(&fr).expect("problems");
     assert!(s.n >= 30, "{op}: {s}");
     println!("{op}: {s}");
+    // Each data type's share, for the record (the floor holds for both together).
+    for dtype in ["fp16", "bf16"] {
+        let of: Vec<f64> = found
+            .iter()
+            .filter(|f| f.1.contains(&format!("in={dtype}")))
+            .map(|f| f.0)
+            .collect();
+        if let Some(t) = Spread::of(&of) {
+            println!("{op} {dtype}: {t}");
+        }
+    }
     let [m, md, p, w] = floor;
     assert!(
         s.mean >= m && s.median >= md && s.p10 >= p && s.worst >= w,
@@ -94,9 +105,8 @@ fn forward_choices_reach_the_fastest_on_held_out_networks() {
     check(Op::Fwd, TARGET);
 }
 
-/// Backward data and backward weight stand short of the target in mean and P10 (and backward
-/// data in its worst layer): their floors are what the shipped models reach, so that a change
-/// of features or models that loses ground fails.
+/// Backward data stands short of the target in mean, P10 and its worst layer: its floor is what
+/// the shipped model reaches, so that a change of features or models that loses ground fails.
 #[test]
 fn backward_data_choices_reach_the_fastest_on_held_out_networks() {
     check(Op::BwdData, [0.95, 0.985, 0.84, 0.42]);
@@ -104,5 +114,5 @@ fn backward_data_choices_reach_the_fastest_on_held_out_networks() {
 
 #[test]
 fn backward_weight_choices_reach_the_fastest_on_held_out_networks() {
-    check(Op::BwdWeight, [0.96, 0.99, 0.88, 0.70]);
+    check(Op::BwdWeight, TARGET);
 }

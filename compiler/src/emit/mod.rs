@@ -10,6 +10,7 @@ pub mod manifest;
 pub mod names;
 pub mod out_file;
 pub mod spelling;
+mod template;
 pub mod traits;
 
 pub use ck_cpp::{CkCppError, CkRelease, CkSources, emit_ck, emit_ck_for};

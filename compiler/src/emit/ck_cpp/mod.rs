@@ -7,17 +7,16 @@
 
 mod explicit;
 mod release;
-mod template;
 mod tile;
 
 use super::access::{element_op_slot, flag_slot, int_slot, seq_slot, type_slot};
 use super::format::{CkFormat, Field, FormatError, IntField, Value, format_for};
 use super::out_file::OutFile;
 use super::spelling::*;
+use super::template::{Text, render};
 use crate::ir::{Instance, Validated};
 use crate::model::{ConvSpec, DataType, Kind, Layout, Op};
 use std::collections::BTreeMap;
-use template::render;
 
 pub use release::CkRelease;
 
@@ -52,7 +51,7 @@ const SRC_ROOT: &str = "library/src/tensor_operation_instance/gpu";
 /// `text` as one C++ `//` comment line at `indent`, ended by a newline. The lexer keeps line
 /// breaks and a trailing backslash out of doc comments; text from elsewhere (IR loaded from
 /// JSON) is made safe here too, so no comment can end early or continue onto the next line.
-fn comment_line(out: &mut String, indent: &str, text: &str) {
+fn comment_line(out: &mut Text, indent: &str, text: &str) {
     out.push_str(indent);
     out.push_str("//");
     let mut line: String = text
@@ -136,12 +135,13 @@ pub fn emit_ck_for(set: &Validated, release: CkRelease) -> Result<CkSources, CkC
         }
     }
     for ((op, dir), decls) in declarations {
-        let mut contents = format!("{BANNER}#pragma once\n\n{}", namespace_open());
+        let mut contents = Text::default();
+        write!(contents, "{BANNER}#pragma once\n\n{}", namespace_open());
         for d in decls {
-            contents.push_str(&d);
-            contents.push_str(";\n\n");
+            write!(contents, "{d};\n\n");
         }
         contents.push_str(namespace_close());
+        let contents = String::from(contents);
         files.push(OutFile {
             path: format!(
                 "{INCLUDE_ROOT}/grouped_convolution_{}_{dir}.inc",
@@ -232,11 +232,7 @@ fn dtype_tag(inst: &Instance) -> String {
         format!("{}_{}_{}", short(t.input), short(t.weight), short(t.output))
     };
     if t.compute_a != t.input || t.compute_b != t.input {
-        tag.push_str(&format!(
-            "_comp_{}_{}",
-            short(t.compute_a),
-            short(t.compute_b)
-        ));
+        tag = format!("{tag}_comp_{}_{}", short(t.compute_a), short(t.compute_b));
     }
     tag
 }
@@ -506,15 +502,12 @@ fn table(
     }
     // The header's `|` fall under the rows' commas: its prefix is as long as `Class<`.
     let pad = (class.len() + 1).saturating_sub(7);
-    let mut out = String::from("        // clang-format off\n");
+    let mut out = Text::default();
+    out.push_str("        // clang-format off\n");
     for line in 0..4 {
-        out.push_str(&format!("        //####|{:>pad$}", ""));
+        write!(out, "        //####|{:>pad$}", "");
         for (c, (name, _)) in first.iter().enumerate().take(columns) {
-            out.push_str(&format!(
-                " {:>w$}|",
-                header_words(name)[line],
-                w = widths[c]
-            ));
+            write!(out, " {:>w$}|", header_words(name)[line], w = widths[c]);
         }
         out.push('\n');
     }
@@ -537,10 +530,10 @@ fn table(
             ),
             _ => args.join(", "),
         };
-        out.push_str(&format!("        {class}< {args}>{sep}\n"));
+        writeln!(out, "        {class}< {args}>{sep}");
     }
     out.push_str("        // clang-format on\n");
-    Ok(out)
+    Ok(out.into())
 }
 
 fn alias_name(key: &HeaderKey, alias: &AliasKey) -> String {
@@ -555,7 +548,9 @@ fn alias_name(key: &HeaderKey, alias: &AliasKey) -> String {
 
 fn header(key: &HeaderKey, aliases: &Aliases, release: CkRelease) -> Result<OutFile, CkCppError> {
     let (spec_ty, _) = spec_type(key.op);
-    let mut out = format!(
+    let mut out = Text::default();
+    write!(
+        out,
         "{BANNER}#pragma once\n\n#include \"ck/ck.hpp\"\n#include \"ck/tensor_operation/gpu/device/tensor_layout.hpp\"\n"
     );
     let mut impls: Vec<String> = aliases
@@ -569,7 +564,7 @@ fn header(key: &HeaderKey, aliases: &Aliases, release: CkRelease) -> Result<OutF
     impls.sort();
     impls.dedup();
     for h in impls {
-        out.push_str(&format!("#include \"{h}\"\n"));
+        writeln!(out, "#include \"{h}\"");
     }
     // TF32 is newer than CK's October 2024 tree.
     let tf32 = if release.has_tf32() {
@@ -588,11 +583,12 @@ fn header(key: &HeaderKey, aliases: &Aliases, release: CkRelease) -> Result<OutF
     ));
     for &spec in ConvSpec::ALL {
         if aliases.values().flatten().any(|(i, _)| i.spec == spec) {
-            out.push_str(&format!(
-                "static constexpr auto {} = {spec_ty}::{};\n",
+            writeln!(
+                out,
+                "static constexpr auto {} = {spec_ty}::{};",
                 spec_constant(key.op, spec),
                 CONV_SPEC.cpp(spec).unwrap_or("Default")
-            ));
+            );
         }
     }
     out.push('\n');
@@ -604,16 +600,14 @@ fn header(key: &HeaderKey, aliases: &Aliases, release: CkRelease) -> Result<OutF
         for d in doc {
             comment_line(&mut out, "", d);
         }
-        out.push_str(&format!(
+        write!(
+            out,
             "template <index_t NDimSpatial,\n          typename ALayout,\n          typename BLayout,\n          typename ELayout,\n          {spec_ty} ConvSpec"
-        ));
+        );
         if has_pipeline_params(format) {
             out.push_str(",\n          BlockGemmPipelineScheduler Scheduler,\n          BlockGemmPipelineVersion PipelineVersion");
         }
-        out.push_str(&format!(
-            ">\nusing {} = std::tuple<\n",
-            alias_name(key, alias)
-        ));
+        write!(out, ">\nusing {} = std::tuple<\n", alias_name(key, alias));
         out.push_str(&table(format, members, release)?);
         out.push_str("    >;\n\n");
     }
@@ -625,7 +619,7 @@ fn header(key: &HeaderKey, aliases: &Aliases, release: CkRelease) -> Result<OutF
             key.op.keyword(),
             kind_tag(key.kind)
         ),
-        contents: out,
+        contents: out.into(),
     })
 }
 
@@ -792,33 +786,38 @@ fn cmake_list(op: Op, ndim: u32, files: &[(&'static str, String)]) -> OutFile {
         v.sort();
         v
     };
-    let mut out = format!("# Generated by ckc from .ck sources. Do not edit.\nset({var}\n");
+    let mut out = Text::default();
+    writeln!(
+        out,
+        "# Generated by ckc from .ck sources. Do not edit.\nset({var}"
+    );
     for f in rel("xdl") {
-        out.push_str(&format!("   {f}\n"));
+        writeln!(out, "   {f}");
     }
     out.push_str(")\n");
     let dl = rel("dl");
     if !dl.is_empty() {
-        out.push_str(&format!("if(DL_KERNELS)\n    list(APPEND {var}\n"));
+        writeln!(out, "if(DL_KERNELS)\n    list(APPEND {var}");
         for f in dl {
-            out.push_str(&format!("        {f}\n"));
+            writeln!(out, "        {f}");
         }
         out.push_str("    )\nendif()\n");
     }
     let wmma = rel("wmma");
     if !wmma.is_empty() {
-        out.push_str(&format!("list(APPEND {var}\n"));
+        writeln!(out, "list(APPEND {var}");
         for f in wmma {
-            out.push_str(&format!("   {f}\n"));
+            writeln!(out, "   {f}");
         }
         out.push_str(")\n");
     }
-    out.push_str(&format!(
-        "add_instance_library(device_grouped_conv{ndim}d_{}_instance ${{{var}}})\n",
+    writeln!(
+        out,
+        "add_instance_library(device_grouped_conv{ndim}d_{}_instance ${{{var}}})",
         op.keyword()
-    ));
+    );
     OutFile {
         path: format!("{dir_prefix}CMakeLists.txt"),
-        contents: out,
+        contents: out.into(),
     }
 }

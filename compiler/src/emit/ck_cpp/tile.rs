@@ -10,8 +10,8 @@ use super::super::access::tile_kernel;
 use super::super::format::CkFormat;
 use super::super::names::dispatcher_name;
 use super::super::spelling::*;
+use super::super::template::{Text, render};
 use super::super::traits::instance_string_as;
-use super::template::render;
 use super::{BANNER, CkCppError, OutFile, cpp_type};
 use crate::ir::{Instance, StreamK, TileKernel};
 use crate::model::{DataType, Epilogue, Layout, Op, PipelineVersion};
@@ -195,25 +195,27 @@ pub(super) fn kernel_source(inst: &Instance, format: CkFormat) -> Result<OutFile
     let mut scratch = inst.clone();
     let tk = *tile_kernel(&mut scratch);
     let dir = direction(inst.op);
-    let mut out = format!(
-        "{BANNER}// {}\n// Variant: {}\n",
+    let mut out = Text::default();
+    writeln!(
+        out,
+        "{BANNER}// {}\n// Variant: {}",
         instance_string_as(inst, format),
         inst.op.keyword()
     );
     for d in &inst.doc {
         super::comment_line(&mut out, "", d);
     }
-    out.push_str(&includes(&dir, inst.work.streamk.is_some()));
-    out.push_str(&config_struct(inst, &name, &tk_fields(inst, &tk)));
+    includes(&mut out, &dir, inst.work.streamk.is_some());
+    config_struct(&mut out, inst, &name, &tk_fields(inst, &tk));
     out.push_str(&launcher(inst, &name, &dir, &pipe));
     Ok(OutFile {
         path: format!("tile/{}/{name}.hpp", inst.op.keyword()),
-        contents: out,
+        contents: out.into(),
     })
 }
 
-fn includes(dir: &Direction, streamk: bool) -> String {
-    let mut out = String::from(
+fn includes(out: &mut Text, dir: &Direction, streamk: bool) {
+    out.push_str(
         "#pragma once\n\n\
          #include <cstdint>\n\
          #include <functional>\n\
@@ -225,10 +227,11 @@ fn includes(dir: &Direction, streamk: bool) -> String {
          #include \"ck_tile/ops/grouped_convolution.hpp\"\n\
          #include \"ck_tile/ops/epilogue.hpp\"\n",
     );
-    out.push_str(&format!(
-        "#include \"ck_tile/ops/grouped_convolution/kernel/{}\"\n",
+    writeln!(
+        out,
+        "#include \"ck_tile/ops/grouped_convolution/kernel/{}\"",
         dir.kernel_header
-    ));
+    );
     out.push_str("#include \"ck_tile/ops/grouped_convolution/pipeline/grouped_conv_universal_pipeline_ag_bg_cr_policy.hpp\"\n");
     if streamk {
         out.push_str(
@@ -237,7 +240,6 @@ fn includes(dir: &Direction, streamk: bool) -> String {
         );
     }
     out.push_str("\nusing namespace ck_tile;\n");
-    out
 }
 
 /// The `(name, value)` lines of the config struct after the types and layouts.
@@ -309,43 +311,49 @@ fn tk_fields(inst: &Instance, tk: &TileKernel) -> Vec<(&'static str, String)> {
     v
 }
 
-fn config_struct(inst: &Instance, name: &str, fields: &[(&'static str, String)]) -> String {
+fn config_struct(out: &mut Text, inst: &Instance, name: &str, fields: &[(&'static str, String)]) {
     let (input, weight, output) = (
         tile_type(inst.types.input),
         tile_type(inst.types.weight),
         tile_type(inst.types.output),
     );
-    let mut out = format!("\n// Kernel configuration\nstruct {name}_Config {{\n");
-    out.push_str(&format!(
-        "    using InDataType = {input};\n    using WeiDataType = {weight};\n    using AccDataType = {};\n    using OutDataType = {output};\n\n",
+    writeln!(out, "\n// Kernel configuration\nstruct {name}_Config {{");
+    writeln!(
+        out,
+        "    using InDataType = {input};\n    using WeiDataType = {weight};\n    using AccDataType = {};\n    using OutDataType = {output};\n",
         tile_type(inst.types.acc)
-    ));
-    out.push_str(&format!(
-        "    using InLayout = {};\n    using WeiLayout = {};\n    using OutLayout = {};\n",
+    );
+    writeln!(
+        out,
+        "    using InLayout = {};\n    using WeiLayout = {};\n    using OutLayout = {};",
         layout(inst.layout.input),
         layout(inst.layout.weight),
         layout(inst.layout.output)
-    ));
+    );
     let ds_types: Vec<&str> = inst.types.ds.iter().map(|&t| tile_type(t)).collect();
     let ds_layouts: Vec<String> = inst.layout.ds.iter().map(|&l| layout(l)).collect();
-    out.push_str(&format!(
-        "    using DsDataType = tuple<{}>;\n    using DsLayout = tuple<{}>;\n    using CDEElementWise = element_wise::{};\n\n",
+    writeln!(
+        out,
+        "    using DsDataType = tuple<{}>;\n    using DsLayout = tuple<{}>;\n    using CDEElementWise = element_wise::{};\n",
         ds_types.join(", "),
         ds_layouts.join(", "),
-        ELEMENT_OP.cpp(inst.elementwise.output).unwrap_or("PassThrough")
-    ));
-    out.push_str(&format!(
-        "    static constexpr auto ConvSpec = ConvolutionSpecialization::{};\n",
+        ELEMENT_OP
+            .cpp(inst.elementwise.output)
+            .unwrap_or("PassThrough")
+    );
+    writeln!(
+        out,
+        "    static constexpr auto ConvSpec = ConvolutionSpecialization::{};",
         CONV_SPEC.cpp(inst.spec).unwrap_or("Default")
-    ));
+    );
     for (decl, value) in fields {
-        out.push_str(&format!("    static constexpr {decl} = {value};\n"));
+        writeln!(out, "    static constexpr {decl} = {value};");
     }
     let arch = inst.targets.first().map_or("gfx942", |a| a.keyword());
-    out.push_str(&format!(
-        "\n    // Target architecture\n    static constexpr const char* TargetArch = \"{arch}\";\n}};\n"
-    ));
-    out
+    writeln!(
+        out,
+        "\n    // Target architecture\n    static constexpr const char* TargetArch = \"{arch}\";\n}};"
+    );
 }
 
 fn launcher(inst: &Instance, name: &str, dir: &Direction, pipe: &PipelineClasses) -> String {

@@ -1,5 +1,35 @@
 //! Text templates of the CK C++ sources: `${name}` placeholders filled from a table, so the
-//! C++ stays as written (braces and indentation included) in the template files.
+//! C++ stays as written (braces and indentation included) in the template files; and `Text`,
+//! the writer of the generated lines between them (and of the CMake lists).
+
+use std::fmt;
+
+/// Generated text being written: `write!` and `writeln!` on it return nothing, since writing
+/// into memory cannot fail.
+#[derive(Default)]
+pub(super) struct Text(String);
+
+impl Text {
+    pub(super) fn write_fmt(&mut self, args: fmt::Arguments<'_>) {
+        // A `String` takes every write: only a `Display` impl that fails could make this an
+        // error, and the values written here are strings and integers.
+        let _ = fmt::Write::write_fmt(&mut self.0, args);
+    }
+
+    pub(super) fn push_str(&mut self, s: &str) {
+        self.0.push_str(s);
+    }
+
+    pub(super) fn push(&mut self, c: char) {
+        self.0.push(c);
+    }
+}
+
+impl From<Text> for String {
+    fn from(t: Text) -> String {
+        t.0
+    }
+}
 
 /// `template` with each `${name}` replaced by its value in `vars`. A placeholder without a
 /// value stays as it is, which the templates' tests catch.
@@ -33,6 +63,16 @@ pub(super) fn render(template: &str, vars: &[(&str, &str)]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_takes_writes_and_pushes_in_order() {
+        let mut t = Text::default();
+        write!(t, "a{}", 1);
+        t.push(' ');
+        t.push_str("b");
+        writeln!(t, " {:>3}|", "c");
+        assert_eq!(String::from(t), "a1 b   c|\n");
+    }
 
     #[test]
     fn placeholders_are_filled_and_unknown_ones_kept() {

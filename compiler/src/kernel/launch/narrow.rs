@@ -286,8 +286,7 @@ pub fn dconv_window(dims: &ConvDims) -> bool {
 }
 
 /// The height and width stride the row windows take: 2 for forward at stride 2 (windows of 33
-/// source pixels, whose stages fit the ring at a warp's two vectors only:
-/// [`dconv_warp_vectors`]), else 1.
+/// source pixels, whose stages fit the ring at a warp's two vectors only), else 1.
 pub fn dconv_window_stride(dims: &ConvDims) -> u64 {
     if dims.op == Op::Fwd && dims.stride[1..] == [2, 2] {
         2

@@ -29,10 +29,9 @@ pub enum Command {
         format: Format,
     },
     /// One line per expanded instance: name, op, kind, targets. With `--problem`: every
-    /// instance's verdict for the problem, best first (the library when no paths are given).
+    /// instance's verdict for the problem, best first. The library when no paths are given.
     List {
-        /// `.ck` files or folders (`-` for standard input).
-        #[arg(required_unless_present = "problem")]
+        /// `.ck` files or folders (`-` for standard input); none: the library.
         paths: Vec<PathBuf>,
         /// A problem string, e.g. "bwd_weight 2d N=4 K=64 C=64 filter=3 input=14 pad=1".
         #[arg(long)]

@@ -61,6 +61,14 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             paths,
             problem: None,
             ..
+        } if paths.is_empty() => {
+            list_lines(ck_instances::all());
+            Ok(exit(true))
+        }
+        Command::List {
+            paths,
+            problem: None,
+            ..
         } => with_validated(
             &crate::cli::Input {
                 paths,
@@ -68,16 +76,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             },
             cli.color,
             |v| {
-                for inst in v.instances() {
-                    let targets: Vec<_> = inst.targets.iter().map(|a| a.keyword()).collect();
-                    crate::output::line(format_args!(
-                        "{}\t{}\t{}\t{}",
-                        inst.name,
-                        inst.op,
-                        inst.kind,
-                        targets.join(",")
-                    ));
-                }
+                list_lines(v.instances());
                 Ok(Outcome::Ok)
             },
         ),
@@ -152,5 +151,19 @@ fn with_validated(
             print_diagnostics(&d, session.sources(), color);
             Ok(exit(false))
         }
+    }
+}
+
+/// `ckc list`'s lines: name, op, kind and targets of each instance.
+fn list_lines(instances: &[ck_compiler::ir::Instance]) {
+    for inst in instances {
+        let targets: Vec<_> = inst.targets.iter().map(|a| a.keyword()).collect();
+        crate::output::line(format_args!(
+            "{}\t{}\t{}\t{}",
+            inst.name,
+            inst.op,
+            inst.kind,
+            targets.join(",")
+        ));
     }
 }

@@ -49,13 +49,13 @@ impl HostDevice for CudaBackend {
 
     /// The loaded kernel of `k`, compiled (or read from the cubin cache) on first use.
     fn loaded(&self, k: HipKernel) -> Result<Arc<LoadedKernel>, CudaError> {
-        let source = k.source.clone();
+        // The kernel is copied only when it is loaded: a lookup borrows its source.
         self.loaded.get_or_load(
-            &source,
+            &k.source,
             || CudaError::Nvrtc("kernel table poisoned by an earlier panic".into()),
             || {
                 let cubin = self.cache.cubin(&k.name, &k.source, &self.arch)?;
-                self.load(k, cubin)
+                self.load(k.clone(), cubin)
             },
         )
     }

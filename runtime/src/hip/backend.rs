@@ -44,13 +44,13 @@ impl HostDevice for HipBackend {
 
     /// The loaded kernel of `k`, compiled (or read from the code-object cache) on first use.
     fn loaded(&self, k: HipKernel) -> Result<Arc<LoadedKernel>, HipError> {
-        let source = k.source.clone();
+        // The kernel is copied only when it is loaded: a lookup borrows its source.
         self.loaded.get_or_load(
-            &source,
+            &k.source,
             || HipError::Device("kernel table poisoned by an earlier panic".into()),
             || {
                 let code = self.cache.code_object(&k.name, &k.source, &self.arch)?;
-                self.load(k, code)
+                self.load(k.clone(), code)
             },
         )
     }

@@ -21,7 +21,9 @@ defaults tf32_tile : fp32_tile {
 }
 
 /// Forward and backward data in tf32: M = N·Ho·Wo (N·Hi·Wi), N = K (C), GEMM-K = C·Y·X
-/// (K·Y·X). An fp32 row of 32 K elements is as many bytes as a 16-bit row of 64.
+/// (K·Y·X). An fp32 row of 32 K elements is as many bytes as a 16-bit row of 64. On sm_90a
+/// forward's K-major operands feed warpgroup MMAs (wgmma) from 128-byte-swizzled stages,
+/// copied through tensor maps where the input's channels are whole 32-channel boxes.
 family nv_tf32_fwd_bwd_data_2d : tf32_tile {
     dims = 2;
     layout = nhwgc;
@@ -35,8 +37,19 @@ family nv_tf32_fwd_bwd_data_2d : tf32_tile {
         t64x64x32 = ([64, 64, 32], [2, 2, 1], [32, 32, 8]);
         /// 8 warps of 64x64: K or C of 128 on many pixels.
         t256x128x32 = ([256, 128, 32], [4, 2, 1], [64, 64, 8]);
-        /// 4 warps of 64x64, 16-deep K: half the loads a thread issues per MMA of the 8-warp
-        /// tiles (backward data over 128 or more channels).
+        /// 8 warps of 64x64, wide: K or C of 256 and more (on sm_90a two warpgroups of 64x256
+        /// where the operands copy through tensor maps).
+        t128x256x32 = ([128, 256, 32], [2, 4, 1], [64, 64, 8]);
+    }
+}
+
+/// Backward data in tf32 on 4 warps of 64x64, 16-deep K: half the loads a thread issues per
+/// MMA of the 8-warp tiles (over 128 or more channels). Forward runs the warpgroup tiles above.
+family nv_tf32_bwd_data_2d : tf32_tile {
+    dims = 2;
+    layout = nhwgc;
+    op = bwd_data;
+    rows (tile, warps, warp_tile) {
         t128x128x16_w4 = ([128, 128, 16], [2, 2, 1], [64, 64, 8]);
     }
 }
@@ -50,6 +63,8 @@ family nv_tf32_fwd_bwd_data_1d : tf32_tile {
         t128x128x32 = ([128, 128, 32], [2, 4, 1], [64, 32, 8]);
         t128x64x32 = ([128, 64, 32], [2, 2, 1], [64, 32, 8]);
         t64x64x32 = ([64, 64, 32], [2, 2, 1], [32, 32, 8]);
+        t256x128x32 = ([256, 128, 32], [4, 2, 1], [64, 64, 8]);
+        t128x256x32 = ([128, 256, 32], [2, 4, 1], [64, 64, 8]);
     }
 }
 
@@ -61,6 +76,8 @@ family nv_tf32_fwd_bwd_data_3d : tf32_tile {
         t128x128x32 = ([128, 128, 32], [2, 4, 1], [64, 32, 8]);
         t128x64x32 = ([128, 64, 32], [2, 2, 1], [64, 32, 8]);
         t64x64x32 = ([64, 64, 32], [2, 2, 1], [32, 32, 8]);
+        t256x128x32 = ([256, 128, 32], [4, 2, 1], [64, 64, 8]);
+        t128x256x32 = ([128, 256, 32], [2, 4, 1], [64, 64, 8]);
     }
 }
 
@@ -132,5 +149,23 @@ family nv_fp32_3d : fp32_tile {
     rows (tile, warps, warp_tile) {
         t128x128x16 = ([128, 128, 16], [2, 4, 1], [64, 32, 1]);
         t64x64x16 = ([64, 64, 16], [2, 2, 1], [32, 32, 1]);
+    }
+}
+
+/// Depthwise and narrow grouped forward and backward data in fp32 (1 or 2 channels per group
+/// with any filter whose weights fit the LDS, 4 or 8 with 3x3 filters): merged groups run the
+/// kernel's small-channel path on the SIMT lanes (exact fp32 products), a thread a vector of 8
+/// output channels; other problems run the scalar-load tile.
+family nv_fp32_fwd_bwd_data_merged_2d : fp32_tile {
+    dims = 2;
+    layout = nhwgc;
+    over op = [fwd, bwd_data];
+    vector = [1, 1, 1];
+    merge_groups = 8;
+    // The small-channel entry sums a destination's taps in one pass.
+    split_k = 1;
+    rows (tile, warps, warp_tile) {
+        /// Four warps of 16x16 for the problems the small-channel path does not take.
+        t64x16x16 = ([64, 16, 16], [4, 1, 1], [16, 16, 1]);
     }
 }

@@ -6,7 +6,7 @@ use crate::device::DeviceModel;
 use crate::problem::{ConvProblem, ProblemError, ProblemLayout, ProblemTypes};
 use crate::support::{Rule, Unsupported, supports_on};
 use ck_compiler::ir::Instance;
-use ck_compiler::kernel::gcd;
+use ck_compiler::kernel::{Elem, gcd};
 use ck_compiler::model::{ConvSpec, Op};
 
 /// A problem shape; per-dimension values apply to every spatial dimension.
@@ -57,8 +57,9 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
     // Scalar loads take 9 channels in the deep shape: an odd output, so split-K slices start
     // at odd workspace elements.
     let deep_kc = if v == 1 { 9 } else { v.max(8) };
-    // Channels in whole TMA boxes that every vector width divides.
-    let tma_box = u64::from(ck_compiler::kernel::BOX_CHANNELS);
+    // Channels in whole TMA boxes that every vector width divides (the 16-bit box; fp32
+    // boxes are half as wide).
+    let tma_box = u64::from(ck_compiler::kernel::box_channels(Elem::F16));
     let box_ch = tma_box / gcd(tma_box, v) * v;
     let mut shapes = vec![
         base,

@@ -2,13 +2,13 @@
 //!
 //! Instances arrive as values (the compiled instance library, `.ck` files compiled at run time,
 //! instances declared with the macro) with a priority. For a problem, every instance gets a
-//! verdict: its estimated cost ([`crate::select::cost`]) or the rule that rules it out.
+//! verdict: its estimated cost ([`crate::select::estimate`]) or the rule that rules it out.
 //! Supported instances rank by priority (higher first), then cost (lower first), then name.
 
 use crate::backend::Backend;
 use crate::device::DeviceModel;
 use crate::problem::{ConvProblem, ProblemError};
-use crate::select::cost;
+use crate::select::estimate;
 use crate::support::{Forms, Formulation, Rule, RunsAs, Unsupported, formulation_among, same_kind};
 use crate::time_model;
 use ck_compiler::ir::Instance;
@@ -403,7 +403,7 @@ impl Registry {
             }
             None => running
                 .iter()
-                .map(|(inst, f)| cost(inst, f.problem(p), &self.device))
+                .map(|(inst, f)| estimate(inst, f.problem(p), &self.device))
                 .collect(),
         }
         .into_iter();

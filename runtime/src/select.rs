@@ -26,6 +26,10 @@
 //!   their MACs cost [`SIMT_FP32_MAC`] times as much.
 //!
 //! Batches of merged groups (`ceil(G/merge)`) run one after another at full occupancy.
+//!
+//! Ranking without a learned model ([`estimate`]) adds one case the GEMM count misdescribes:
+//! instances that merge groups run problems of few channels a group on their small-channel
+//! entry, which multiplies no padding.
 
 use crate::decompose::{GemmShape, StreamKPlan, is_two_stage, k_batch};
 use crate::device::DeviceModel;
@@ -129,6 +133,25 @@ pub fn cost(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> f64 {
     time * batches
 }
 
+/// The ranking estimate where no learned model fits (the unit of [`cost`]): [`cost`], except
+/// that an instance that merges groups runs a problem of few channels a group (C = K: 1 or 2
+/// with any filter, 4 or 8 with a 3x3 one) on its small-channel entry, whose work is the
+/// problem's own multiply-adds spread over the device's workgroup slots, where its GEMM tile
+/// would pad each group to the tile.
+pub fn estimate(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> f64 {
+    let three_by_three = p.filter.iter().rev().take(2).all(|&f| f == 3)
+        && p.filter.len() >= 2
+        && p.filter.iter().rev().skip(2).all(|&f| f == 1);
+    let small_channel = inst.work.merge_groups > 1
+        && p.c == p.k
+        && (p.c <= 2 || (matches!(p.c, 4 | 8) && three_by_three));
+    if !small_channel {
+        return cost(inst, p, dev);
+    }
+    let (m, n, k) = p.gemm();
+    (p.g * m * n * k) as f64 / dev.slots().max(1) as f64 * simt_math(inst, dev)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,6 +177,32 @@ mod tests {
             ConvProblem::parse("bwd_weight 2d N=4 K=64 C=64 filter=3 input=14 dtype=fp32").unwrap();
         let ratio = cost(&scalar, &f, &dev) / cost(&wide, &f, &dev);
         assert!((ratio - 4.0).abs() < 1e-9, "{ratio}");
+    }
+
+    #[test]
+    fn merged_instances_estimate_few_channel_groups_by_their_own_products() {
+        let mut gemm = crate::testing::instance(crate::testing::Variant::XdlV3);
+        gemm.work.split_k = SplitK::Fixed(1);
+        let mut merged = gemm.clone();
+        merged.work.merge_groups = 8;
+        let dev = DeviceModel::default();
+        let dw = ConvProblem::parse("fwd 2d G=64 N=8 K=1 C=1 filter=3 input=56 pad=1").unwrap();
+        // The GEMM count pads each one-channel group to the tile; the small-channel entry
+        // multiplies only the problem's products.
+        let (m, n, k) = dw.gemm();
+        let own = (64 * m * n * k) as f64 / dev.slots() as f64;
+        assert_eq!(estimate(&merged, &dw, &dev), own);
+        assert!(own < cost(&merged, &dw, &dev));
+        // Wider groups, filters the 4- and 8-channel bodies do not take, and instances that do
+        // not merge keep the GEMM count.
+        for q in [
+            "fwd 2d G=64 N=8 K=16 C=16 filter=3 input=56 pad=1",
+            "fwd 2d G=64 N=8 K=8 C=8 filter=5 input=56 pad=2",
+        ] {
+            let q = ConvProblem::parse(q).unwrap();
+            assert_eq!(estimate(&merged, &q, &dev), cost(&merged, &q, &dev));
+        }
+        assert_eq!(estimate(&gemm, &dw, &dev), cost(&gemm, &dw, &dev));
     }
 
     #[test]

@@ -108,24 +108,33 @@ const MAX_WGMMA_STAGES: u32 = 6;
 const MAX_WGMMA_ACC: u32 = 64;
 const MAX_WGMMA_ACC_TMA: u32 = 128;
 
-/// The `wgmma` layout of a block tile, if it has one: 16-bit operands of one type copied
-/// whole (the `cp.async` ring), every thread a loader and a math thread in whole warpgroups,
-/// tile rows in 64-row slices spread over as many warpgroups as divide them, warpgroup N a
-/// multiple of 8 up to 256 (of 64 for an N-major B, whose swizzle atoms are 64 rows), K-major
-/// operands 64 deep per atom, at most [`MAX_WGMMA_ACC`] accumulators a thread
-/// ([`MAX_WGMMA_ACC_TMA`] with TMA copies, `tma`).
+/// The `wgmma` layout of a block tile, if it has one: operands of one type copied whole (the
+/// `cp.async` ring), 16-bit, or fp32 computed in tf32 (`tf32`) with both operands K-major
+/// (the only tf32 form of the instruction), every thread a loader and a math thread in whole
+/// warpgroups, tile rows in 64-row slices spread over as many warpgroups as divide them,
+/// warpgroup N a multiple of 8 up to 256 (of 64 for an N-major B, whose swizzle atoms are 64
+/// rows), K-major operands one 128-byte line deep per atom (64 16-bit or 32 fp32 elements),
+/// at most [`MAX_WGMMA_ACC`] accumulators a thread ([`MAX_WGMMA_ACC_TMA`] with TMA copies,
+/// `tma`).
 fn wgmma_layout(
     [a, b]: [&OperandCfg; 2],
     block: u32,
     whole_block: bool,
     [m, n, k]: [u32; 3],
     tma: bool,
+    tf32: bool,
 ) -> Option<WgmmaLayout> {
-    let sixteen_bit = a.elem == b.elem && a.elem != Elem::F32;
-    if !sixteen_bit || !whole_block || !a.copies_whole_vectors() || !b.copies_whole_vectors() {
+    let types_ok =
+        a.elem == b.elem && (a.elem != Elem::F32 || (tf32 && !a.along_rows && !b.along_rows));
+    if !types_ok || !whole_block || !a.copies_whole_vectors() || !b.copies_whole_vectors() {
         return None;
     }
-    if !block.is_multiple_of(128) || !m.is_multiple_of(64) || !k.is_multiple_of(16) {
+    // One instruction takes 32 bytes of K; a K-major atom is one 128-byte line.
+    let line = super::tma::box_channels(a.elem);
+    if !block.is_multiple_of(128)
+        || !m.is_multiple_of(64)
+        || !(k * a.elem.bytes()).is_multiple_of(32)
+    {
         return None;
     }
     let groups = block / 128;
@@ -143,7 +152,7 @@ fn wgmma_layout(
     if slices * nw / 2 > max_acc {
         return None;
     }
-    let k_major_ok = |op: &OperandCfg| op.along_rows || k.is_multiple_of(64);
+    let k_major_ok = |op: &OperandCfg| op.along_rows || k.is_multiple_of(line);
     if !nw.is_multiple_of(8) || nw > 256 || (b.along_rows && !nw.is_multiple_of(64)) {
         return None;
     }
@@ -655,6 +664,7 @@ impl KernelConfig {
                 inst.wavelet.is_none(),
                 [m, n, k],
                 super::tma::tma_tile(inst.op, [&a, &b], [m, n, k]),
+                tf32,
             ),
             mfma: mma_layout(&MFMA, elems, &math),
             wmma: mma_layout(&WMMA, elems, &math),
@@ -814,10 +824,11 @@ mod tests {
         );
     }
 
+    /// An operand of 16-byte vectors.
     fn operand(elem: Elem, along_rows: bool) -> OperandCfg {
         OperandCfg {
             elem,
-            vector: 8,
+            vector: 16 / elem.bytes(),
             along_rows,
             k1: if along_rows { 1 } else { 8 },
             lds_row: 0,
@@ -829,7 +840,7 @@ mod tests {
     #[test]
     fn wgmma_layout_takes_whole_warpgroups_and_swizzle_atoms() {
         let (k_major, n_major) = (operand(Elem::F16, false), operand(Elem::F16, true));
-        let layout = |a, b, block, tile| wgmma_layout([a, b], block, true, tile, false);
+        let layout = |a, b, block, tile| wgmma_layout([a, b], block, true, tile, false, false);
         // Forward (K-major operands), 256 threads on 128x128x64: two warpgroups of 64x128 and
         // as many 32 KB stages as fit one SM.
         let l = layout(&k_major, &k_major, 256, [128, 128, 64]).unwrap();
@@ -858,11 +869,28 @@ mod tests {
         let f32 = operand(Elem::F32, false);
         assert_eq!(layout(&f32, &f32, 256, [128, 128, 64]), None);
         assert_eq!(
-            wgmma_layout([&k_major, &k_major], 256, false, [128, 128, 64], false),
+            wgmma_layout(
+                [&k_major, &k_major],
+                256,
+                false,
+                [128, 128, 64],
+                false,
+                false
+            ),
             None
         );
+        // fp32 computed in tf32, both operands K-major: a 128-byte line is 32 elements, so
+        // 32-deep blocks take it as 16-bit ones take 64, in stages of the same bytes.
+        let tf32 = |a, b, tile| wgmma_layout([a, b], 256, true, tile, false, true);
+        let l = tf32(&f32, &f32, [128, 128, 32]).unwrap();
+        assert_eq!((l.groups, l.slices, l.n, l.stages), ([2, 1], 1, 128, 6));
+        assert_eq!((l.lds_b_offset, l.lds_bytes), (6 * 16384, 1024 + 6 * 32768));
+        assert_eq!(tf32(&f32, &f32, [128, 128, 16]), None);
+        // tf32 has no transposed form: an M/N-major fp32 operand gets no layout.
+        let f32_n = operand(Elem::F32, true);
+        assert_eq!(tf32(&f32, &f32_n, [128, 128, 32]), None);
         // With TMA copies, 128 accumulators: two warpgroups of 64x256, four 48 KB stages.
-        let l = wgmma_layout([&k_major, &k_major], 256, true, [128, 256, 64], true).unwrap();
+        let l = wgmma_layout([&k_major, &k_major], 256, true, [128, 256, 64], true, false).unwrap();
         assert_eq!(
             (l.groups, l.slices, l.n, l.stages, l.tma),
             ([2, 1], 1, 256, 4, true)

@@ -21,4 +21,4 @@ pub use launch::{
     window_suits,
 };
 pub use operand::{Elem, OperandCfg};
-pub use tma::{BOX_CHANNELS, MapKind, TensorMap, tensor_maps, tma_mode};
+pub use tma::{MapKind, TensorMap, box_channels, tensor_maps, tma_mode};

@@ -13,7 +13,7 @@ pub enum Elem {
 }
 
 impl Elem {
-    pub fn bytes(self) -> u32 {
+    pub const fn bytes(self) -> u32 {
         match self {
             Elem::F32 => 4,
             Elem::F16 | Elem::Bf16 => 2,

@@ -23,8 +23,11 @@ use super::operand::{Elem, OperandCfg};
 use crate::model::Op;
 use serde::Serialize;
 
-/// Channels of one box: one 128-byte line of 16-bit elements.
-pub const BOX_CHANNELS: u32 = 64;
+/// Channels of one box: one 128-byte line (64 of 16-bit elements, 32 of fp32), the widest
+/// inner box dimension the 128-byte swizzle takes.
+pub const fn box_channels(elem: Elem) -> u32 {
+    128 / elem.bytes()
+}
 /// Largest extent of a box dimension (pixels of an im2col box, rows of a tiled one).
 const MAX_BOX: u32 = 256;
 /// Range of the window corners of an im2col map of rank 4 (2-D spatial) and 5 (3-D spatial);
@@ -34,31 +37,38 @@ const CORNER_5D: std::ops::RangeInclusive<i64> = -16..=15;
 /// Largest traversal stride of a map.
 const MAX_TRAVERSAL: i64 = 8;
 
-/// Whether a kernel with a warpgroup layout gets the TMA path: 16-bit operands (the wgmma
-/// layout's), forward with both operands K-major in whole 64-deep boxes and whole 64-filter
-/// columns, backward data with A K-major and B N-major in whole 64-deep boxes, or backward
-/// weight with both M/N-major in whole 64-row boxes over K-tiles of 64 to 256 pixels: against
-/// the same kernels' `cp.async` copies, narrower boxes lose and the 64-deep and wider tiles
-/// win (`docs/performance.md`).
+/// Whether a kernel with a warpgroup layout gets the TMA path: forward with both operands
+/// K-major in whole one-line-deep boxes (64 16-bit or 32 fp32 channels) and whole 64-row
+/// columns, and, for 16-bit operands only (the wgmma layout's M/N-major ones), backward data
+/// with A K-major and B N-major in whole 64-deep boxes, or backward weight with both M/N-major
+/// in whole 64-row boxes over K-tiles of 64 to 256 pixels: against the same kernels'
+/// `cp.async` copies, narrower boxes lose and the 64-deep and wider tiles win
+/// (`docs/performance.md`).
 pub fn tma_tile(op: Op, [a, b]: [&OperandCfg; 2], [m, n, k]: [u32; 3]) -> bool {
-    let boxes = |rows: u32| rows.is_multiple_of(BOX_CHANNELS) && rows <= MAX_BOX;
+    // Rows of a box and of an M/N-major line: 64, the 16-bit line.
+    const ROWS: u32 = box_channels(Elem::F16);
+    let boxes = |rows: u32| rows.is_multiple_of(ROWS) && rows <= MAX_BOX;
     match op {
         Op::Fwd => {
-            !a.along_rows && !b.along_rows && k.is_multiple_of(BOX_CHANNELS) && boxes(m) && boxes(n)
+            !a.along_rows
+                && !b.along_rows
+                && k.is_multiple_of(box_channels(a.elem))
+                && boxes(m)
+                && boxes(n)
         }
         Op::BwdWeight => {
             a.along_rows
                 && b.along_rows
-                && m.is_multiple_of(BOX_CHANNELS)
-                && n.is_multiple_of(BOX_CHANNELS)
+                && m.is_multiple_of(ROWS)
+                && n.is_multiple_of(ROWS)
                 && boxes(k)
         }
         Op::BwdData => {
             !a.along_rows
                 && b.along_rows
-                && k.is_multiple_of(BOX_CHANNELS)
+                && k.is_multiple_of(ROWS)
                 && boxes(m)
-                && n.is_multiple_of(BOX_CHANNELS)
+                && n.is_multiple_of(ROWS)
         }
     }
 }
@@ -106,9 +116,9 @@ fn to_u64(v: i64) -> Option<u64> {
     u64::try_from(v).ok()
 }
 
-/// The byte stride of a 16-bit element stride: a positive multiple of 16 bytes.
-fn byte_stride(elems: i64) -> Option<u64> {
-    let bytes = to_u64(elems.checked_mul(2)?)?;
+/// The byte stride of an element stride: a positive multiple of 16 bytes.
+fn byte_stride(elem: Elem, elems: i64) -> Option<u64> {
+    let bytes = to_u64(elems.checked_mul(i64::from(elem.bytes()))?)?;
     (bytes > 0 && bytes.is_multiple_of(16)).then_some(bytes)
 }
 
@@ -178,12 +188,12 @@ impl Image {
             lower[d] = lo as i32;
             upper[d] = up as i32;
             dims[d + 1] = to_u64(self.size[d])?;
-            strides[d] = byte_stride(self.strides[d])?;
+            strides[d] = byte_stride(elem, self.strides[d])?;
             element_strides[d + 1] = self.stride[d] as u32;
         }
         // The batch dimension follows the spatial ones.
         dims[sp + 1] = to_u64(self.size[3])?;
-        strides[sp] = byte_stride(self.strides[3])?;
+        strides[sp] = byte_stride(elem, self.strides[3])?;
         Some(TensorMap {
             elem,
             address: self.address,
@@ -194,7 +204,7 @@ impl Image {
             kind: MapKind::Im2col {
                 lower,
                 upper,
-                channels: BOX_CHANNELS,
+                channels: box_channels(elem),
                 pixels,
             },
         })
@@ -202,8 +212,8 @@ impl Image {
 }
 
 /// The A and B maps of one launch (`args` with its buffer addresses), or `None` where the
-/// problem does not fit them and the kernel copies with `cp.async`: channels per group not a
-/// multiple of 64 (the input's for forward and backward weight, the output gradient's for
+/// problem does not fit them and the kernel copies with `cp.async`: channels per group not
+/// whole boxes ([`box_channels`]: the input's for forward and backward weight, the output gradient's for
 /// backward data), operands not channels-last with adjacent groups, strides or addresses not
 /// 16-byte aligned, windows past the maps' corner range.
 pub fn tensor_maps(op: Op, elem: Elem, tile: [u32; 3], a: &CkArgs) -> Option<[TensorMap; 2]> {
@@ -216,7 +226,7 @@ pub fn tensor_maps(op: Op, elem: Elem, tile: [u32; 3], a: &CkArgs) -> Option<[Te
     // The input's boxes cut GEMM-K (forward) or GEMM-N (backward weight) into whole taps;
     // backward data never reads the input, and its weight boxes zero-fill past the last
     // input channel (GEMM-N), whose columns the epilogue does not store.
-    if !aligned || op != Op::BwdData && a.C % i64::from(BOX_CHANNELS) != 0 {
+    if !aligned || op != Op::BwdData && a.C % i64::from(box_channels(elem)) != 0 {
         return None;
     }
     let packed_groups = |stride_g: i64, ch: i64| a.G == 1 || stride_g == ch;
@@ -253,10 +263,10 @@ pub fn tensor_maps(op: Op, elem: Elem, tile: [u32; 3], a: &CkArgs) -> Option<[Te
                 address: a.w,
                 rank: 2,
                 dims: [to_u64(columns)?, to_u64(a.G * a.K)?, 1, 1, 1],
-                strides: [byte_stride(a.ws_k)?, 0, 0, 0],
+                strides: [byte_stride(elem, a.ws_k)?, 0, 0, 0],
                 element_strides: [1; 5],
                 kind: MapKind::Tiled {
-                    box_dims: [BOX_CHANNELS, n, 1, 1, 1],
+                    box_dims: [box_channels(elem), n, 1, 1, 1],
                 },
             };
             Some([input.map(elem, m)?, weights])
@@ -281,7 +291,7 @@ pub fn tensor_maps(op: Op, elem: Elem, tile: [u32; 3], a: &CkArgs) -> Option<[Te
             // channel pads them (one group).
             let unit = [a.sw, a.sh, a.sd].iter().all(|&s| s == 1);
             let k_boxes =
-                a.k_radix % i64::from(BOX_CHANNELS) == 0 && (a.G == 1 || a.K == a.k_radix);
+                a.k_radix % i64::from(box_channels(elem)) == 0 && (a.G == 1 || a.K == a.k_radix);
             if !unit || !k_boxes || a.ys_k != 1 || !packed_groups(a.ys_g, a.K) {
                 return None;
             }
@@ -310,7 +320,7 @@ pub fn tensor_maps(op: Op, elem: Elem, tile: [u32; 3], a: &CkArgs) -> Option<[Te
     }
 }
 
-/// The backward-data weights as 64 input channels by 64 output channels of one tap: a rank-5
+/// The backward-data weights as a box of input channels by as many output channels of one tap: a rank-5
 /// tiled map (C, X, Y, K, G) for 2-D problems, (C, X, Y, Z, K) for 3-D ones of one group (a
 /// sixth dimension is past the maps' rank).
 fn weights_by_tap(elem: Elem, spatial: usize, a: &CkArgs) -> Option<TensorMap> {
@@ -332,8 +342,8 @@ fn weights_by_tap(elem: Elem, spatial: usize, a: &CkArgs) -> Option<TensorMap> {
         )
     };
     let mut box_dims = [1; 5];
-    box_dims[0] = BOX_CHANNELS;
-    box_dims[rows] = BOX_CHANNELS;
+    box_dims[0] = box_channels(elem);
+    box_dims[rows] = box_channels(elem);
     let mut map = TensorMap {
         elem,
         address: a.w,
@@ -347,7 +357,7 @@ fn weights_by_tap(elem: Elem, spatial: usize, a: &CkArgs) -> Option<TensorMap> {
         *d = to_u64(v)?;
     }
     for (s, v) in map.strides.iter_mut().zip(strides) {
-        *s = byte_stride(v)?;
+        *s = byte_stride(elem, v)?;
     }
     Some(map)
 }
@@ -463,6 +473,39 @@ mod tests {
                 box_dims: [64, 64, 1, 1, 1]
             }
         );
+    }
+
+    #[test]
+    fn fp32_maps_take_32_channel_boxes_and_4_byte_strides() {
+        // tf32 forward: 64 channels are two boxes of one 128-byte line each.
+        let [x, w] = tensor_maps(Op::Fwd, Elem::F32, [128, 64, 32], &args(2)).unwrap();
+        assert_eq!(x.strides, [512, 7 * 512, 63 * 512, 0]);
+        let MapKind::Im2col { channels, .. } = x.kind else {
+            panic!("{x:?}")
+        };
+        assert_eq!(channels, 32);
+        assert_eq!(w.strides[0], 9 * 64 * 4);
+        assert_eq!(
+            w.kind,
+            MapKind::Tiled {
+                box_dims: [32, 64, 1, 1, 1]
+            }
+        );
+        // 32 input channels are one fp32 box but half a 16-bit one.
+        let mut a = args(1);
+        a.C = 32;
+        (a.xs_g, a.xs_w, a.xs_h, a.xs_n) = (32, 32, 7 * 32, 63 * 32);
+        (a.ws_x, a.ws_y, a.ws_k, a.ws_g) = (32, 3 * 32, 9 * 32, 128 * 9 * 32);
+        assert!(tensor_maps(Op::Fwd, Elem::F16, [128, 64, 64], &a).is_none());
+        assert!(tensor_maps(Op::Fwd, Elem::F32, [128, 64, 32], &a).is_some());
+        // The fp32 tiles that copy through maps: forward, both operands K-major, 32 deep.
+        let f32_k = OperandCfg {
+            elem: Elem::F32,
+            vector: 4,
+            ..operand(false)
+        };
+        assert!(tma_tile(Op::Fwd, [&f32_k, &f32_k], [128, 128, 32]));
+        assert!(!tma_tile(Op::Fwd, [&f32_k, &f32_k], [128, 128, 16]));
     }
 
     #[test]

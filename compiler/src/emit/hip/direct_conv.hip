@@ -721,11 +721,14 @@ CK_ENTRY_THREADS(direct, DIRECT_BLOCK, 2)(const CK_GRID_CONST CkArgs a) {
     float* wl = reinterpret_cast<float*>(lds);
     // The host picks the tensor-core path (a.direct_mma) where the kernel has it.
 #if defined(CK_MMA_SYNC)
-    if (DC_MMA && a.direct_mma) {
-        AT* ring = reinterpret_cast<AT*>(lds);
-        if (a.direct_ch == 16) ck_dconv_mma_filter<true>(a, ring);
-        else ck_dconv_mma_filter<false>(a, ring);
-        return;
+    // Not instantiated for fp32 kernels, whose weights have no 16-bit form.
+    if constexpr (DC_MMA) {
+        if (a.direct_mma) {
+            AT* ring = reinterpret_cast<AT*>(lds);
+            if (a.direct_ch == 16) ck_dconv_mma_filter<true>(a, ring);
+            else ck_dconv_mma_filter<false>(a, ring);
+            return;
+        }
     }
 #endif
     // Forward has no division either way.

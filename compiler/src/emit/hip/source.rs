@@ -275,7 +275,7 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
         s,
         "constexpr int TMA_MAPS_OFFSET = {};\nconstexpr int BOX_CH = {};",
         args::TMA_MAPS_OFFSET,
-        crate::kernel::BOX_CHANNELS
+        crate::kernel::box_channels(cfg.a.elem)
     )?;
     // The warpgroup path is per kernel too (on sm_90a, for kernels with a layout).
     writeln!(s, "#undef CK_WGMMA")?;
@@ -285,17 +285,29 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
     Ok(())
 }
 
-/// The warpgroup MMA of a kernel with a `wgmma` layout, on sm_90a: `d += A × B` for one 16-deep
-/// K step of a 64 × `n` slice, A and B from shared-memory descriptors; an M/N-major operand
-/// (loaded along its rows) is read transposed. Accumulator `d[h][2c + e]` is register
-/// `4c + 2h + e` of the instruction: row `8h` and column `8c + e` from the thread's origin.
+/// The warpgroup MMA of a kernel with a `wgmma` layout, on sm_90a: `d += A × B` for one K step
+/// of 32 bytes (16 deep for 16-bit operands, 8 for tf32) of a 64 × `n` slice, A and B from
+/// shared-memory descriptors; an M/N-major operand (loaded along its rows, 16-bit only) is read
+/// transposed. tf32 reads fp32 operands and drops their low 13 mantissa bits. Accumulator
+/// `d[h][2c + e]` is register `4c + 2h + e` of the instruction: row `8h` and column `8c + e`
+/// from the thread's origin.
 fn wgmma_instruction(
     s: &mut String,
     n: u32,
     elem: Elem,
     [trans_a, trans_b]: [bool; 2],
 ) -> std::fmt::Result {
-    let ty = if elem == Elem::Bf16 { "bf16" } else { "f16" };
+    let (ty, depth) = match elem {
+        Elem::Bf16 => ("bf16", 16),
+        Elem::F16 => ("f16", 16),
+        Elem::F32 => ("tf32", 8),
+    };
+    // Only 16-bit operands take the transpose immediates.
+    let trans = if elem == Elem::F32 {
+        String::new()
+    } else {
+        format!(", {}, {}", u8::from(trans_a), u8::from(trans_b))
+    };
     let regs = n / 2;
     let list = (0..regs)
         .map(|r| format!("%{r}"))
@@ -323,11 +335,9 @@ fn wgmma_instruction(
     )?;
     writeln!(
         s,
-        "                 \"wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{ty}.{ty} {{{list}}}, %{}, %{}, p, 1, 1, {}, {}; }}\"",
+        "                 \"wgmma.mma_async.sync.aligned.m64n{n}k{depth}.f32.{ty}.{ty} {{{list}}}, %{}, %{}, p, 1, 1{trans}; }}\"",
         regs,
         regs + 1,
-        u8::from(trans_a),
-        u8::from(trans_b)
     )?;
     writeln!(s, "                 : {outs}")?;
     writeln!(s, "                 : \"l\"(da), \"l\"(db), \"r\"(1));")?;

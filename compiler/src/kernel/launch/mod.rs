@@ -833,7 +833,9 @@ impl KernelConfig {
     /// K-tile then lies in one tap, as the copies need; the `cp.async` path reads the padding
     /// as zeros.
     fn k_radix(&self, dims: &ConvDims, dev: &DeviceInfo) -> u64 {
-        let padded = dims.k.next_multiple_of(u64::from(super::tma::BOX_CHANNELS));
+        let padded = dims
+            .k
+            .next_multiple_of(u64::from(super::tma::box_channels(self.a.elem)));
         let tma = dev.wgmma && self.wgmma.is_some_and(|l| l.tma);
         if dims.op == Op::BwdData && tma && dims.g == 1 && 8 * (padded - dims.k) <= dims.k {
             padded

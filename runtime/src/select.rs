@@ -27,9 +27,11 @@
 //!
 //! Batches of merged groups (`ceil(G/merge)`) run one after another at full occupancy.
 //!
-//! Ranking without a learned model ([`estimate`]) adds one case the GEMM count misdescribes:
+//! Ranking without a learned model ([`estimate`]) adds what the MAC count leaves out:
 //! instances that merge groups run problems of few channels a group on their small-channel
-//! entry, which multiplies no padding.
+//! entry, which multiplies no padding; and a K step of an `MPB × NPB` tile moves
+//! `(MPB + NPB)·KPB` operand elements for its `MPB·NPB·KPB` MACs, so of two tiles with equal
+//! waves the smaller loads more per product ([`LOAD_ROWS`]).
 
 use crate::decompose::{GemmShape, StreamKPlan, is_two_stage, k_batch};
 use crate::device::DeviceModel;
@@ -133,11 +135,16 @@ pub fn cost(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> f64 {
     time * batches
 }
 
-/// The ranking estimate where no learned model fits (the unit of [`cost`]): [`cost`], except
-/// that an instance that merges groups runs a problem of few channels a group (C = K: 1 or 2
-/// with any filter, 4 or 8 with a 3x3 one) on its small-channel entry, whose work is the
-/// problem's own multiply-adds spread over the device's workgroup slots, where its GEMM tile
-/// would pad each group to the tile.
+/// The tile rows whose operand loads [`estimate`] counts as much as the tile's MACs: a tile of
+/// `MPB × NPB` costs `1 + LOAD_ROWS·(1/MPB + 1/NPB)` times its MAC count (fitted to the tf32
+/// forward runs of `docs/performance.md`, where the MAC count tied tiles of equal waves).
+pub const LOAD_ROWS: f64 = 64.0;
+
+/// The ranking estimate where no learned model fits (the unit of [`cost`]): [`cost`] with the
+/// tile's operand loads ([`LOAD_ROWS`]), except that an instance that merges groups runs a
+/// problem of few channels a group (C = K: 1 or 2 with any filter, 4 or 8 with a 3x3 one) on
+/// its small-channel entry, whose work is the problem's own multiply-adds spread over the
+/// device's workgroup slots, where its GEMM tile would pad each group to the tile.
 pub fn estimate(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> f64 {
     let three_by_three = p.filter.iter().rev().take(2).all(|&f| f == 3)
         && p.filter.len() >= 2
@@ -146,7 +153,8 @@ pub fn estimate(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> f64 {
         && p.c == p.k
         && (p.c <= 2 || (matches!(p.c, 4 | 8) && three_by_three));
     if !small_channel {
-        return cost(inst, p, dev);
+        let (m, n) = (f64::from(inst.tile.m.max(1)), f64::from(inst.tile.n.max(1)));
+        return cost(inst, p, dev) * (1.0 + LOAD_ROWS * (1.0 / m + 1.0 / n));
     }
     let (m, n, k) = p.gemm();
     (p.g * m * n * k) as f64 / dev.slots().max(1) as f64 * simt_math(inst, dev)
@@ -195,14 +203,41 @@ mod tests {
         assert!(own < cost(&merged, &dw, &dev));
         // Wider groups, filters the 4- and 8-channel bodies do not take, and instances that do
         // not merge keep the GEMM count.
+        let loads = |i: &Instance| {
+            1.0 + LOAD_ROWS * (1.0 / f64::from(i.tile.m) + 1.0 / f64::from(i.tile.n))
+        };
         for q in [
             "fwd 2d G=64 N=8 K=16 C=16 filter=3 input=56 pad=1",
             "fwd 2d G=64 N=8 K=8 C=8 filter=5 input=56 pad=2",
         ] {
             let q = ConvProblem::parse(q).unwrap();
-            assert_eq!(estimate(&merged, &q, &dev), cost(&merged, &q, &dev));
+            assert_eq!(
+                estimate(&merged, &q, &dev),
+                cost(&merged, &q, &dev) * loads(&merged)
+            );
         }
-        assert_eq!(estimate(&gemm, &dw, &dev), cost(&gemm, &dw, &dev));
+        assert_eq!(
+            estimate(&gemm, &dw, &dev),
+            cost(&gemm, &dw, &dev) * loads(&gemm)
+        );
+    }
+
+    #[test]
+    fn of_two_tiles_with_equal_waves_the_larger_ranks_first() {
+        let mut small = crate::testing::instance(crate::testing::Variant::XdlV3);
+        small.work.split_k = SplitK::Fixed(1);
+        (small.tile.m, small.tile.n) = (64, 64);
+        let mut large = small.clone();
+        (large.tile.m, large.tile.n) = (128, 128);
+        // One compute unit, so that whole tiles are whole waves: equal MAC counts.
+        let dev = DeviceModel {
+            arch: None,
+            compute_units: 1,
+            occupancy: 1,
+        };
+        let p = ConvProblem::parse("fwd 2d N=2 K=256 C=64 filter=3 input=16 pad=1").unwrap();
+        assert_eq!(cost(&small, &p, &dev), cost(&large, &p, &dev));
+        assert!(estimate(&large, &p, &dev) < estimate(&small, &p, &dev));
     }
 
     #[test]

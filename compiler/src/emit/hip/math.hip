@@ -214,11 +214,8 @@ CK_DEV unsigned long long ck_wg_desc(const void* p, unsigned lbo, unsigned sbo) 
 template <int ROWS, bool MN_MAJOR, typename T> CK_DEV unsigned long long ck_wg_operand(const T* s, int row, int k0) {
     const unsigned char* p = reinterpret_cast<const unsigned char*>(s);
     if (MN_MAJOR) return ck_wg_desc(p + (row / 64) * (KPB * 128) + k0 * 128, KPB * 128, 1024);
-    return ck_wg_desc(p + (k0 / WG_LINE) * (ROWS * 128) + row * 128 + (k0 % WG_LINE) * WG_ES, 16, 1024);
+    return ck_wg_desc(p + (k0 / 64) * (ROWS * 128) + row * 128 + (k0 % 64) * 2, 16, 1024);
 }
-
-// K elements of one instruction: 32 bytes (k16 of 16-bit operands, k8 of tf32).
-constexpr int WG_KSTEP = 32 / WG_ES;
 
 CK_DEV void ck_wg_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 CK_DEV void ck_wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
@@ -244,7 +241,7 @@ CK_DEV void ck_wg_issue(ck_acc& acc, const AT* As, const BT* Bs, const ck_block&
     ck_acc_pin(acc);
     ck_wg_fence();
 #pragma unroll
-    for (int k = 0; k < KPB; k += WG_KSTEP) {
+    for (int k = 0; k < KPB; k += 16) {
         const unsigned long long db = ck_wg_operand<NPB, B_ALONG_N>(Bs, bc, k);
 #pragma unroll
         for (int f = 0; f < WG_FM; ++f)

@@ -148,19 +148,15 @@ CK_NOINLINE ck_vec<T, VEC> ck_load_scalar(const CkArgs& a, const T* src, ck_i64 
 template <int ROW, int K1> CK_DEV int ck_lds_idx(int r, int k) { return (k / K1) * ROW + r * K1 + (k % K1); }
 
 #if defined(CK_WGMMA)
-// Bytes of an element of the warpgroup path (A and B are of one type there: 16-bit, or fp32
-// computed in tf32) and the K elements of one 128-byte line.
-constexpr int WG_ES = (int)sizeof(AT), WG_LINE = 128 / WG_ES;
-// The stage layout of the warpgroup path (sm_90a): a K-major operand (loaded along K) in rows
-// of one line of K elements, [K / WG_LINE][ROWS][WG_LINE]; an M/N-major one (loaded along its
-// rows; 16-bit only) in lines of 64 rows, [ROWS / 64][K][64]. 16-byte chunk c of 128-byte line
-// l sits at chunk c ^ (l % 8): the 128-byte swizzle wgmma's descriptors decode (PTX ISA,
-// "Shared Memory Matrix Layout"), which also spreads a column of chunks over all banks.
+// The stage layout of the warpgroup path (sm_90a), 16-bit elements: a K-major operand (loaded
+// along K) in rows of 64 K elements, [K / 64][ROWS][64]; an M/N-major one (loaded along its
+// rows) in lines of 64 rows, [ROWS / 64][K][64]. 16-byte chunk c of 128-byte line l sits at
+// chunk c ^ (l % 8): the 128-byte swizzle wgmma's descriptors decode (PTX ISA, "Shared Memory
+// Matrix Layout"), which also spreads a column of chunks over all banks.
 template <int ROWS, bool MN_MAJOR> CK_DEV int ck_swz_idx(int r, int k) {
-    static_assert(!MN_MAJOR || WG_ES == 2, "M/N-major warpgroup operands are 16-bit");
     const int byte = MN_MAJOR ? (r / 64) * (KPB * 128) + k * 128 + (r % 64) * 2
-                              : (k / WG_LINE) * (ROWS * 128) + r * 128 + (k % WG_LINE) * WG_ES;
-    return (byte ^ (((byte >> 7) & 7) << 4)) / WG_ES;
+                              : (k / 64) * (ROWS * 128) + r * 128 + (k % 64) * 2;
+    return (byte ^ (((byte >> 7) & 7) << 4)) / 2;
 }
 #endif
 

@@ -21,12 +21,37 @@ const PRELUDE: &str = include_str!("prelude.hip");
 /// math paths (SIMT and tensor cores) behind one accumulator mapping, the TMA copies of the
 /// sm_90a path, then the GEMM loop, epilogue and work schedules.
 /// The repack entry of staged copies closes it.
-const BODY: [&str; 5] = [
+pub(super) const BODY: [&str; 5] = [
     include_str!("operands.hip"),
     include_str!("math.hip"),
     include_str!("tma.hip"),
     include_str!("schedule.hip"),
     include_str!("repack.hip"),
+];
+
+/// The lines of the body's warpgroup path that state its 16-bit stage layout (a K-major row is
+/// one 128-byte line of 64 elements, an instruction 16 of them deep), and their forms for fp32
+/// operands computed in tf32 (32 elements a line, 8 an instruction): a kernel with an fp32
+/// `wgmma` layout takes the second. Kept as edits rather than element-size constants in the
+/// body so that the 16-bit kernels keep the texts the compile ledger lists
+/// (`scripts/compile-ledger.txt`); each first form occurs once in the body (tested).
+pub(super) const TF32_WGMMA_LINES: [(&str, &str); 4] = [
+    (
+        ": (k / 64) * (ROWS * 128) + r * 128 + (k % 64) * 2;",
+        ": (k / 32) * (ROWS * 128) + r * 128 + (k % 32) * 4;",
+    ),
+    (
+        "return (byte ^ (((byte >> 7) & 7) << 4)) / 2;",
+        "return (byte ^ (((byte >> 7) & 7) << 4)) / 4;",
+    ),
+    (
+        "(k0 / 64) * (ROWS * 128) + row * 128 + (k0 % 64) * 2, 16, 1024);",
+        "(k0 / 32) * (ROWS * 128) + row * 128 + (k0 % 32) * 4, 16, 1024);",
+    ),
+    (
+        "for (int k = 0; k < KPB; k += 16) {",
+        "for (int k = 0; k < KPB; k += 8) {",
+    ),
 ];
 
 /// The small-channel entries of kernels that merge groups: backward weight, and forward and
@@ -88,8 +113,17 @@ pub fn kernel_text(cfg: &KernelConfig) -> KernelText {
          #define CK_ENTRY(e) CK_ENTRY_THREADS(e, BLOCK, BLOCKS_PER_CU)\n#endif"
     );
     text.push('\n');
+    let tf32_wgmma = cfg.wgmma.is_some() && cfg.a.elem == Elem::F32;
     for part in BODY {
-        text.push_str(part);
+        if tf32_wgmma {
+            let mut part = part.to_string();
+            for (from, to) in TF32_WGMMA_LINES {
+                part = part.replacen(from, to, 1);
+            }
+            text.push_str(&part);
+        } else {
+            text.push_str(part);
+        }
     }
     if cfg.has_direct() {
         if cfg.op == Op::BwdWeight {
@@ -275,7 +309,13 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
         s,
         "constexpr int TMA_MAPS_OFFSET = {};\nconstexpr int BOX_CH = {};",
         args::TMA_MAPS_OFFSET,
-        crate::kernel::box_channels(cfg.a.elem)
+        // Only the warpgroup path copies boxes; other kernels keep the 16-bit value their
+        // ledgered texts have.
+        crate::kernel::box_channels(if cfg.wgmma.is_some() {
+            cfg.a.elem
+        } else {
+            Elem::F16
+        })
     )?;
     // The warpgroup path is per kernel too (on sm_90a, for kernels with a layout).
     writeln!(s, "#undef CK_WGMMA")?;

@@ -1881,3 +1881,40 @@ fn scalar_load_forward_kernels_run_few_input_channels_on_their_window_entry() {
     assert!(plain.entry(EntryKind::Window).is_none());
     assert!(!plain.source.contains("CK_ENTRY_THREADS(window,"));
 }
+
+#[test]
+fn tf32_warpgroup_kernels_take_the_fp32_lines_and_16_bit_ones_keep_theirs() {
+    let body: String = super::source::BODY.concat();
+    for (from, to) in super::source::TF32_WGMMA_LINES {
+        assert_eq!(body.matches(from).count(), 1, "{from}");
+        assert!(!body.contains(to), "{to}");
+    }
+    let fwd = |dt: DataType| {
+        emit_hip(
+            &SampleBuilder::new("wg", Op::Fwd)
+                .dtype(dt)
+                .tile(256, [128, 128, 32], 4)
+                .vectors(4, 4, false)
+                .build(),
+        )
+        .unwrap()
+    };
+    // fp32 data computed in tf32 (the operands' storage fp32, the products' type tf32).
+    let k = fwd(DataType::Tf32);
+    assert!(k.config.wgmma.is_some() && k.config.a.elem == Elem::F32);
+    for (from, to) in super::source::TF32_WGMMA_LINES {
+        assert!(k.source.contains(to) && !k.source.contains(from), "{to}");
+    }
+    assert!(k.source.contains("m64n128k8.f32.tf32.tf32"));
+    let k = emit_hip(
+        &SampleBuilder::new("wg16", Op::Fwd)
+            .tile(256, [128, 128, 64], 8)
+            .vectors(8, 8, false)
+            .build(),
+    )
+    .unwrap();
+    assert!(k.config.wgmma.is_some());
+    for (from, _) in super::source::TF32_WGMMA_LINES {
+        assert!(k.source.contains(from), "{from}");
+    }
+}

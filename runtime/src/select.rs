@@ -35,6 +35,7 @@
 
 use crate::decompose::{GemmShape, StreamKPlan, is_two_stage, k_batch};
 use crate::device::DeviceModel;
+use crate::dims::conv_dims;
 use crate::probe::vectors;
 use crate::problem::ConvProblem;
 use ck_compiler::arch::{ArchInfo, MmaUnit};
@@ -146,12 +147,10 @@ pub const LOAD_ROWS: f64 = 64.0;
 /// its small-channel entry, whose work is the problem's own multiply-adds spread over the
 /// device's workgroup slots, where its GEMM tile would pad each group to the tile.
 pub fn estimate(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> f64 {
-    let three_by_three = p.filter.iter().rev().take(2).all(|&f| f == 3)
-        && p.filter.len() >= 2
-        && p.filter.iter().rev().skip(2).all(|&f| f == 1);
     let small_channel = inst.work.merge_groups > 1
-        && p.c == p.k
-        && (p.c <= 2 || (matches!(p.c, 4 | 8) && three_by_three));
+        && conv_dims(p).is_ok_and(|d| {
+            d.c == d.k && (d.c <= 2 || (matches!(d.c, 4 | 8) && d.filter == [1, 3, 3]))
+        });
     if !small_channel {
         let (m, n) = (f64::from(inst.tile.m.max(1)), f64::from(inst.tile.n.max(1)));
         return cost(inst, p, dev) * (1.0 + LOAD_ROWS * (1.0 / m + 1.0 / n));

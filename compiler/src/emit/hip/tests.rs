@@ -1889,18 +1889,15 @@ fn tf32_warpgroup_kernels_take_the_fp32_lines_and_16_bit_ones_keep_theirs() {
         assert_eq!(body.matches(from).count(), 1, "{from}");
         assert!(!body.contains(to), "{to}");
     }
-    let fwd = |dt: DataType| {
-        emit_hip(
-            &SampleBuilder::new("wg", Op::Fwd)
-                .dtype(dt)
-                .tile(256, [128, 128, 32], 4)
-                .vectors(4, 4, false)
-                .build(),
-        )
-        .unwrap()
-    };
     // fp32 data computed in tf32 (the operands' storage fp32, the products' type tf32).
-    let k = fwd(DataType::Tf32);
+    let k = emit_hip(
+        &SampleBuilder::new("wg", Op::Fwd)
+            .dtype(DataType::Tf32)
+            .tile(256, [128, 128, 32], 4)
+            .vectors(4, 4, false)
+            .build(),
+    )
+    .unwrap();
     assert!(k.config.wgmma.is_some() && k.config.a.elem == Elem::F32);
     for (from, to) in super::source::TF32_WGMMA_LINES {
         assert!(k.source.contains(to) && !k.source.contains(from), "{to}");

@@ -1,8 +1,9 @@
 // fp32 data on Hopper (sm_90), in 16-byte vectors (channel counts a multiple of 4; others run on
-// padded copies or the scalar tiles of generic.ck). The tf32 families compute in tf32: their
-// warps run mma.sync m16n8k8 TF32 MMAs, each operand rounded to 10 mantissa bits as it leaves
-// LDS, sums in fp32. They serve problems that allow tf32 products (`dtype=tf32`: what PyTorch
-// does for convolutions by default). The fp32 families compute exactly, on the SIMT lanes.
+// padded copies or the scalar tiles of generic.ck). The tf32 families compute in tf32: on
+// sm_90a warpgroup MMAs (wgmma ... tf32) where the tile has a warpgroup layout, otherwise warps of
+// mma.sync m16n8k8 TF32 MMAs, each operand rounded to 10 mantissa bits as it leaves LDS; sums
+// in fp32. They serve problems that allow tf32 products (`dtype=tf32`: what PyTorch does for
+// convolutions by default). The fp32 families compute exactly, on the SIMT lanes.
 
 /// Hopper, CK-Tile kernel, 16-byte vectors of fp32.
 defaults fp32_tile {
@@ -22,8 +23,10 @@ defaults tf32_tile : fp32_tile {
 
 /// Forward and backward data in tf32: M = N·Ho·Wo (N·Hi·Wi), N = K (C), GEMM-K = C·Y·X
 /// (K·Y·X). An fp32 row of 32 K elements is as many bytes as a 16-bit row of 64. On sm_90a
-/// forward's K-major operands feed warpgroup MMAs (wgmma) from 128-byte-swizzled stages,
-/// copied through tensor maps where the input's channels are whole 32-channel boxes.
+/// K-major operands feed warpgroup MMAs (wgmma) from 128-byte-swizzled stages: forward's,
+/// copied through tensor maps where the input's channels are whole 32-channel boxes, and
+/// backward data's from a copy of the weights with the output channels innermost, which its
+/// plan makes first (the tf32 instruction has no transposed form).
 family nv_tf32_fwd_bwd_data_2d : tf32_tile {
     dims = 2;
     layout = nhwgc;
@@ -35,22 +38,56 @@ family nv_tf32_fwd_bwd_data_2d : tf32_tile {
         t128x64x32 = ([128, 64, 32], [2, 2, 1], [64, 32, 8]);
         /// 4 warps of 32x32: few output pixels.
         t64x64x32 = ([64, 64, 32], [2, 2, 1], [32, 32, 8]);
-        /// 8 warps of 64x64: K or C of 128 on many pixels.
+    }
+}
+
+/// Forward's wide tf32 tiles: 128 accumulators a thread, which the warpgroup layout holds where
+/// the operands copy through tensor maps (forward's); backward data's `cp.async` copies would
+/// run them on `mma.sync`, several times slower than the tiles above.
+family nv_tf32_fwd_2d : tf32_tile {
+    dims = 2;
+    layout = nhwgc;
+    op = fwd;
+    rows (tile, warps, warp_tile) {
+        /// 8 warps of 64x64: K of 128 on many pixels.
         t256x128x32 = ([256, 128, 32], [4, 2, 1], [64, 64, 8]);
-        /// 8 warps of 64x64, wide: K or C of 256 and more (on sm_90a two warpgroups of 64x256
-        /// where the operands copy through tensor maps).
+        /// 8 warps of 64x64, wide: K of 256 and more (on sm_90a two warpgroups of 64x256).
         t128x256x32 = ([128, 256, 32], [2, 4, 1], [64, 64, 8]);
     }
 }
 
-/// Backward data in tf32 on 4 warps of 64x64, 16-deep K: half the loads a thread issues per
-/// MMA of the 8-warp tiles (over 128 or more channels). Forward runs the warpgroup tiles above.
+/// Backward data in tf32 on 16-deep K-tiles, `mma.sync` from the weights as they are: the
+/// problems whose weights run on padded copies (channels not a multiple of 4), which the
+/// warpgroup tiles' own transposed copy does not take, and wide layers with few pixels.
 family nv_tf32_bwd_data_2d : tf32_tile {
     dims = 2;
     layout = nhwgc;
     op = bwd_data;
     rows (tile, warps, warp_tile) {
+        /// 4 warps of 64x64: half the loads a thread issues per MMA of 8-warp tiles.
         t128x128x16_w4 = ([128, 128, 16], [2, 2, 1], [64, 64, 8]);
+        /// 4 warps of 32x32: few pixels or channels.
+        t64x64x16_w4 = ([64, 64, 16], [2, 2, 1], [32, 32, 8]);
+    }
+}
+
+family nv_tf32_bwd_data_1d : tf32_tile {
+    dims = 1;
+    layout = nwgc;
+    op = bwd_data;
+    rows (tile, warps, warp_tile) {
+        t128x128x16_w4 = ([128, 128, 16], [2, 2, 1], [64, 64, 8]);
+        t64x64x16_w4 = ([64, 64, 16], [2, 2, 1], [32, 32, 8]);
+    }
+}
+
+family nv_tf32_bwd_data_3d : tf32_tile {
+    dims = 3;
+    layout = ndhwgc;
+    op = bwd_data;
+    rows (tile, warps, warp_tile) {
+        t128x128x16_w4 = ([128, 128, 16], [2, 2, 1], [64, 64, 8]);
+        t64x64x16_w4 = ([64, 64, 16], [2, 2, 1], [32, 32, 8]);
     }
 }
 
@@ -63,6 +100,14 @@ family nv_tf32_fwd_bwd_data_1d : tf32_tile {
         t128x128x32 = ([128, 128, 32], [2, 4, 1], [64, 32, 8]);
         t128x64x32 = ([128, 64, 32], [2, 2, 1], [64, 32, 8]);
         t64x64x32 = ([64, 64, 32], [2, 2, 1], [32, 32, 8]);
+    }
+}
+
+family nv_tf32_fwd_1d : tf32_tile {
+    dims = 1;
+    layout = nwgc;
+    op = fwd;
+    rows (tile, warps, warp_tile) {
         t256x128x32 = ([256, 128, 32], [4, 2, 1], [64, 64, 8]);
         t128x256x32 = ([128, 256, 32], [2, 4, 1], [64, 64, 8]);
     }
@@ -76,6 +121,14 @@ family nv_tf32_fwd_bwd_data_3d : tf32_tile {
         t128x128x32 = ([128, 128, 32], [2, 4, 1], [64, 32, 8]);
         t128x64x32 = ([128, 64, 32], [2, 2, 1], [64, 32, 8]);
         t64x64x32 = ([64, 64, 32], [2, 2, 1], [32, 32, 8]);
+    }
+}
+
+family nv_tf32_fwd_3d : tf32_tile {
+    dims = 3;
+    layout = ndhwgc;
+    op = fwd;
+    rows (tile, warps, warp_tile) {
         t256x128x32 = ([256, 128, 32], [4, 2, 1], [64, 64, 8]);
         t128x256x32 = ([128, 256, 32], [2, 4, 1], [64, 64, 8]);
     }

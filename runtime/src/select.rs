@@ -29,9 +29,10 @@
 //!
 //! Ranking without a learned model ([`estimate`]) adds what the MAC count leaves out:
 //! instances that merge groups run problems of few channels a group on their small-channel
-//! entry, which multiplies no padding; and a K step of an `MPB × NPB` tile moves
+//! entry, which multiplies no padding; a K step of an `MPB × NPB` tile moves
 //! `(MPB + NPB)·KPB` operand elements for its `MPB·NPB·KPB` MACs, so of two tiles with equal
-//! waves the smaller loads more per product ([`LOAD_ROWS`]).
+//! waves the smaller loads more per product ([`LOAD_ROWS`]); and on sm_90, tf32 kernels
+//! without warpgroup MMAs take longer per MAC ([`TF32_MMA_SYNC`]).
 
 use crate::decompose::{GemmShape, StreamKPlan, is_two_stage, k_batch};
 use crate::device::DeviceModel;
@@ -40,7 +41,8 @@ use crate::probe::vectors;
 use crate::problem::ConvProblem;
 use ck_compiler::arch::{ArchInfo, MmaUnit};
 use ck_compiler::ir::Instance;
-use ck_compiler::model::DataType;
+use ck_compiler::kernel::KernelConfig;
+use ck_compiler::model::{Arch, DataType};
 
 /// Cost of reading, adding and writing one accumulator element of a partial tile.
 pub const FIXUP_MACS: f64 = 4.0;
@@ -76,6 +78,21 @@ fn simt_math(inst: &Instance, dev: &DeviceModel) -> f64 {
     } else {
         1.0
     }
+}
+
+/// How many times longer a tf32 MAC takes on `mma.sync` than on the warpgroup MMAs of an
+/// sm_90 device: the tf32 kernels without a warpgroup layout (16-deep K-tiles, wider tiles
+/// whose accumulators the layout does not hold).
+pub const TF32_MMA_SYNC: f64 = 1.5;
+
+/// [`TF32_MMA_SYNC`] for a tf32 instance whose kernel has no warpgroup layout on an sm_90
+/// device, 1 otherwise.
+fn tf32_mma_sync(inst: &Instance, dev: &DeviceModel) -> f64 {
+    let sm90 = arch_of(inst, dev).is_some_and(|a| a.arch == Arch::Sm90);
+    let sync = sm90
+        && inst.types.tf32_products()
+        && KernelConfig::new(inst).is_ok_and(|c| c.wgmma.is_none());
+    if sync { TF32_MMA_SYNC } else { 1.0 }
 }
 
 /// How many times longer a K step takes for loading its operands in vectors narrower than 16
@@ -153,7 +170,9 @@ pub fn estimate(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> f64 {
         });
     if !small_channel {
         let (m, n) = (f64::from(inst.tile.m.max(1)), f64::from(inst.tile.n.max(1)));
-        return cost(inst, p, dev) * (1.0 + LOAD_ROWS * (1.0 / m + 1.0 / n));
+        return cost(inst, p, dev)
+            * (1.0 + LOAD_ROWS * (1.0 / m + 1.0 / n))
+            * tf32_mma_sync(inst, dev);
     }
     let (m, n, k) = p.gemm();
     (p.g * m * n * k) as f64 / dev.slots().max(1) as f64 * simt_math(inst, dev)

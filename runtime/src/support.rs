@@ -29,7 +29,7 @@ use crate::layout::{Role, gemm_roles};
 use crate::padded::Padded;
 use crate::problem::{ConvProblem, ProblemTypes};
 use ck_compiler::ir::Instance;
-use ck_compiler::kernel::gcd;
+use ck_compiler::kernel::{KernelConfig, gcd};
 use ck_compiler::model::{ConvSpec, DataType, Kind, Layout, Op};
 use serde::Serialize;
 use std::cell::OnceCell;
@@ -272,7 +272,9 @@ pub(crate) fn formulation_among(
     // merged kernels' small-channel entries take whole (a GEMM tile over a partial one runs
     // a thousand times slower); every tensor is copied, so the result must not also be read.
     let merge = group_multiple(inst, p);
-    let grouped = forms.groups_padded(merge).filter(|_| !is_binary(result));
+    let grouped = forms
+        .groups_padded(merge)
+        .filter(|(pd, _)| !is_binary(result) && (pd.maps[1].is_none() || pads_weights(inst)));
     let err = match direct {
         Ok(()) => {
             return Ok(grouped
@@ -311,7 +313,15 @@ pub(crate) fn formulation_among(
     }
     let [vc, vk] = channel_vectors(inst, p.op);
     let dst = gemm_roles(p.op).1.index();
-    if let Some((pd, sizes)) = forms.padded(vc, vk)
+    if let Some((pd, _)) = forms.padded(vc, vk)
+        && pd.maps[1].is_some()
+        && !pads_weights(inst)
+    {
+        reason = format!(
+            "{reason}; its kernel reads the weights transposed, from a copy of its own, which \
+             cannot also pad them"
+        );
+    } else if let Some((pd, sizes)) = forms.padded(vc, vk)
         && (pd.maps[dst].is_none() || !is_binary(result))
     {
         match check(inst, &pd.problem, sizes, dev) {
@@ -328,6 +338,14 @@ pub(crate) fn formulation_among(
         rule: err.rule,
         reason,
     })
+}
+
+/// Whether the instance's kernel may read a padded copy of the weights: not where it reads
+/// them transposed, from a copy of its own ([`KernelConfig::weights_transposed`]: tf32
+/// backward data on warpgroup MMAs).
+fn pads_weights(inst: &Instance) -> bool {
+    !(inst.op == Op::BwdData && inst.types.tf32_products())
+        || KernelConfig::new(inst).is_ok_and(|c| !c.weights_transposed())
 }
 
 /// The multiple of groups an instance that merges groups runs `p` over: its merge, and for

@@ -458,6 +458,13 @@ impl KernelConfig {
         self.lds_bytes_on(dev) - slack
     }
 
+    /// Backward data that loads its weights along GEMM-K: from a copy in the workspace with
+    /// the output channels innermost (`[G][C][taps][K]`, the caller's `[G][K][taps][C]`
+    /// transposed per tap), which the plan's `transpose` entry makes before the GEMM.
+    pub fn weights_transposed(&self) -> bool {
+        self.op == Op::BwdData && !self.b.along_rows
+    }
+
     /// Element types of the input, weight and output tensors.
     pub fn tensor_elems(&self) -> [Elem; 3] {
         match self.op {
@@ -590,15 +597,36 @@ impl KernelConfig {
             inst.a.lds_pad,
             inst.a.src_vector,
         )?;
-        let b = operand(
-            b,
-            b_op,
-            n,
-            b_rows,
-            inst.k1[1],
-            inst.b.lds_pad,
-            inst.b.src_vector,
-        )?;
+        let b_along = |rows: bool| {
+            operand(
+                b,
+                b_op,
+                n,
+                rows,
+                inst.k1[1],
+                inst.b.lds_pad,
+                inst.b.src_vector,
+            )
+        };
+        let mut b = b_along(b_rows)?;
+        // tf32 backward data: the tf32 `wgmma` takes K-major operands only, and the weights'
+        // K (GEMM-K) is strided. Where a warpgroup layout fits with B loaded along GEMM-K, the
+        // kernel reads a copy of the weights with the output channels innermost
+        // ([`KernelConfig::weights_transposed`]), which the plan makes first.
+        if inst.op == Op::BwdData && tf32 {
+            let along_k = b_along(false)?;
+            let fits = wgmma_layout(
+                [&a, &along_k],
+                inst.block,
+                inst.wavelet.is_none(),
+                [m, n, k],
+                false,
+                tf32,
+            );
+            if fits.is_some() {
+                b = along_k;
+            }
+        }
         // B offset and total bytes of `s` LDS stages.
         let layout = |s: u32| {
             let off = (s * a.lds_stage * a.elem.bytes()).div_ceil(16) * 16;

@@ -295,7 +295,7 @@ impl Enqueue {
     /// Whether the launch computes the GEMM (whose operands a TMA kernel copies through tensor
     /// maps), not a repack of a staged copy.
     pub fn is_gemm(&self) -> bool {
-        self.entry != EntryKind::Repack
+        !matches!(self.entry, EntryKind::Repack | EntryKind::Transpose)
     }
 }
 
@@ -356,7 +356,7 @@ impl PlanWork {
                     threads,
                 } => {
                     let launch = Enqueue {
-                        entry: EntryKind::Repack,
+                        entry: plan.staged[tensor].map_or(EntryKind::Repack, |st| st.copy.entry()),
                         grid: [blocks, 1, 1],
                         block: [threads, 1, 1],
                         lds_bytes: 0,

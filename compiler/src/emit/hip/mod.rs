@@ -67,6 +67,9 @@ pub fn emit_hip(inst: &Instance) -> Result<HipKernel, PortableError> {
     .into_iter()
     .filter(|_| config.has_pointwise());
     let window = config.has_window().then_some((EntryKind::Window, "window"));
+    let transpose = config
+        .weights_transposed()
+        .then_some((EntryKind::Transpose, "transpose"));
     let entries = [
         (EntryKind::Main, "main"),
         (EntryKind::Convert, "convert"),
@@ -78,6 +81,7 @@ pub fn emit_hip(inst: &Instance) -> Result<HipKernel, PortableError> {
     .chain(sliced)
     .chain(pointwise)
     .chain(window)
+    .chain(transpose)
     .map(|(kind, suffix)| Entry {
         kind,
         symbol: format!("{base}_{suffix}"),

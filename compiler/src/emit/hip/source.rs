@@ -10,8 +10,8 @@ use crate::kernel::launch::{
     DCONV_STRIP_ROWS, DCONV_STRIP_ROWS8, DCONV_WARP_VECTORS, DIRECT_DEPTH, DIRECT_LANES,
     DIRECT_MMA_BLOCKS, DIRECT_RUNS, DIRECT_SETS, DIRECT_SPAN, DIRECT_STEP_ROWS, DROWS_CHUNK,
     DROWS_SLOTS, DROWS_STRIDE, DROWS_VECS, PW_BLOCK, PW_PIXELS, PWM_BLOCKS, PWM_STAGED_COLS,
-    PWM_STAGES, PWM_WARPS, REPACK_BLOCK, REPACK_CHUNK, STAGE_PAD, WIN_BLOCK, WIN_BLOCKS,
-    WIN_PIXELS,
+    PWM_STAGES, PWM_WARPS, REPACK_BLOCK, REPACK_CHUNK, STAGE_PAD, TRANSPOSE_BLOCK, TRANSPOSE_TILE,
+    WIN_BLOCK, WIN_BLOCKS, WIN_PIXELS,
 };
 use crate::model::{ElementOp, Op, Reduction};
 use std::fmt::Write;
@@ -62,6 +62,8 @@ const SLICED: &str = include_str!("sliced.hip");
 /// The pointwise entry of Filter1x1Stride1Pad0 forward and backward-data kernels.
 const POINTWISE: &str = include_str!("pointwise.hip");
 const WINDOW: &str = include_str!("window.hip");
+/// The transpose entry of backward-data kernels that read their weights transposed.
+const TRANSPOSE: &str = include_str!("transpose.hip");
 
 /// FNV-1a, 64 bits: a stable digest of text (the instance constants that name a kernel's
 /// symbols; the snapshot listing of emitted files).
@@ -167,6 +169,13 @@ pub fn kernel_text(cfg: &KernelConfig) -> KernelText {
              constexpr int WIN_BLOCKS = {WIN_BLOCKS};"
         );
         text.push_str(WINDOW);
+    }
+    if cfg.weights_transposed() {
+        let _ = writeln!(
+            text,
+            "\nconstexpr int TRANSPOSE_TILE = {TRANSPOSE_TILE};\nconstexpr int TRANSPOSE_BLOCK = {TRANSPOSE_BLOCK};"
+        );
+        text.push_str(TRANSPOSE);
     }
     KernelText { symbol_base, text }
 }

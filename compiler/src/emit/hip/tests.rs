@@ -1915,3 +1915,106 @@ fn tf32_warpgroup_kernels_take_the_fp32_lines_and_16_bit_ones_keep_theirs() {
         assert!(k.source.contains(from), "{from}");
     }
 }
+
+#[test]
+fn tf32_backward_data_reads_transposed_weights_from_a_copy_it_makes_first() {
+    let wg = |tile, k1| {
+        emit_hip(
+            &SampleBuilder::new("bd", Op::BwdData)
+                .dtype(DataType::Tf32)
+                .tile(256, tile, k1)
+                .vectors(4, 4, false)
+                .build(),
+        )
+        .unwrap()
+    };
+    // 32-deep K-tiles take the warpgroup layout with B loaded along GEMM-K (the transposed
+    // copy); 16-deep ones keep the weights as they are, loaded along N.
+    let k = wg([128, 128, 32], 4);
+    assert!(k.config.weights_transposed() && k.config.wgmma.is_some());
+    assert!(k.entry(EntryKind::Transpose).is_some());
+    assert!(k.source.contains("CK_ENTRY_THREADS(transpose,"));
+    assert!(k.source.contains("m64n128k8.f32.tf32.tf32"));
+    let shallow = wg([128, 128, 16], 4);
+    assert!(!shallow.config.weights_transposed());
+    assert!(shallow.entry(EntryKind::Transpose).is_none());
+    assert!(!shallow.source.contains("CK_ENTRY_THREADS(transpose,"));
+    // fp16 backward data keeps its N-major weights (the 16-bit wgmma transposes them itself).
+    let f16 = emit_hip(
+        &SampleBuilder::new("bd16", Op::BwdData)
+            .tile(256, [128, 128, 64], 8)
+            .vectors(8, 8, false)
+            .build(),
+    )
+    .unwrap();
+    assert!(!f16.config.weights_transposed());
+
+    // G = 2, K = 136, C = 72, 3x3: the copy [G][C][taps][K] after the plan's own workspace,
+    // made before every other launch; the GEMM's weight strides are the copy's.
+    let d = ConvDims {
+        layouts: [Layout::Nhwgc, Layout::Gkyxc, Layout::Nhwgk],
+        ..dims(Op::BwdData)
+    };
+    let plan = k.plan(&d, &SM90A).unwrap();
+    let t = Transpose {
+        groups: 2,
+        k: 136,
+        taps: 9,
+        c: 72,
+    };
+    let st = plan.staged[1].unwrap();
+    assert_eq!(st.copy, StagedCopy::Transposed(t));
+    assert_eq!(st.elem_bytes, 4);
+    assert!(st.offset.is_multiple_of(256));
+    assert_eq!(plan.workspace_bytes, st.offset + t.elements() * 4);
+    assert!(matches!(
+        plan.steps[0],
+        Step::Repack {
+            tensor: 1,
+            unpack: false,
+            ..
+        }
+    ));
+    let a = plan.args;
+    assert_eq!(
+        (a.ws_k, a.ws_x, a.ws_y, a.ws_c, a.ws_g),
+        (1, 136, 3 * 136, 9 * 136, 72 * 9 * 136)
+    );
+    assert_eq!((a.vec_a, a.vec_b), (1, 1));
+    let bufs = Buffers {
+        input: 1000,
+        weight: 2000,
+        output: 3000,
+        workspace: 1 << 20,
+        ..Buffers::default()
+    };
+    assert_eq!(plan.args_for(bufs, 0).w, (1 << 20) + st.offset);
+    let r = plan.repack_args(bufs, 1, false);
+    assert_eq!((r.x, r.y), (2000, (1 << 20) + st.offset));
+    assert_eq!(
+        (r.rp_rows, r.rp_src, r.rp_blocks, r.rp_in, r.rp_bytes),
+        (2, 9, 136, 72, 4)
+    );
+    // Stride phases read every s-th tap of the copy from their first.
+    let strided = ConvDims {
+        stride: [1, 2, 2],
+        output: [1, 7, 7],
+        ..d.clone()
+    };
+    let plan = k.plan(&strided, &SM90A).unwrap();
+    assert_eq!(plan.phases.len(), 4);
+    assert!(plan.staged[1].is_some());
+    assert!(plan.phases.iter().all(|p| p.args.ws_y == 2 * 3 * 136));
+    // Element (g, k, t, c) of the weights lands at ((g·C + c)·taps + t)·K + k.
+    let i = ((136 + 5) * 9 + 4) * 72 + 7;
+    assert_eq!(t.staged_of(i), ((72 + 7) * 9 + 4) * 136 + 5);
+    // Weights the copy cannot describe (not packed [G][K][taps][C]) are refused.
+    let other = ConvDims {
+        layouts: [Layout::Nhwgc, Layout::Gkcyx, Layout::Nhwgk],
+        ..d
+    };
+    assert!(matches!(
+        k.plan(&other, &SM90A),
+        Err(PlanError::Staged(_)) | Err(PlanError::Layout { .. })
+    ));
+}

@@ -31,8 +31,8 @@ pub(crate) use pointwise::{
     PW_BLOCK, PW_PIXELS, PWM_BLOCKS, PWM_STAGED_COLS, PWM_STAGES, PWM_WARPS,
 };
 pub use pointwise::{pointwise_mma_suits, pointwise_suits};
-pub(crate) use repack::{REPACK_BLOCK, REPACK_CHUNK};
-pub use repack::{RowMap, Staged};
+pub(crate) use repack::{REPACK_BLOCK, REPACK_CHUNK, TRANSPOSE_BLOCK, TRANSPOSE_TILE};
+pub use repack::{RowMap, Staged, StagedCopy, Transpose};
 #[cfg(test)]
 pub(crate) use split::MAX_ACCUMULATION;
 pub(crate) use split::{CONVERT_BLOCK, auto_split};
@@ -171,6 +171,9 @@ pub enum EntryKind {
     Sliced,
     /// A caller's tensor to or from its staged copy ([`RowMap`]).
     Repack,
+    /// The weights to the copy that backward data reads along GEMM-K ([`Transpose`]; kernels
+    /// with [`KernelConfig::weights_transposed`]).
+    Transpose,
     /// Pointwise forward and backward data with few channels (Filter1x1Stride1Pad0 kernels;
     /// see [`KernelConfig::has_pointwise`]).
     Pointwise,
@@ -211,7 +214,8 @@ pub enum Step {
     },
     /// A launch of the repack entry that copies tensor `tensor` (0 input, 1 weight, 2 output)
     /// into its staged copy, or with `unpack` the copy back into it
-    /// ([`LaunchPlan::repack_args`]). Packs come before every GEMM launch and after the
+    /// ([`LaunchPlan::repack_args`]); the `transpose` entry for a copy of transposed weights
+    /// ([`StagedCopy::entry`]). Packs come before every GEMM launch and after the
     /// zero-fills, the unpack after every GEMM launch (of every stride phase).
     Repack {
         tensor: usize,
@@ -494,7 +498,13 @@ impl KernelConfig {
                 ('W', wi),
             ],
         )?;
-        let ws = weight_strides(dims, dims.k, dims.c)?;
+        let caller_ws = weight_strides(dims, dims.k, dims.c)?;
+        // Kernels that read transposed weights read them from their copy ([`repack`]).
+        let ws = if self.weights_transposed() {
+            repack::transposed_weight_strides(dims)
+        } else {
+            caller_ws.clone()
+        };
         let ys = strides(
             dims.layouts[2],
             "output",
@@ -511,10 +521,14 @@ impl KernelConfig {
         if dims.transposed {
             return self.transposed_plan(dims, [&xs, &ys], dev);
         }
-        if let Some(plan) = self.phase_plan(dims, [&xs, &ws, &ys], dev)? {
-            return Ok(plan);
+        let plan = match self.phase_plan(dims, [&xs, &ws, &ys], dev)? {
+            Some(plan) => plan,
+            None => self.plan_views(dims, [&xs, &ws, &ys], dev)?,
+        };
+        if self.weights_transposed() {
+            return self.stage_transposed_weights(plan, dims, &caller_ws, dev);
         }
-        self.plan_views(dims, [&xs, &ws, &ys], dev)
+        Ok(plan)
     }
 
     /// The plan of a transposed backward-weight problem ([`ConvDims::transposed`]) over the
@@ -1017,7 +1031,8 @@ impl KernelConfig {
             (Op::Fwd, true) => (xs, 'C', dims.c),
             (Op::Fwd, false) => (ws, 'C', dims.c),
             (Op::BwdData, true) => (ys, 'K', dims.k),
-            (Op::BwdData, false) => (ws, 'C', dims.c),
+            (Op::BwdData, false) if cfg.along_rows => (ws, 'C', dims.c),
+            (Op::BwdData, false) => (ws, 'K', dims.k),
             (Op::BwdWeight, true) => (ys, 'K', dims.k),
             (Op::BwdWeight, false) => (xs, 'C', dims.c),
         };

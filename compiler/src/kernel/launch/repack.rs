@@ -3,7 +3,8 @@
 //! entry makes before the GEMM, and writes its destination into one that it copies back after.
 
 use super::{
-    Buffers, ConvDims, DeviceInfo, LaunchPlan, PlanError, Step, WORKSPACE_ALIGN, ZeroTarget,
+    Buffers, ConvDims, DeviceInfo, EntryKind, LaunchPlan, PlanError, Step, WORKSPACE_ALIGN,
+    ZeroTarget,
 };
 use crate::kernel::args::CkArgs;
 use crate::kernel::config::KernelConfig;
@@ -79,13 +80,84 @@ impl RowMap {
     }
 }
 
+/// Weights `[G][K][taps][C]` as backward data reads them along GEMM-K: `[G][C][taps][K]`,
+/// each tap's K × C matrix transposed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Transpose {
+    pub groups: u64,
+    pub k: u64,
+    pub taps: u64,
+    pub c: u64,
+}
+
+impl Transpose {
+    /// Elements of the weights (and of their copy).
+    pub fn elements(&self) -> u64 {
+        [self.groups, self.k, self.taps, self.c]
+            .into_iter()
+            .fold(1, u64::saturating_mul)
+    }
+
+    /// Where weight element `i` lies in the copy.
+    pub fn staged_of(&self, i: u64) -> u64 {
+        let (c, rest) = (i % self.c, i / self.c);
+        let (t, rest) = (rest % self.taps, rest / self.taps);
+        let (k, g) = (rest % self.k, rest / self.k);
+        ((g * self.c + c) * self.taps + t) * self.k + k
+    }
+}
+
+/// How a staged copy holds its tensor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum StagedCopy {
+    /// Rows padded or folded ([`RowMap`]), by the repack entry.
+    Rows(RowMap),
+    /// Transposed weights, by the transpose entry.
+    Transposed(Transpose),
+}
+
+impl StagedCopy {
+    /// The entry that makes the copy.
+    pub fn entry(&self) -> EntryKind {
+        match self {
+            StagedCopy::Rows(_) => EntryKind::Repack,
+            StagedCopy::Transposed(_) => EntryKind::Transpose,
+        }
+    }
+}
+
 /// A tensor of the caller's that a plan's GEMM reads or writes through a staged copy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Staged {
-    pub map: RowMap,
+    pub copy: StagedCopy,
     pub elem_bytes: u64,
     /// Byte offset of the copy in the workspace.
     pub offset: u64,
+}
+
+/// Tiles of a transpose workgroup: `TRANSPOSE_TILE`² elements through LDS, so that the reads
+/// and the writes each go along whole rows.
+pub(crate) const TRANSPOSE_TILE: u32 = 32;
+/// Threads of a transpose workgroup: a row of the tile a warp, 8 rows at a time.
+pub(crate) const TRANSPOSE_BLOCK: u32 = 256;
+
+/// Element strides of the transposed weights' copy ([`Transpose`]) by dimension letter.
+pub(super) fn transposed_weight_strides(dims: &ConvDims) -> Vec<(char, i64)> {
+    let [z, y, x] = dims.filter;
+    let mut out = Vec::with_capacity(6);
+    let mut stride = 1u64;
+    for (l, size) in [
+        ('K', dims.k),
+        ('W', x),
+        ('H', y),
+        ('D', z),
+        ('C', dims.c),
+        ('G', dims.g),
+    ] {
+        out.push((l, i64::try_from(stride).unwrap_or(i64::MAX)));
+        stride = stride.saturating_mul(size);
+    }
+    out
 }
 
 impl LaunchPlan {
@@ -98,13 +170,23 @@ impl LaunchPlan {
         };
         a.x = [bufs.input, bufs.weight, bufs.output][tensor];
         a.y = bufs.workspace + st.offset;
-        let m = st.map;
-        a.rp_rows = m.rows as i64;
-        a.rp_src = m.src as i64;
-        a.rp_blocks = m.blocks as i64;
-        a.rp_in = m.inp as i64;
-        a.rp_out = m.out as i64;
-        a.rp_shift = m.shift as i64;
+        match st.copy {
+            StagedCopy::Rows(m) => {
+                a.rp_rows = m.rows as i64;
+                a.rp_src = m.src as i64;
+                a.rp_blocks = m.blocks as i64;
+                a.rp_in = m.inp as i64;
+                a.rp_out = m.out as i64;
+                a.rp_shift = m.shift as i64;
+            }
+            // The transpose entry's sizes: groups, taps, then the K × C matrix of a tap.
+            StagedCopy::Transposed(t) => {
+                a.rp_rows = t.groups as i64;
+                a.rp_src = t.taps as i64;
+                a.rp_blocks = t.k as i64;
+                a.rp_in = t.c as i64;
+            }
+        }
         a.rp_bytes = st.elem_bytes as i64;
         a.rp_unpack = i64::from(unpack);
         a
@@ -127,6 +209,11 @@ impl KernelConfig {
         if plan.transposed.is_some() {
             return Err(PlanError::Staged("a transposed plan"));
         }
+        if plan.staged[1].is_some() && maps[1].is_some_and(|m| !m.is_identity()) {
+            return Err(PlanError::Staged(
+                "weights that the kernel reads transposed",
+            ));
+        }
         let dst = match dims.op {
             Op::Fwd => 2,
             Op::BwdData => 0,
@@ -148,7 +235,7 @@ impl KernelConfig {
                 ));
             }
             let st = Staged {
-                map,
+                copy: StagedCopy::Rows(map),
                 elem_bytes: elem_bytes[i],
                 offset: end,
             };
@@ -192,6 +279,74 @@ impl KernelConfig {
         }
         plan.steps.splice(0..0, packs);
         plan.steps.extend(unpack);
+        Ok(plan)
+    }
+}
+
+impl KernelConfig {
+    /// `plan` (of a kernel that reads transposed weights) with their copy: after the plan's
+    /// own workspace, made by the transpose entry before every other launch. The caller's
+    /// weights (`caller_ws`) must be packed `[G][K][taps][C]`.
+    pub(super) fn stage_transposed_weights(
+        &self,
+        mut plan: LaunchPlan,
+        dims: &ConvDims,
+        caller_ws: &[(char, i64)],
+        dev: &DeviceInfo,
+    ) -> Result<LaunchPlan, PlanError> {
+        let [z, y, x] = dims.filter;
+        let packed = [
+            ('C', 1),
+            ('W', dims.c),
+            ('H', x * dims.c),
+            ('D', y * x * dims.c),
+            ('K', z * y * x * dims.c),
+            ('G', dims.k * z * y * x * dims.c),
+        ];
+        let size = |l: char| match l {
+            'W' => x,
+            'H' => y,
+            'D' => z,
+            _ => 2,
+        };
+        let is_packed = packed.iter().all(|&(l, st)| {
+            let have = caller_ws.iter().find(|w| w.0 == l).map_or(0, |w| w.1);
+            // A unit dimension may have any stride.
+            size(l) == 1 || have == st as i64
+        });
+        if !is_packed {
+            return Err(PlanError::Staged(
+                "weights that are not packed [G][K][taps][C]",
+            ));
+        }
+        let t = Transpose {
+            groups: dims.g,
+            k: dims.k,
+            taps: z * y * x,
+            c: dims.c,
+        };
+        let elem_bytes = u64::from(self.b.elem.bytes());
+        let offset = plan.workspace_bytes.next_multiple_of(WORKSPACE_ALIGN);
+        plan.workspace_bytes = offset.saturating_add(t.elements().saturating_mul(elem_bytes));
+        plan.staged[1] = Some(Staged {
+            copy: StagedCopy::Transposed(t),
+            elem_bytes,
+            offset,
+        });
+        let edge = u64::from(TRANSPOSE_TILE);
+        let tiles = (t.groups * t.taps)
+            .saturating_mul(t.k.div_ceil(edge))
+            .saturating_mul(t.c.div_ceil(edge));
+        let blocks = tiles.clamp(1, REPACK_BLOCKS_PER_CU * u64::from(dev.compute_units));
+        plan.steps.insert(
+            0,
+            Step::Repack {
+                tensor: 1,
+                unpack: false,
+                blocks: blocks as u32,
+                threads: TRANSPOSE_BLOCK,
+            },
+        );
         Ok(plan)
     }
 }

@@ -4,8 +4,9 @@
 //! its check that each candidate has a portable kernel), to rank every instance's verdict with
 //! the learned model (`ckc list --problem --device`) and with the analytic cost model alone,
 //! and to select again for a problem selected before (the registry's cache). Needs no GPU.
-//! `cargo run --release -p ck-runtime --features cuda --example select_cost [SHAPES [OP]]`
-//! (OP: one of fwd, bwd_data, bwd_weight; all three when not given).
+//! `cargo run --release -p ck-runtime --features cuda --example select_cost [SHAPES [OP [DTYPE]]]`
+//! (OP: one of fwd, bwd_data, bwd_weight, all three when not given or `all`; DTYPE: a data
+//! type of problem strings, fp16 when not given; tf32 problems rank by the analytic model).
 
 use ck_compiler::model::{Arch, DataType, Op};
 use ck_runtime::testing::Selecting;
@@ -43,7 +44,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         target: Arch::Sm90,
         check: |inst| ck_runtime::gpu::portable_checks(inst, "cuda"),
     };
-    let only = std::env::args().nth(2);
+    let only = std::env::args().nth(2).filter(|o| o != "all");
+    let dtype = match std::env::args().nth(3) {
+        Some(d) => DataType::from_keyword(&d).ok_or(format!("unknown data type `{d}`"))?,
+        None => DataType::Fp16,
+    };
     for op in [Op::Fwd, Op::BwdData, Op::BwdWeight] {
         if only.as_ref().is_some_and(|o| *o != op.to_string()) {
             continue;
@@ -51,7 +56,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let problems: Vec<_> = layers
             .iter()
             .filter(|s| s.needs(op))
-            .map(|s| s.problem(op, DataType::Fp16))
+            .map(|s| s.problem(op, dtype))
             .collect::<Result<_, _>>()?;
         // Each problem is new to a fresh copy of the registry (a clone keeps no choices).
         let new = (0..5)
@@ -77,7 +82,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             std::hint::black_box(reg.candidates(p));
         });
         println!(
-            "{op}: {} problems over {} instances: select (new problem, sm_90) {new:.0} µs a problem, selected before {cached:.2} µs; every verdict ranked: sm_90 {ranked:.0} µs, analytic {analytic:.0} µs",
+            "{op} {dtype}: {} problems over {} instances: select (new problem, sm_90) {new:.0} µs a problem, selected before {cached:.2} µs; every verdict ranked: sm_90 {ranked:.0} µs, analytic {analytic:.0} µs",
             problems.len(),
             reg.len(),
         );

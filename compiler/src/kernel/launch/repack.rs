@@ -170,23 +170,19 @@ impl LaunchPlan {
         };
         a.x = [bufs.input, bufs.weight, bufs.output][tensor];
         a.y = bufs.workspace + st.offset;
-        match st.copy {
-            StagedCopy::Rows(m) => {
-                a.rp_rows = m.rows as i64;
-                a.rp_src = m.src as i64;
-                a.rp_blocks = m.blocks as i64;
-                a.rp_in = m.inp as i64;
-                a.rp_out = m.out as i64;
-                a.rp_shift = m.shift as i64;
-            }
-            // The transpose entry's sizes: groups, taps, then the K × C matrix of a tap.
-            StagedCopy::Transposed(t) => {
-                a.rp_rows = t.groups as i64;
-                a.rp_src = t.taps as i64;
-                a.rp_blocks = t.k as i64;
-                a.rp_in = t.c as i64;
-            }
-        }
+        let sizes = match st.copy {
+            StagedCopy::Rows(m) => [m.rows, m.src, m.blocks, m.inp, m.out, m.shift],
+            // The transpose entry's: groups, taps, then the K × C matrix of a tap.
+            StagedCopy::Transposed(t) => [t.groups, t.taps, t.k, t.c, 0, 0],
+        };
+        [
+            a.rp_rows,
+            a.rp_src,
+            a.rp_blocks,
+            a.rp_in,
+            a.rp_out,
+            a.rp_shift,
+        ] = sizes.map(|v| v as i64);
         a.rp_bytes = st.elem_bytes as i64;
         a.rp_unpack = i64::from(unpack);
         a

@@ -4,7 +4,7 @@
 
 use super::{
     Buffers, ConvDims, DeviceInfo, EntryKind, LaunchPlan, PlanError, Step, WORKSPACE_ALIGN,
-    ZeroTarget,
+    ZeroTarget, get,
 };
 use crate::kernel::args::CkArgs;
 use crate::kernel::config::KernelConfig;
@@ -96,14 +96,6 @@ impl Transpose {
         [self.groups, self.k, self.taps, self.c]
             .into_iter()
             .fold(1, u64::saturating_mul)
-    }
-
-    /// Where weight element `i` lies in the copy.
-    pub fn staged_of(&self, i: u64) -> u64 {
-        let (c, rest) = (i % self.c, i / self.c);
-        let (t, rest) = (rest % self.taps, rest / self.taps);
-        let (k, g) = (rest % self.k, rest / self.k);
-        ((g * self.c + c) * self.taps + t) * self.k + k
     }
 }
 
@@ -277,9 +269,7 @@ impl KernelConfig {
         plan.steps.extend(unpack);
         Ok(plan)
     }
-}
 
-impl KernelConfig {
     /// `plan` (of a kernel that reads transposed weights) with their copy: after the plan's
     /// own workspace, made by the transpose entry before every other launch. The caller's
     /// weights (`caller_ws`) must be packed `[G][K][taps][C]`.
@@ -291,25 +281,19 @@ impl KernelConfig {
         dev: &DeviceInfo,
     ) -> Result<LaunchPlan, PlanError> {
         let [z, y, x] = dims.filter;
+        let (c, taps) = (dims.c, z * y * x);
+        // (dimension, its stride in packed weights, its extent); a unit one may have any stride.
         let packed = [
-            ('C', 1),
-            ('W', dims.c),
-            ('H', x * dims.c),
-            ('D', y * x * dims.c),
-            ('K', z * y * x * dims.c),
-            ('G', dims.k * z * y * x * dims.c),
+            ('C', 1, c),
+            ('W', c, x),
+            ('H', x * c, y),
+            ('D', y * x * c, z),
+            ('K', taps * c, dims.k),
+            ('G', dims.k * taps * c, dims.g),
         ];
-        let size = |l: char| match l {
-            'W' => x,
-            'H' => y,
-            'D' => z,
-            _ => 2,
-        };
-        let is_packed = packed.iter().all(|&(l, st)| {
-            let have = caller_ws.iter().find(|w| w.0 == l).map_or(0, |w| w.1);
-            // A unit dimension may have any stride.
-            size(l) == 1 || have == st as i64
-        });
+        let is_packed = packed
+            .iter()
+            .all(|&(l, st, extent)| extent == 1 || get(caller_ws, l) == st as i64);
         if !is_packed {
             return Err(PlanError::Staged(
                 "weights that are not packed [G][K][taps][C]",
@@ -318,8 +302,8 @@ impl KernelConfig {
         let t = Transpose {
             groups: dims.g,
             k: dims.k,
-            taps: z * y * x,
-            c: dims.c,
+            taps,
+            c,
         };
         let elem_bytes = u64::from(self.b.elem.bytes());
         let offset = plan.workspace_bytes.next_multiple_of(WORKSPACE_ALIGN);

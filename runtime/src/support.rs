@@ -274,7 +274,7 @@ pub(crate) fn formulation_among(
     let merge = group_multiple(inst, p);
     let grouped = forms
         .groups_padded(merge)
-        .filter(|(pd, _)| !is_binary(result) && (pd.maps[1].is_none() || pads_weights(inst)));
+        .filter(|(pd, _)| !is_binary(result) && weights_copied_ok(inst, pd));
     let err = match direct {
         Ok(()) => {
             return Ok(grouped
@@ -313,24 +313,21 @@ pub(crate) fn formulation_among(
     }
     let [vc, vk] = channel_vectors(inst, p.op);
     let dst = gemm_roles(p.op).1.index();
-    if let Some((pd, _)) = forms.padded(vc, vk)
-        && pd.maps[1].is_some()
-        && !pads_weights(inst)
-    {
-        reason = format!(
-            "{reason}; its kernel reads the weights transposed, from a copy of its own, which \
-             cannot also pad them"
-        );
-    } else if let Some((pd, sizes)) = forms.padded(vc, vk)
-        && (pd.maps[dst].is_none() || !is_binary(result))
-    {
-        match check(inst, &pd.problem, sizes, dev) {
-            Ok(()) => return Ok(Formulation::Padded(pd.clone())),
-            Err(pe) => {
-                reason = format!(
-                    "{reason}; with C and K padded to {vc} and {vk}, {}: {}",
-                    pe.rule, pe.reason
-                )
+    if let Some((pd, sizes)) = forms.padded(vc, vk) {
+        if !weights_copied_ok(inst, pd) {
+            reason = format!(
+                "{reason}; its kernel reads the weights transposed, from a copy of its own, \
+                 which cannot also pad them"
+            );
+        } else if pd.maps[dst].is_none() || !is_binary(result) {
+            match check(inst, &pd.problem, sizes, dev) {
+                Ok(()) => return Ok(Formulation::Padded(pd.clone())),
+                Err(pe) => {
+                    reason = format!(
+                        "{reason}; with C and K padded to {vc} and {vk}, {}: {}",
+                        pe.rule, pe.reason
+                    )
+                }
             }
         }
     }
@@ -340,11 +337,13 @@ pub(crate) fn formulation_among(
     })
 }
 
-/// Whether the instance's kernel may read a padded copy of the weights: not where it reads
-/// them transposed, from a copy of its own ([`KernelConfig::weights_transposed`]: tf32
-/// backward data on warpgroup MMAs).
-fn pads_weights(inst: &Instance) -> bool {
-    !(inst.op == Op::BwdData && inst.types.tf32_products())
+/// Whether the instance's kernel may run `pd`'s copies: any that leave the weights as they
+/// are, and padded weights only where it does not read them transposed from a copy of its own
+/// ([`KernelConfig::weights_transposed`]: tf32 backward data on warpgroup MMAs; the op and
+/// type test first spares every other instance its kernel configuration).
+fn weights_copied_ok(inst: &Instance, pd: &Padded) -> bool {
+    pd.maps[1].is_none()
+        || !(inst.op == Op::BwdData && inst.types.tf32_products())
         || KernelConfig::new(inst).is_ok_and(|c| !c.weights_transposed())
 }
 

@@ -108,39 +108,13 @@ pub fn predict_all(
     target: Option<Arch>,
     walk: Walk,
 ) -> Vec<f64> {
-    // The model knows the GEMM of the problem an instance computes; the pointwise, window,
-    // small-channel tensor-core and depthwise rows entries stream it instead (no tree walk),
-    // and padded copies add their own launches. The small-channel entry runs copies that only
-    // add zero groups as stated, without them.
-    let as_stated: Vec<Option<f64>> = runs
+    let (streamed, copies): (Vec<Option<f64>>, Vec<f64>) = runs
         .iter()
-        .map(|(inst, form)| match form {
-            Formulation::Padded(pd) if pd.adds_groups_only(p) => dconv_mma_us(inst, p),
-            _ => None,
+        .map(|(inst, form)| {
+            let e = entry_estimate(inst, form, p);
+            (e.streamed, e.copies_us)
         })
-        .collect();
-    let streamed: Vec<Option<f64>> = runs
-        .iter()
-        .zip(&as_stated)
-        .map(|((inst, form), stated)| {
-            let q = form.problem(p);
-            stated
-                .or_else(|| pointwise_us(inst, q))
-                .or_else(|| window_us(inst, q))
-                .or_else(|| dconv_mma_us(inst, q))
-                .or_else(|| depthwise_rows_us(inst, q))
-        })
-        .collect();
-    let copies: Vec<f64> = runs
-        .iter()
-        .zip(&as_stated)
-        .map(|((_, form), stated)| match form {
-            Formulation::Padded(pd) if stated.is_none() => {
-                pd.copies() as f64 * COPY_LAUNCH_US + pd.copy_bytes() as f64 / COPY_BYTES_PER_US
-            }
-            _ => 0.0,
-        })
-        .collect();
+        .unzip();
     let modelled: Vec<usize> = (0..runs.len()).filter(|&i| streamed[i].is_none()).collect();
     let picked: Vec<(&Instance, &Formulation)> = modelled.iter().map(|&i| runs[i]).collect();
     let rows = rows_of(&picked, p, dev, target);
@@ -180,12 +154,47 @@ pub fn predict_all(
     let mut from_model = us.into_iter();
     streamed
         .into_iter()
-        .zip(copies)
-        .map(|(s, c)| match s {
-            Some(stream) => stream + c,
-            None => from_model.next().unwrap_or(f64::INFINITY),
-        })
+        .map(|s| s.unwrap_or_else(|| from_model.next().unwrap_or(f64::INFINITY)))
         .collect()
+}
+
+/// What [`predict_all`] knows of a run before the model: the estimate of the entry that streams
+/// it, where one does, and the padded copies' time, which it adds either way.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EntryEstimate {
+    /// Microseconds of the run on an entry that streams the problem (no tree walk), its copies
+    /// included; None where the model predicts it.
+    pub streamed: Option<f64>,
+    /// Microseconds of the padded copies the model's prediction is added to (0 without).
+    pub copies_us: f64,
+}
+
+/// The entry estimate of `inst` running `p` as `form`. The model knows the GEMM of the problem
+/// an instance computes; the pointwise, window, small-channel tensor-core and depthwise rows
+/// entries stream it instead, and padded copies add their own launches. The small-channel entry
+/// runs copies that only add zero groups as stated, without them.
+pub fn entry_estimate(inst: &Instance, form: &Formulation, p: &ConvProblem) -> EntryEstimate {
+    let stated = match form {
+        Formulation::Padded(pd) if pd.adds_groups_only(p) => dconv_mma_us(inst, p),
+        _ => None,
+    };
+    let copies_us = match form {
+        Formulation::Padded(pd) if stated.is_none() => {
+            pd.copies() as f64 * COPY_LAUNCH_US + pd.copy_bytes() as f64 / COPY_BYTES_PER_US
+        }
+        _ => 0.0,
+    };
+    let q = form.problem(p);
+    let streamed = stated
+        .or_else(|| pointwise_us(inst, q))
+        .or_else(|| window_us(inst, q))
+        .or_else(|| dconv_mma_us(inst, q))
+        .or_else(|| depthwise_rows_us(inst, q))
+        .map(|us| us + copies_us);
+    EntryEstimate {
+        streamed,
+        copies_us,
+    }
 }
 
 /// The estimate of a run of `q` on the pointwise entry, where `inst`'s kernel takes it there

@@ -5,9 +5,11 @@
 //! features needs no new measurements.
 
 use crate::device::DeviceModel;
-use crate::features::{features, names};
+use crate::features::{names, values_of};
 use crate::problem::ConvProblem;
 use crate::registry::Registry;
+use crate::support::formulation;
+use crate::time_model::entry_estimate;
 use ck_compiler::model::Arch;
 use serde::{Deserialize, Serialize};
 
@@ -124,9 +126,23 @@ pub fn parse(text: &str) -> Result<Vec<Timing>, TimingsError> {
         .collect()
 }
 
-/// The training table: a header row, then per verified timing its shape, problem, instance,
-/// card, microseconds and [`features`]. Timings whose instance is not in `reg`, whose problem
-/// does not parse or which no longer support it are left out and counted.
+/// The columns ahead of the features in a [`Table`]: the timing's shape, problem, instance, card
+/// and microseconds, then what selection knows of the run without the model
+/// ([`entry_estimate`]): the streaming entry's estimate (empty where the model predicts the run)
+/// and the padded copies' microseconds added to the model's prediction.
+pub const META: [&str; 7] = [
+    "shape",
+    "problem",
+    "instance",
+    "card",
+    "us",
+    "entry_us",
+    "copies_us",
+];
+
+/// The training table: a header row, then per verified timing the [`META`] columns and the
+/// [`features`](crate::features). Timings whose instance is not in `reg`, whose problem does not
+/// parse or which no longer support it are left out and counted.
 pub struct Table {
     pub header: Vec<String>,
     pub rows: Vec<Vec<String>>,
@@ -134,9 +150,7 @@ pub struct Table {
 }
 
 pub fn table(timings: &[Timing], reg: &Registry) -> Table {
-    let mut header: Vec<String> = ["shape", "problem", "instance", "card", "us"]
-        .map(String::from)
-        .to_vec();
+    let mut header: Vec<String> = META.map(String::from).to_vec();
     header.extend(names());
     let mut rows = Vec::new();
     let mut left_out = 0;
@@ -146,15 +160,23 @@ pub fn table(timings: &[Timing], reg: &Registry) -> Table {
             let inst = reg.get(&t.instance)?;
             let p = ConvProblem::parse(&t.problem).ok()?;
             let target = t.target.as_deref().and_then(Arch::from_keyword);
-            let f = features(inst, &p, &t.device(), target).ok()?;
+            let dev = t.device();
+            let form = formulation(inst, &p, &dev).ok()?;
+            let entry = entry_estimate(inst, &form, &p);
             let mut row = vec![
                 t.shape.clone(),
                 t.problem.clone(),
                 t.instance.clone(),
                 t.card.clone(),
                 format!("{us}"),
+                entry.streamed.map(|e| format!("{e}")).unwrap_or_default(),
+                format!("{}", entry.copies_us),
             ];
-            row.extend(f.into_iter().map(|(_, v)| format!("{v}")));
+            row.extend(
+                values_of(inst, &form, &p, &dev, target)
+                    .into_iter()
+                    .map(|v| format!("{v}")),
+            );
             Some(row)
         })();
         match row {
@@ -265,7 +287,7 @@ mod tests {
             lines
                 .next()
                 .unwrap()
-                .starts_with("shape,problem,instance,card,us,op=fwd")
+                .starts_with("shape,problem,instance,card,us,entry_us,copies_us,op=fwd")
         );
         assert!(
             lines

@@ -90,6 +90,7 @@ fn features_tabulate_the_verified_records_of_library_instances() {
         line("nv_fwd_bwd_data_2d_fwd_fp16_compv3_t128x64x64", true),
         line("nv_fwd_bwd_data_2d_fwd_fp16_compv3_t128x64x32", false),
         line("no_such_instance", true),
+        line("nv_pointwise_2d_fwd_fp16_t128x64x64", true),
     ]
     .join("\n");
     std::fs::write(&records, text).expect("records");
@@ -98,20 +99,28 @@ fn features_tabulate_the_verified_records_of_library_instances() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     let rows: Vec<&str> = stdout.lines().collect();
-    assert_eq!(rows.len(), 2, "{stdout}");
+    assert_eq!(rows.len(), 3, "{stdout}");
     assert!(
-        rows[0].starts_with("shape,problem,instance,card,us,op=fwd,"),
+        rows[0].starts_with("shape,problem,instance,card,us,entry_us,copies_us,op=fwd,"),
         "{}",
         rows[0]
     );
     assert_eq!(rows[0].split(',').count(), rows[1].split(',').count());
     assert!(
-        rows[1].contains("t128x64x64,NVIDIA H100 80GB HBM3,11.2,1,"),
+        rows[1].contains("t128x64x64,NVIDIA H100 80GB HBM3,11.2,,0,1,"),
         "{}",
         rows[1]
     );
+    // The pointwise entry streams its run: selection takes its estimate, not the model's.
+    let entry: Vec<&str> = rows[2].split(',').skip(5).take(2).collect();
     assert!(
-        stderr.contains("1 rows") && stderr.contains("2 left out"),
+        entry[0].parse::<f64>().is_ok_and(|us| us > 0.0),
+        "{}",
+        rows[2]
+    );
+    assert_eq!(entry[1], "0", "{}", rows[2]);
+    assert!(
+        stderr.contains("2 rows") && stderr.contains("2 left out"),
         "{stderr}"
     );
     std::fs::write(&records, "{ not json\n").expect("records");

@@ -26,7 +26,7 @@ pub fn run(args: &FeaturesArgs, color: Color) -> Result<ExitCode, String> {
     eprintln!(
         "{} rows of {} features from {} records; {} left out (not verified, not in the library, or no longer supported)",
         table.rows.len(),
-        table.header.len() - 5,
+        table.header.len() - ck_runtime::timings::META.len(),
         timings.len(),
         table.left_out
     );

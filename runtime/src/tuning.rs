@@ -90,7 +90,24 @@ pub enum Ranking {
 #[error("tuning database {}: ignored ({reason}); saving replaces it", path.display())]
 pub struct Ignored {
     pub path: PathBuf,
-    pub reason: String,
+    pub reason: Unusable,
+}
+
+/// Why a database file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum Unusable {
+    #[error("{0}")]
+    Read(io::Error),
+    #[error("not a regular file")]
+    NotAFile,
+    #[error("larger than {} MiB", MAX_DB_BYTES >> 20)]
+    TooLarge,
+    #[error("not valid: {0}")]
+    Invalid(serde_json::Error),
+    #[error("format `{}`, expected `{FORMAT}`", .0.escape_debug())]
+    Format(String),
+    #[error("a time that is not a positive number")]
+    BadTime,
 }
 
 /// Saving failed; the file on disk is unchanged.
@@ -256,29 +273,26 @@ fn sibling(path: &Path, suffix: &str) -> PathBuf {
 }
 
 /// The tables of the file at `path` (none when it does not exist), or why it cannot be used.
-fn read_devices(path: &Path) -> Result<BTreeMap<String, BTreeMap<String, Record>>, String> {
+fn read_devices(path: &Path) -> Result<BTreeMap<String, BTreeMap<String, Record>>, Unusable> {
     let file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
-        Err(e) => return Err(e.to_string()),
+        Err(e) => return Err(Unusable::Read(e)),
     };
-    let meta = file.metadata().map_err(|e| e.to_string())?;
+    let meta = file.metadata().map_err(Unusable::Read)?;
     if !meta.is_file() {
-        return Err("not a regular file".into());
+        return Err(Unusable::NotAFile);
     }
     if meta.len() > MAX_DB_BYTES {
-        return Err(format!("larger than {} MiB", MAX_DB_BYTES >> 20));
+        return Err(Unusable::TooLarge);
     }
     let mut text = String::new();
     file.take(MAX_DB_BYTES + 1)
         .read_to_string(&mut text)
-        .map_err(|e| e.to_string())?;
-    let parsed: DbFile = serde_json::from_str(&text).map_err(|e| format!("not valid: {e}"))?;
+        .map_err(Unusable::Read)?;
+    let parsed: DbFile = serde_json::from_str(&text).map_err(Unusable::Invalid)?;
     if parsed.format != FORMAT {
-        return Err(format!(
-            "format `{}`, expected `{FORMAT}`",
-            parsed.format.escape_debug()
-        ));
+        return Err(Unusable::Format(parsed.format));
     }
     let bad = parsed
         .devices
@@ -286,7 +300,7 @@ fn read_devices(path: &Path) -> Result<BTreeMap<String, BTreeMap<String, Record>
         .flat_map(BTreeMap::values)
         .any(|t| !(t.us.is_finite() && t.us > 0.0));
     if bad {
-        return Err("a time that is not a positive number".into());
+        return Err(Unusable::BadTime);
     }
     Ok(parsed.devices)
 }

@@ -86,17 +86,17 @@ fn model_of(target: Arch, op: Op) -> Option<&'static Loaded> {
 pub enum Walk {
     /// Every run's prediction over every tree (a ranking shown to the user).
     Exact,
-    /// Only the fastest matters: every run walks the first 40 trees, and only the 12 fastest
-    /// by that estimate walk the rest. The others rank after those, in the order of their
-    /// partial estimates.
+    /// Only the fastest matters: runs walk the trees in the stages of `CASCADE`, each
+    /// keeping the fastest by the estimate so far for the next. The others rank after those,
+    /// in the order of their partial estimates.
     Fastest,
 }
 
-/// Trees every run walks before [`Walk::Fastest`] keeps the fastest: boosting's first trees
-/// carry most of a prediction, later ones refine it.
-const CASCADE_TREES: usize = 40;
-/// Runs that walk every tree under [`Walk::Fastest`].
-const CASCADE_KEEP: usize = 12;
+/// [`Walk::Fastest`]'s stages (trees walked by the end of the stage, runs kept for the next):
+/// every run walks the first 40 trees, the 12 fastest by that estimate the next 110, and the 6
+/// fastest of those the rest. Boosting's first trees carry most of a prediction, later ones
+/// refine it.
+const CASCADE: [(usize, usize); 2] = [(40, 12), (150, 6)];
 
 /// Predicted microseconds of each instance running `p` as its formulation (from the support
 /// checks) on `dev`, for a back end targeting `target` whose model for `p`'s op is `model`.
@@ -122,34 +122,45 @@ pub fn predict_all(
     let m = &model.model;
     let trees = m.tree_count();
     let mut log2_us = vec![m.base(); rows.len()];
-    let first = match walk {
-        Walk::Fastest if rows.len() > CASCADE_KEEP => CASCADE_TREES.min(trees),
-        _ => trees,
+    let stages: &[(usize, usize)] = match walk {
+        Walk::Fastest => &CASCADE,
+        Walk::Exact => &[],
     };
-    m.add_trees(&rows, 0..first, &mut log2_us);
-    let with_copies = |log2: &[f64]| -> Vec<f64> {
-        log2.iter()
-            .zip(&modelled)
-            .map(|(l, &i)| l.exp2() + copies[i])
-            .collect()
-    };
-    let mut us = with_copies(&log2_us);
-    if first < trees {
-        let mut order: Vec<usize> = (0..rows.len()).collect();
-        order.sort_by(|&a, &b| us[a].total_cmp(&us[b]));
-        let (kept, pruned) = order.split_at(CASCADE_KEEP);
-        let kept_rows: Vec<&[f64]> = kept.iter().map(|&j| rows[j]).collect();
-        let mut sums: Vec<f64> = kept.iter().map(|&j| log2_us[j]).collect();
-        m.add_trees(&kept_rows, first..trees, &mut sums);
-        for (&j, s) in kept.iter().zip(sums) {
+    // The runs still walking, the trees they walked, and the runs each stage left behind.
+    let mut walking: Vec<usize> = (0..rows.len()).collect();
+    let mut walked = 0;
+    let mut left: Vec<Vec<usize>> = Vec::new();
+    for &(until, keep) in stages.iter().chain(&[(trees, usize::MAX)]) {
+        let until = until.min(trees).max(walked);
+        let stage_rows: Vec<&[f64]> = walking.iter().map(|&j| rows[j]).collect();
+        let mut sums: Vec<f64> = walking.iter().map(|&j| log2_us[j]).collect();
+        m.add_trees(&stage_rows, walked..until, &mut sums);
+        for (&j, s) in walking.iter().zip(sums) {
             log2_us[j] = s;
         }
-        us = with_copies(&log2_us);
-        // The pruned runs rank after every kept one, in the order of their partial estimate.
-        let slowest_kept = kept.iter().map(|&j| us[j]).fold(0.0, f64::max);
-        for &j in pruned {
-            us[j] = us[j].max(slowest_kept.next_up());
+        walked = until;
+        if walked < trees && walking.len() > keep {
+            walking.sort_by(|&a, &b| {
+                (log2_us[a].exp2() + copies[modelled[a]])
+                    .total_cmp(&(log2_us[b].exp2() + copies[modelled[b]]))
+            });
+            left.push(walking.split_off(keep));
         }
+    }
+    let mut us: Vec<f64> = log2_us
+        .iter()
+        .zip(&modelled)
+        .map(|(l, &i)| l.exp2() + copies[i])
+        .collect();
+    // A run left behind ranks after every run that walked further, in the order of its
+    // partial estimate: the last stage's leavers after the runs that walked every tree, and
+    // so on back to the first stage's.
+    let mut slowest = walking.iter().map(|&j| us[j]).fold(0.0, f64::max);
+    for stage in left.iter().rev() {
+        for &j in stage {
+            us[j] = us[j].max(slowest.next_up());
+        }
+        slowest = stage.iter().map(|&j| us[j]).fold(slowest, f64::max);
     }
     let mut from_model = us.into_iter();
     streamed
@@ -460,6 +471,53 @@ mod tests {
         assert_eq!(depthwise_rows_us(&inst, &grouped), None);
         inst.work.merge_groups = 1;
         assert_eq!(depthwise_rows_us(&inst, &p), None);
+    }
+
+    /// Under the cascade the runs that walk every tree keep their exact predictions and rank
+    /// first; a run each stage leaves behind ranks after every run that walked further.
+    #[test]
+    fn the_cascade_ranks_the_runs_that_walked_further_first() {
+        let p = ConvProblem::parse("fwd 2d N=32 K=128 C=128 filter=3x3 input=28x28 pad=1").unwrap();
+        let model = model_for(Arch::Sm90, &p).expect("a forward model");
+        let dev = DeviceModel {
+            arch: None,
+            compute_units: 132,
+            occupancy: 2,
+        };
+        // Tiles of every size: more runs than the first stage keeps.
+        let insts: Vec<Instance> = [16, 32, 64, 128, 256]
+            .into_iter()
+            .flat_map(|m| [16, 32, 64, 128, 256].map(|n| (m, n)))
+            .map(|(m, n)| {
+                let mut inst = crate::testing::instance(crate::testing::Variant::FwdXdl);
+                inst.tile.m = m;
+                inst.tile.n = n;
+                inst
+            })
+            .collect();
+        let runs: Vec<(&Instance, &Formulation)> =
+            insts.iter().map(|i| (i, &Formulation::Direct)).collect();
+        let exact = predict_all(model, &runs, &p, &dev, Some(Arch::Sm90), Walk::Exact);
+        let fast = predict_all(model, &runs, &p, &dev, Some(Arch::Sm90), Walk::Fastest);
+        let mut order: Vec<usize> = (0..runs.len()).collect();
+        order.sort_by(|&a, &b| fast[a].total_cmp(&fast[b]));
+        let [(_, first_keep), (_, last_keep)] = CASCADE;
+        assert!(runs.len() > first_keep);
+        // The runs that walked every tree: exact, and ahead of the rest.
+        for &j in &order[..last_keep] {
+            assert_eq!(fast[j], exact[j], "run {j}");
+        }
+        let slowest_exact = order[..last_keep]
+            .iter()
+            .map(|&j| fast[j])
+            .fold(0.0, f64::max);
+        assert!(order[last_keep..].iter().all(|&j| fast[j] > slowest_exact));
+        // The choice is the fastest of the runs that walked every tree.
+        let best = order[..last_keep]
+            .iter()
+            .map(|&j| exact[j])
+            .fold(f64::INFINITY, f64::min);
+        assert_eq!(fast[order[0]], best);
     }
 
     /// Copies that only add zero groups cost nothing where the small-channel entry runs the

@@ -11,10 +11,10 @@ One LightGBM regressor per op predicts log2 of an instance's microseconds from i
 and its variants.json) name each layer's models; runs of shapes they do not name (the benchmark
 suite's) are left out, so that the suite scores the models out of sample. The validation split
 holds out whole networks: a shape whose models are all held out is validation, one with any
-trained model is training, so no layer of a validation network is ever trained on. For each validation (shape, op) the
-instance ranked first as selection ranks (an entry's estimate where one streams the run, else
-the model's time plus the padded copies') is looked up in the measured times and compared with
-the fastest: mean / median / P10 / worst of best ÷ chosen, next to the analytic cost model's
+trained model is training, so no layer of a validation network is ever trained on. For each
+validation (shape, op) the instance ranked first as selection ranks (an entry's estimate where
+one streams the run, else the model's time plus the padded copies') is looked up in the
+measured times and compared with the fastest: mean / median / P10 / worst of best ÷ chosen, next to the analytic cost model's
 choice (the `log2_cost` feature) on the same rows. Each model is written as
 MODEL_DIR/<op>.json in the format `runtime/src/gbdt.rs` evaluates, with the validation rows'
 features and LightGBM's predictions in MODEL_DIR/<op>_validation.json and the validation
@@ -147,8 +147,8 @@ def train(args):
         x = lambda rs: np.array([[float(v) for v in r[len(META):]] for r in rs])
         y = lambda rs: np.log2(np.array([float(r[4]) for r in rs]))
         ds = lgb.Dataset(x(tr), y(tr), feature_name=feats)
-        booster = lgb.train({"objective": "regression", "num_leaves": args.leaves, "learning_rate": 0.1,
-                             "min_data_in_leaf": 10, "feature_fraction": 0.8,
+        booster = lgb.train({"objective": "regression", "num_leaves": args.leaves,
+                             "learning_rate": 0.1, "min_data_in_leaf": 10, "feature_fraction": 0.8,
                              "bagging_fraction": 0.8, "bagging_freq": 1, "verbose": -1,
                              "seed": args.seed}, ds, num_boost_round=args.rounds)
         name = op.split("=", 1)[1]

@@ -126,6 +126,8 @@ pub fn predict_all(
         Walk::Fastest => &CASCADE,
         Walk::Exact => &[],
     };
+    // A modelled run's microseconds by the trees walked so far, its copies added.
+    let us_of = |log2: &[f64], j: usize| log2[j].exp2() + copies[modelled[j]];
     // The runs still walking, the trees they walked, and the runs each stage left behind.
     let mut walking: Vec<usize> = (0..rows.len()).collect();
     let mut walked = 0;
@@ -140,18 +142,11 @@ pub fn predict_all(
         }
         walked = until;
         if walked < trees && walking.len() > keep {
-            walking.sort_by(|&a, &b| {
-                (log2_us[a].exp2() + copies[modelled[a]])
-                    .total_cmp(&(log2_us[b].exp2() + copies[modelled[b]]))
-            });
+            walking.sort_by(|&a, &b| us_of(&log2_us, a).total_cmp(&us_of(&log2_us, b)));
             left.push(walking.split_off(keep));
         }
     }
-    let mut us: Vec<f64> = log2_us
-        .iter()
-        .zip(&modelled)
-        .map(|(l, &i)| l.exp2() + copies[i])
-        .collect();
+    let mut us: Vec<f64> = (0..rows.len()).map(|j| us_of(&log2_us, j)).collect();
     // A run left behind ranks after every run that walked further, in the order of its
     // partial estimate: the last stage's leavers after the runs that walked every tree, and
     // so on back to the first stage's.
@@ -473,17 +468,22 @@ mod tests {
         assert_eq!(depthwise_rows_us(&inst, &p), None);
     }
 
+    /// An H200 as selection sees it.
+    fn h200() -> DeviceModel {
+        DeviceModel {
+            arch: None,
+            compute_units: 132,
+            occupancy: 2,
+        }
+    }
+
     /// Under the cascade the runs that walk every tree keep their exact predictions and rank
     /// first; a run each stage leaves behind ranks after every run that walked further.
     #[test]
     fn the_cascade_ranks_the_runs_that_walked_further_first() {
         let p = ConvProblem::parse("fwd 2d N=32 K=128 C=128 filter=3x3 input=28x28 pad=1").unwrap();
         let model = model_for(Arch::Sm90, &p).expect("a forward model");
-        let dev = DeviceModel {
-            arch: None,
-            compute_units: 132,
-            occupancy: 2,
-        };
+        let dev = h200();
         // Tiles of every size: more runs than the first stage keeps.
         let insts: Vec<Instance> = [16, 32, 64, 128, 256]
             .into_iter()
@@ -528,11 +528,7 @@ mod tests {
         inst.work.merge_groups = 8;
         let p = ConvProblem::parse("fwd 2d G=13 N=8 K=8 C=8 filter=3x3 input=28x28 pad=1").unwrap();
         let model = model_for(Arch::Sm90, &p).expect("a forward model");
-        let dev = DeviceModel {
-            arch: None,
-            compute_units: 132,
-            occupancy: 2,
-        };
+        let dev = h200();
         let padded = Formulation::Padded(p.groups_padded(8).unwrap());
         let us = predict_all(
             model,

@@ -222,11 +222,12 @@ fn pointwise_us(inst: &Instance, q: &ConvProblem) -> Option<f64> {
     let flops = 2.0 * pixels * (dims.g * dims.c * dims.k) as f64;
     let [a, b] = [Role::Input, Role::Weight].map(|r| q.dtype_of(r));
     if a == b && a.bytes() == 2 && pointwise_mma_suits(&dims) {
-        return Some(
-            POINTWISE_MMA_LAUNCH_US
-                + bytes / POINTWISE_MMA_BYTES_PER_US
-                + flops / POINTWISE_MMA_FLOPS_PER_US,
-        );
+        let t = if a == DataType::Bf16 {
+            POINTWISE_MMA_BF16
+        } else {
+            POINTWISE_MMA_FP16
+        };
+        return Some(t.launch_us + bytes / t.bytes_per_us + flops / t.flops_per_us);
     }
     let source = match dims.op {
         Op::Fwd => dims.c,
@@ -367,11 +368,25 @@ const POINTWISE_FLOPS_PER_US: f64 = 4.7e7;
 const POINTWISE_SOURCE_US: f64 = 0.06;
 const POINTWISE_WEIGHT_US: f64 = 5.6e-4;
 
-/// The pointwise entry's terms on tensor cores, fitted to its runs on an H200
-/// (`docs/performance.md`).
-const POINTWISE_MMA_LAUNCH_US: f64 = 4.5;
-const POINTWISE_MMA_BYTES_PER_US: f64 = 3.7e6;
-const POINTWISE_MMA_FLOPS_PER_US: f64 = 2.56e8;
+/// The pointwise entry's terms on tensor cores: a launch, bytes and products a microsecond.
+struct MmaTerms {
+    launch_us: f64,
+    bytes_per_us: f64,
+    flops_per_us: f64,
+}
+
+/// The tensor-core terms of each 16-bit type, fitted to the entry's runs on an H200
+/// (`docs/performance.md`); bf16 runs are slower at the same sizes.
+const POINTWISE_MMA_FP16: MmaTerms = MmaTerms {
+    launch_us: 5.5,
+    bytes_per_us: 3.0e6,
+    flops_per_us: 3.5e8,
+};
+const POINTWISE_MMA_BF16: MmaTerms = MmaTerms {
+    launch_us: 7.0,
+    bytes_per_us: 3.0e6,
+    flops_per_us: 2.0e8,
+};
 
 /// The window entry's terms, fitted to its runs on an H200 (`docs/performance.md`).
 const WINDOW_LAUNCH_US: f64 = 11.0;
@@ -406,11 +421,17 @@ mod tests {
         let pixels = 32.0 * 112.0 * 112.0;
         let fp16 = ConvProblem::parse("fwd 2d N=32 K=32 C=16 filter=1x1 input=112x112 dtype=fp16")
             .unwrap();
-        let want = POINTWISE_MMA_LAUNCH_US
-            + pixels * 48.0 * 2.0 / POINTWISE_MMA_BYTES_PER_US
-            + 2.0 * pixels * 512.0 / POINTWISE_MMA_FLOPS_PER_US;
-        let got = pointwise_us(&inst, &fp16).unwrap();
-        assert!((got - want).abs() < 1e-9 * want, "{got} against {want}");
+        for (dtype, t) in [("fp16", POINTWISE_MMA_FP16), ("bf16", POINTWISE_MMA_BF16)] {
+            let p = ConvProblem::parse(&format!(
+                "fwd 2d N=32 K=32 C=16 filter=1x1 input=112x112 dtype={dtype}"
+            ))
+            .unwrap();
+            let want = t.launch_us
+                + pixels * 48.0 * 2.0 / t.bytes_per_us
+                + 2.0 * pixels * 512.0 / t.flops_per_us;
+            let got = pointwise_us(&inst, &p).unwrap();
+            assert!((got - want).abs() < 1e-9 * want, "{dtype}: {got} against {want}");
+        }
         let fp32 = ConvProblem::parse("fwd 2d N=32 K=32 C=16 filter=1x1 input=112x112 dtype=fp32")
             .unwrap();
         let want = POINTWISE_LAUNCH_US

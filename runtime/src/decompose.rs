@@ -27,7 +27,7 @@ pub struct GemmShape {
 impl GemmShape {
     pub fn of(inst: &Checked, p: &ConvProblem) -> GemmShape {
         let (gm, gn, k) = p.gemm();
-        let merge = inst.work.merge_groups.max(1) as u64;
+        let merge = u64::from(inst.work.merge_groups);
         GemmShape {
             group_m: gm,
             group_n: gn,
@@ -50,7 +50,7 @@ impl GemmShape {
 
     /// K-loop iterations of one whole tile: `ceil(K/KPB)`.
     pub fn iters_per_tile(&self, inst: &Checked) -> u64 {
-        self.k.div_ceil(inst.tile.k.max(1) as u64)
+        self.k.div_ceil(u64::from(inst.tile.k))
     }
 }
 
@@ -74,7 +74,7 @@ pub fn checks_prefetch(inst: &Checked) -> bool {
 pub fn k_loops(inst: &Checked, shape: &GemmShape, k_batch: u32) -> u64 {
     shape
         .k
-        .div_ceil(k_batch.max(1) as u64 * inst.tile.k.max(1) as u64)
+        .div_ceil(k_batch.max(1) as u64 * u64::from(inst.tile.k))
 }
 
 /// Whether k_batch must be 1 on every target the instance may run on (gfx11 has no packed
@@ -124,7 +124,7 @@ pub fn k_batch(inst: &Checked, p: &ConvProblem, dev: &DeviceModel) -> u32 {
                 return 1;
             }
             let grid = (shape.tiles(inst) * shape.batches).max(1);
-            let upper = ((shape.k.saturating_sub(1)) / inst.tile.k.max(1) as u64).max(1);
+            let upper = ((shape.k.saturating_sub(1)) / u64::from(inst.tile.k)).max(1);
             let mut k = (dev.slots() / grid)
                 .clamp(1, upper)
                 .min(tile_k_batch_cap(inst, p, &shape))

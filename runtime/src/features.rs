@@ -335,9 +335,9 @@ fn launch(f: &mut Features, inst: &Checked, p: &ConvProblem, dev: &DeviceModel) 
         workgroups as f64 / (waves.max(1) * slots) as f64,
     );
     let (mpb, npb, kpb) = (
-        u64::from(inst.tile.m.max(1)),
-        u64::from(inst.tile.n.max(1)),
-        u64::from(inst.tile.k.max(1)),
+        u64::from(inst.tile.m),
+        u64::from(inst.tile.n),
+        u64::from(inst.tile.k),
     );
     f.push(
         "mn_efficiency",

@@ -40,7 +40,7 @@ pub fn vectors(inst: &Checked) -> [u64; 3] {
 /// when they are above 1. Instances that merge groups also get narrow-group shapes.
 pub fn shapes(inst: &Checked) -> Vec<Shape> {
     let v = vectors(inst).into_iter().fold(1, |l, w| l / gcd(l, w) * w);
-    let m = u64::from(inst.work.merge_groups.max(1));
+    let m = u64::from(inst.work.merge_groups);
     let base = Shape {
         what: "padded",
         g: m,

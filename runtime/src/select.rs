@@ -169,7 +169,7 @@ pub fn estimate(inst: &Checked, p: &ConvProblem, dev: &DeviceModel) -> f64 {
             d.c == d.k && (d.c <= 2 || (matches!(d.c, 4 | 8) && d.filter == [1, 3, 3]))
         });
     if !small_channel {
-        let (m, n) = (f64::from(inst.tile.m.max(1)), f64::from(inst.tile.n.max(1)));
+        let (m, n) = (f64::from(inst.tile.m), f64::from(inst.tile.n));
         return cost(inst, p, dev)
             * (1.0 + LOAD_ROWS * (1.0 / m + 1.0 / n))
             * tf32_mma_sync(inst, dev);

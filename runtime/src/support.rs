@@ -352,7 +352,7 @@ fn weights_copied_ok(inst: &Checked, pd: &Padded) -> bool {
 /// other instances and for problems other than narrow groups (at most 8 channels a group on
 /// either side), which zero groups would only slow.
 fn group_multiple(inst: &Checked, p: &ConvProblem) -> u64 {
-    let merge = u64::from(inst.work.merge_groups.max(1));
+    let merge = u64::from(inst.work.merge_groups);
     let sixteen = (p.c, p.k) == (16, 16);
     if p.g < 2 || (p.c > 8 || p.k > 8) && !sixteen {
         return 1;
@@ -592,7 +592,7 @@ fn conv_spec(inst: &Checked, p: &ConvProblem) -> Result<(), Unsupported> {
 }
 
 fn groups(inst: &Checked, p: &ConvProblem) -> Result<(), Unsupported> {
-    let merge = inst.work.merge_groups.max(1) as u64;
+    let merge = u64::from(inst.work.merge_groups);
     if !p.g.is_multiple_of(merge) {
         return fail(
             Rule::MergeGroups,

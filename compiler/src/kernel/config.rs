@@ -667,7 +667,7 @@ impl KernelConfig {
             wmma: mma_layout(&WMMA, elems, &math),
             stages,
             reg_prefetch: inst.pipeline.prefetch >= 2,
-            merge_groups: inst.work.merge_groups.max(1),
+            merge_groups: inst.work.merge_groups,
             sliced_warps: match inst.waves[2] {
                 w if inst.op == Op::BwdWeight
                     && w > 1

@@ -195,7 +195,7 @@ mod tests {
                 i.b.src_vector = 8;
             },
         );
-        let scalar = forced(&wide, |i| {
+        let scalar = changed(&wide, |i| {
             i.a.src_vector = 1;
             i.b.src_vector = 1;
         });
@@ -293,7 +293,7 @@ mod tests {
 
     #[test]
     fn workgroups_of_fewer_waves_than_simds_cost_more() {
-        let inst = forced(
+        let inst = changed(
             &crate::testing::instance(crate::testing::Variant::XdlV3),
             |i| {
                 i.work.split_k = SplitK::Fixed(1);
@@ -319,7 +319,7 @@ mod tests {
             arch: Some(ck_compiler::model::Arch::Gfx942),
             ..dev
         };
-        let inst = forced(&inst, |i| i.block = 64);
+        let inst = changed(&inst, |i| i.block = 64);
         let one = cost(&inst, &p, &gfx);
         let inst = forced(&inst, |i| i.block = 256);
         assert_eq!(one, 4.0 * cost(&inst, &p, &gfx));

@@ -174,7 +174,7 @@ fn merged_groups_and_auto_split_k() {
     let dev = small_device();
     let p = ConvProblem::parse("bwd_weight 2d G=4 N=2 K=6 C=4 filter=3 input=5 pad=1 dtype=fp32")
         .unwrap();
-    let merged = forced(&for_problem(instance(Variant::XdlV3), &p), |i| {
+    let merged = changed(&for_problem(instance(Variant::XdlV3), &p), |i| {
         i.work.merge_groups = 2
     });
     let stats = check(&merged, &p, &dev);

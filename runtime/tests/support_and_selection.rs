@@ -3,7 +3,7 @@
 use ck_compiler::ir::{SplitK, StreamK};
 use ck_compiler::model::{Arch, ConvSpec, DataType, Kind, PipelineVersion, Reduction};
 use ck_runtime::support::{Formulation, Rule, RunsAs, formulation, supports, supports_on};
-use ck_runtime::testing::{Variant, for_problem, forced, instance};
+use ck_runtime::testing::{Variant, changed, for_problem, forced, instance};
 use ck_runtime::{ConvProblem, DeviceModel, ProblemTypes, Registry, RegistryError};
 
 fn p(text: &str) -> ConvProblem {
@@ -78,7 +78,7 @@ fn identity_and_vector_rules() {
         Rule::VectorB,
         &["C=5", "width 2"],
     );
-    let c4 = forced(&inst, |i| i.c.vector = 4);
+    let c4 = changed(&inst, |i| i.c.vector = 4);
     // The copies fold the stride: 3 taps become 2 of 12 channels.
     assert!(matches!(
         formulation(&c4, &p("bwd_weight 2d N=2 K=8 C=6 filter=3 input=6 stride=2"), &DeviceModel::default()),
@@ -139,7 +139,7 @@ fn identity_and_vector_rules() {
 
 #[test]
 fn conv_spec_rules() {
-    let inst = forced(&instance(Variant::XdlV3), |i| {
+    let inst = changed(&instance(Variant::XdlV3), |i| {
         i.spec = ConvSpec::Filter1x1Stride1Pad0
     });
     assert_eq!(
@@ -158,7 +158,7 @@ fn conv_spec_rules() {
         Rule::ConvSpec,
         &["rpad=0x1"],
     );
-    let inst = forced(&inst, |i| i.spec = ConvSpec::Filter1x1Pad0);
+    let inst = changed(&inst, |i| i.spec = ConvSpec::Filter1x1Pad0);
     assert_eq!(
         supports(
             &inst,
@@ -173,8 +173,8 @@ fn conv_spec_rules() {
         &["filter=1x3"],
     );
     let f3 = instance(Variant::FwdXdl);
-    let f3 = forced(&f3, |i| (i.a.src_vector, i.b.src_vector) = (1, 1));
-    let f3 = forced(&f3, |i| i.spec = ConvSpec::Filter3x3);
+    let f3 = changed(&f3, |i| (i.a.src_vector, i.b.src_vector) = (1, 1));
+    let f3 = changed(&f3, |i| i.spec = ConvSpec::Filter3x3);
     assert_eq!(
         supports(&f3, &p("fwd 2d G=8 N=2 K=2 C=1 filter=3 input=6")),
         Ok(())
@@ -196,7 +196,7 @@ fn conv_spec_rules() {
 
 #[test]
 fn groups_sizes_and_split_k_rules() {
-    let two = forced(&instance(Variant::XdlTwoStage), |i| i.work.merge_groups = 4);
+    let two = changed(&instance(Variant::XdlTwoStage), |i| i.work.merge_groups = 4);
     rejects(
         &two,
         &p("bwd_weight 2d G=6 N=2 K=2 C=2 filter=3 input=6"),
@@ -227,7 +227,7 @@ fn groups_sizes_and_split_k_rules() {
     let wide = forced(&wide, |i| i.c.vector = 2);
     rejects(&wide, &depthwise, Rule::VectorC, &["C=1", "width 2"]);
     let ngchw = p("bwd_weight 2d G=1 N=2 K=4 C=6 filter=3 input=6 layout=ngchw");
-    let v1 = forced(&for_problem(instance(Variant::XdlV1), &ngchw), |i| {
+    let v1 = changed(&for_problem(instance(Variant::XdlV1), &ngchw), |i| {
         i.transpose = [4, 4]
     });
     rejects(&v1, &ngchw, Rule::Transpose, &["G·C=6"]);
@@ -240,7 +240,7 @@ fn groups_sizes_and_split_k_rules() {
         Rule::TensorSize,
         &["output", "4294967296 bytes"],
     );
-    let large = forced(&inst, |i| i.work.large_tensor = true);
+    let large = changed(&inst, |i| i.work.large_tensor = true);
     assert_eq!(supports(&large, &big), Ok(()));
     // StreamK needs k_batch 1; CK-Tile caps k_batch for 16-bit output and by GemmK/KWarpTile.
     let prob = p("bwd_weight 2d N=2 K=8 C=8 filter=3 input=6");
@@ -292,13 +292,13 @@ fn groups_sizes_and_split_k_rules() {
         Rule::Target
     );
     // Prefetching pipelines need more K loops per split than stages: GemmK=32 → 4 loops.
-    let v3 = forced(&instance(Variant::XdlV3), |i| {
+    let v3 = changed(&instance(Variant::XdlV3), |i| {
         i.pipeline.version = PipelineVersion::V3;
         i.pipeline.prefetch = 2;
         i.work.split_k = SplitK::Fixed(1);
     });
     assert_eq!(supports(&v3, &prob), Ok(()));
-    let v3 = forced(&v3, |i| i.work.split_k = SplitK::Fixed(4));
+    let v3 = changed(&v3, |i| i.work.split_k = SplitK::Fixed(4));
     rejects(&v3, &prob, Rule::Prefetch, &["prefetches 2", "1 K loops"]);
 }
 
@@ -313,9 +313,9 @@ fn registry_ranks_and_explains() {
     let fit = |v| for_problem(instance(v), &prob);
     reg.extend([fit(Variant::XdlV1), fit(Variant::XdlV3)], 0)
         .unwrap();
-    let wide = forced(&fit(Variant::XdlV1), |i| i.name = "wide".into());
+    let wide = changed(&fit(Variant::XdlV1), |i| i.name = "wide".into());
     // Highest priority, but a ConvSpec that the 3x3 filter breaks.
-    let wide = forced(&wide, |i| i.spec = ConvSpec::Filter1x1Stride1Pad0);
+    let wide = changed(&wide, |i| i.spec = ConvSpec::Filter1x1Stride1Pad0);
     reg.register(wide, 5).unwrap();
     let streamk = forced(&fit(Variant::TileStreamKTree), |i| {
         i.tile_kernel.as_mut().unwrap().vector = [1, 1, 1]
@@ -455,7 +455,7 @@ fn tf32_problems_take_tf32_and_exact_instances() {
 
 #[test]
 fn merged_kernels_run_partial_vectors_of_groups_on_copies_with_zero_groups() {
-    let two = forced(&instance(Variant::XdlTwoStage), |i| {
+    let two = changed(&instance(Variant::XdlTwoStage), |i| {
         i.work.merge_groups = 2;
         i.a.src_vector = 1;
         i.b.src_vector = 1;

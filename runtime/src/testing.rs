@@ -1,13 +1,14 @@
 //! Test support: one small instance per kind, for tests of the runtime and its back ends.
 //! Each is built in the IR and validated ([`validate_instance`]) like any instance a back end
 //! takes, and [`changed`] validates a changed copy again, panicking with what validation
-//! reported. The CK-Tile variants, whose 16x16x8 warp tiles no target has, instances retargeted
-//! to a problem ([`for_problem`]) and tests of the runtime's own rules on parameters CK's rules
-//! refuse ([`forced`]) go without validation (`ck_compiler::validate::unvalidated`).
+//! reported. Instances retargeted to a problem ([`for_problem`]: CK's device ops need not take
+//! it) and tests of the runtime's own rules on parameters CK's rules refuse ([`forced`]) go
+//! without validation (`ck_compiler::validate::unvalidated`).
 //!
-//! Every instance is 2D NHWGC/GKYXC/NHWGK fp16 with a 16×16×8 block tile (small, so tiny
-//! problems still span several tiles and K steps); [`for_problem`] retargets one to a problem's
-//! rank, layouts and types.
+//! Every instance is 2D NHWGC/GKYXC/NHWGK fp16 with a 16×16×8 block tile (16×16×16 for the
+//! CK-Tile kinds, whose fp16 warp tiles on gfx942 are 16 deep; small, so tiny problems still
+//! span several tiles and K steps); [`for_problem`] retargets one to a problem's rank, layouts
+//! and types.
 
 use crate::problem::ConvProblem;
 use ck_compiler::ir::*;
@@ -100,10 +101,11 @@ fn base(name: &str, op: Op, kind: Kind) -> Instance {
     i.name = name.into();
     i.source = "testing".into();
     i.gemm_spec = GemmSpec::MnkPadding;
+    i.targets = vec![Arch::Gfx90a, Arch::Gfx942];
     i.block = 64;
     i.tile = Tile { m: 16, n: 16, k: 8 };
     i.k1 = [4, 4];
-    i.mma = [16, 16, if kind == Kind::Tile { 8 } else { 0 }];
+    i.mma = [16, 16, 0];
     i.repeat = [1, 1];
     i.waves = [1, 1, 1];
     i.a = transfer(v1, a_k1);
@@ -115,6 +117,10 @@ fn base(name: &str, op: Op, kind: Kind) -> Instance {
         vector: 2,
     };
     if kind == Kind::Tile {
+        // CK-Tile's fp16 warp tiles are 16 deep, and of the AMD targets gfx942 takes one warp.
+        i.tile.k = 16;
+        i.mma[2] = 16;
+        i.targets = vec![Arch::Gfx942];
         i.pipeline.version = PipelineVersion::CompV3;
         i.tile_kernel = Some(TileKernel {
             vector: [2, 2, 2],
@@ -126,21 +132,16 @@ fn base(name: &str, op: Op, kind: Kind) -> Instance {
         });
     }
     i.pad_gemm = [true, true];
-    i.targets = vec![Arch::Gfx90a, Arch::Gfx942];
     i
 }
 
-/// The instance of the variant (2D, NHWGC family, fp16), validated but for the CK-Tile ones.
+/// The instance of the variant (2D, NHWGC family, fp16), validated.
 pub fn instance(v: Variant) -> Checked {
     checked(built(v))
 }
 
-/// `inst`, validated (CK-Tile instances, whose 16x16x8 warp tiles no target has, go
-/// unvalidated).
+/// `inst`, validated.
 pub fn checked(inst: Instance) -> Checked {
-    if inst.kind == Kind::Tile {
-        return unvalidated(inst);
-    }
     validate_instance(inst).unwrap_or_else(|e| panic!("{e}"))
 }
 

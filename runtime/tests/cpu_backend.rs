@@ -309,12 +309,13 @@ fn channels_that_break_the_vectors_run_on_padded_copies() {
 }
 
 fn fp32_bwd_weight() -> ConvProblem {
-    // GemmM=20, GemmN=27 → 2x2 = 4 tiles; GemmK = 2·7·7 = 98 → 13 K steps.
+    // GemmM=20, GemmN=27 → 2x2 = 4 tiles; GemmK = 2·7·7 = 98 → 7 K steps of the CK-Tile kinds.
     ConvProblem::parse("bwd_weight 2d G=1 N=2 K=20 C=3 filter=3 input=7 pad=1 dtype=fp32").unwrap()
 }
 
+/// `inst` (retargeted to a problem, so not validated) with the given split-K and StreamK.
 fn with_work(inst: &Checked, split_k: u32, streamk: Option<StreamK>) -> Checked {
-    changed(inst, |i| {
+    forced(inst, |i| {
         i.work.split_k = SplitK::Fixed(split_k);
         i.work.streamk = streamk;
         i.tile_kernel.as_mut().expect("tile instance").vector = [1, 1, 1];
@@ -366,7 +367,7 @@ fn split_k_and_streamk_agree_with_the_unsplit_run() {
         assert_eq!(a, b, "StreamK {reduction} is not bitwise deterministic");
     }
     // Two-stage: fp32 workspace then convert.
-    let two = changed(&with_work(&base, 3, None), |i| i.work.two_stage = true);
+    let two = forced(&with_work(&base, 3, None), |i| i.work.two_stage = true);
     let (t, _) = result(&two);
     assert!(relative_error(&t, &plain_ref) < 1e-6);
 }

@@ -256,7 +256,7 @@ fn groups_sizes_and_split_k_rules() {
         &tile,
         &prob,
         Rule::SplitK,
-        &["k_batch=200", "limit 4", "GemmK=32"],
+        &["k_batch=200", "limit 2", "GemmK=32"],
     );
     let tile = forced(&tile, |i| i.tile_kernel.as_mut().unwrap().vector[2] = 1);
     let tile = forced(&tile, |i| i.work.split_k = SplitK::Fixed(2));

@@ -185,8 +185,8 @@ pub fn validate_instance(inst: Instance) -> Result<Checked, Invalid> {
 /// Test support alone (this crate's tests, and the `testing` feature that the runtime's test
 /// builders enable): `inst` as checked without validating it, in the variant it would print in
 /// where it has one. The kernel model's and the runtime's tests set parameter combinations no CK
-/// device op takes (StreamK on XDL kinds, 16x16x8 CK-Tile warp tiles, vectors wider than a
-/// thread's slice) to reach corners of the launch plans and the support rules.
+/// device op takes (StreamK on XDL kinds, 1-D backward weight, vectors wider than a thread's
+/// slice) to reach corners of the launch plans and the support rules.
 #[cfg(any(test, feature = "testing"))]
 pub fn unvalidated(inst: Instance) -> Checked {
     let format = format::format_for(&inst).unwrap_or(CkFormat::ALL[0]);

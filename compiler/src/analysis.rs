@@ -2,7 +2,7 @@
 //! register estimate) and an occupancy estimate per target.
 
 use crate::arch;
-use crate::ir::Instance;
+use crate::ir::{Checked, Instance};
 use crate::model::{Arch, Kind};
 use crate::ops;
 use crate::validate::lds::{lds_budget, lds_bytes};
@@ -14,7 +14,7 @@ pub struct Explanation {
     /// The CK device-op class.
     pub device_op: &'static str,
     /// Every parameter after defaults and derivation.
-    pub instance: Instance,
+    pub instance: Checked,
     pub lds_bytes: u32,
     /// Estimated 32-bit registers per thread (accumulators, A/B staging, addressing).
     pub registers_per_thread: u32,
@@ -54,7 +54,7 @@ fn registers(i: &Instance, threads: u32, math_threads: u32) -> u32 {
     acc + staged.div_ceil(4 * threads.max(1)) + 32
 }
 
-pub fn explain(inst: &Instance) -> Explanation {
+pub fn explain(inst: &Checked) -> Explanation {
     let lds = lds_bytes(inst);
     let device_op = ops::device_op(inst.op, inst.kind).map_or("", |d| d.class);
     let math = inst.wavelet.map_or(inst.block, |w| w.math);
@@ -119,10 +119,7 @@ impl std::fmt::Display for Explanation {
             "{} — every parameter after defaults and derivation.",
             self.device_op
         );
-        match crate::emit::format::format_for(i) {
-            Ok(format) => f.write_str(&crate::import::instance_source(i, format, &doc))?,
-            Err(why) => writeln!(f, "instance {} ({why})", i.name)?,
-        }
+        f.write_str(&crate::import::instance_source(i, i.format(), &doc))?;
         // Split-K and StreamK are launch settings, not template parameters: no variant prints them.
         let split_k = match i.work.split_k {
             crate::ir::SplitK::Fixed(k) => k.to_string(),

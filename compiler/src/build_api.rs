@@ -142,7 +142,7 @@ impl Config {
         write_if_changed(&ir_path, &json)?;
         let rust_file = out_dir.join(RUST_FILE);
         let rust = format!(
-            "/// The validated instances as JSON (`ck_compiler::ir::Instance` array).\n\
+            "/// The validated instances as JSON (`ck_compiler::ir::Checked` array; reading one validates it).\n\
              pub const INSTANCES_JSON: &str = include_str!({:?});\n",
             ir_path.display().to_string()
         );
@@ -173,7 +173,7 @@ fn io_error(path: &Path, e: std::io::Error) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::Instance;
+    use crate::ir::Checked;
 
     fn folder(test: &str, files: &[(&str, &str)]) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("ck-build-api-{}-{test}", std::process::id()));
@@ -198,7 +198,7 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(out.inputs, [dir.join("lib/x.ck")]);
         let json = std::fs::read_to_string(dir.join("out").join(IR_FILE)).unwrap();
-        let back: Vec<Instance> = serde_json::from_str(&json).unwrap();
+        let back: Vec<Checked> = serde_json::from_str(&json).unwrap();
         assert_eq!(back, out.instances.instances());
         let rust = std::fs::read_to_string(&out.rust_file).unwrap();
         assert!(

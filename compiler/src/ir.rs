@@ -1,23 +1,71 @@
-//! The validated IR: one concrete [`Instance`] per expanded instance, every parameter known
-//! (given or derived). Only `validate` constructs a [`Validated`] set; emitters and the runtime
-//! take nothing else.
+//! The validated IR. [`Instance`] is one concrete instance, every parameter known (given or
+//! derived); anyone may build or change one, and nothing downstream takes it. [`Checked`] is an
+//! instance that passed validation, with the CK format variant validation resolved for it: only
+//! validation constructs one ([`crate::validate::validate`] for specs,
+//! [`crate::validate::validate_instance`] for a built instance, and deserialising, which
+//! validates), and it derefs to the instance for reading but never for writing. A
+//! [`Validated`] set holds checked instances; emitters, the kernel model and the runtime's back
+//! ends take `&Checked` or `&Validated`.
 
+use crate::emit::format::CkFormat;
 use crate::model::*;
 use ck_dsl::Diagnostics;
 use serde::{Deserialize, Serialize};
+use std::ops::Deref;
+
+/// An instance that passed validation, and the format variant its instance string takes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checked {
+    inst: Instance,
+    format: CkFormat,
+}
+
+impl Checked {
+    /// Only validation may call this: it vouches that `inst` obeys every rule and prints in
+    /// `format`.
+    pub(crate) fn new(inst: Instance, format: CkFormat) -> Self {
+        Checked { inst, format }
+    }
+
+    /// The variant the instance prints in: its `ck_format`, or the default variant of its op
+    /// (another where the default cannot print a feature it uses).
+    pub fn format(&self) -> CkFormat {
+        self.format
+    }
+
+    /// The instance, to change and validate again.
+    pub fn into_instance(self) -> Instance {
+        self.inst
+    }
+}
+
+impl Deref for Checked {
+    type Target = Instance;
+
+    fn deref(&self) -> &Instance {
+        &self.inst
+    }
+}
+
+/// As the instance; reading it back validates it again.
+impl Serialize for Checked {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.inst.serialize(s)
+    }
+}
 
 /// A set of instances that passed validation, in declaration order with unique names.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Validated {
-    instances: Vec<Instance>,
+    instances: Vec<Checked>,
     /// What the front end warned about on the way (no errors).
     #[serde(skip)]
     warnings: Diagnostics,
 }
 
 impl Validated {
-    /// Only validation may call this: it vouches that every instance obeys the rules.
-    pub(crate) fn new(instances: Vec<Instance>) -> Self {
+    /// Only validation may call this: it vouches that names are unique.
+    pub(crate) fn new(instances: Vec<Checked>) -> Self {
         Validated {
             instances,
             warnings: Diagnostics::new(),
@@ -36,21 +84,21 @@ impl Validated {
         &self.warnings
     }
 
-    pub fn instances(&self) -> &[Instance] {
+    pub fn instances(&self) -> &[Checked] {
         &self.instances
     }
 
-    pub fn get(&self, name: &str) -> Option<&Instance> {
+    pub fn get(&self, name: &str) -> Option<&Checked> {
         self.instances.iter().find(|i| i.name == name)
     }
 
     /// The instances `keep` accepts, in order. Still a validated set: every instance was validated
     /// on its own, and a subset keeps names unique (the warnings stay with the whole set).
-    pub fn subset(&self, keep: impl Fn(&Instance) -> bool) -> Validated {
+    pub fn subset(&self, keep: impl Fn(&Checked) -> bool) -> Validated {
         Validated::new(self.instances.iter().filter(|i| keep(i)).cloned().collect())
     }
 
-    pub fn into_instances(self) -> Vec<Instance> {
+    pub fn into_instances(self) -> Vec<Checked> {
         self.instances
     }
 }
@@ -201,7 +249,7 @@ pub struct Dl {
     pub c_vector: u32,
 }
 
-/// One concrete, validated instance.
+/// One concrete instance, every parameter known; validation checks it into a [`Checked`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Instance {
     pub name: String,

@@ -5,7 +5,7 @@
 //! The expansion is `::ck_runtime::Declared::__new(name, ir_json, instance_string)`, a constant
 //! expression, so a declaration can live in a `static`.
 
-use crate::ir::Instance;
+use crate::ir::Checked;
 use crate::load::Session;
 use ck_dsl::ast::Item;
 use ck_dsl::{Diagnostics, FileId, SourceMap};
@@ -43,7 +43,7 @@ pub enum Failure {
 }
 
 /// Compiles `.ck` text holding one `instance` item (and any `defaults` it uses).
-pub fn compile_one(text: &str) -> Result<Instance, Failure> {
+pub fn compile_one(text: &str) -> Result<Checked, Failure> {
     let mut sources = SourceMap::new();
     let id = sources.add(SOURCE_NAME, text);
     let (file, diags) = ck_dsl::parse(id, text);
@@ -109,16 +109,13 @@ fn check_items(items: &[Item], text: &str) -> Result<(), Failure> {
 }
 
 /// `::ck_runtime::Declared::__new(name, ir_json, instance_string)`, or an error when the instance
-/// has no instance string.
-fn declared(inst: &Instance) -> TokenStream {
+/// cannot be written as JSON.
+fn declared(inst: &Checked) -> TokenStream {
     let ir = match serde_json::to_string(inst) {
         Ok(json) => json,
         Err(e) => return call_site_error(&format!("cannot serialize the instance: {e}")),
     };
-    let string = match crate::emit::instance_string(inst) {
-        Ok(s) => s,
-        Err(e) => return call_site_error(&format!("no instance string for {}: {e}", inst.name)),
-    };
+    let string = crate::emit::instance_string(inst);
     let name = &inst.name;
     quote!(::ck_runtime::Declared::__new(#name, #ir, #string))
 }

@@ -1,9 +1,6 @@
-//! Instance strings: CK's verbatim strings from built instances, the importer's round trip for
-//! every format variant, and malformed input.
+//! Instance strings: the importer on CK's verbatim strings and on malformed input (the round
+//! trips of built instances are the importer's unit tests, `compiler/src/import/tests.rs`).
 
-mod support;
-
-use ck_compiler::emit::{CkFormat, instance_string, instance_string_as};
 use ck_compiler::import::{
     ImportError, compile_allowing_breaks, import_list, import_trait, to_ck_source,
 };
@@ -15,100 +12,6 @@ fn verbatim() -> Vec<&'static str> {
         .lines()
         .filter(|l| !l.starts_with('#') && !l.is_empty())
         .collect()
-}
-
-#[test]
-fn verbatim_strings_come_out_of_built_instances() {
-    let built = [
-        support::v1_256(),
-        support::tile_builder_test(),
-        support::v1_generic(),
-        support::v3_conf(),
-        support::two_stage_conf(),
-        support::tile_streamk_conf(),
-    ];
-    let expected = verbatim();
-    assert_eq!(built.len(), expected.len());
-    for (inst, want) in built.iter().zip(expected) {
-        assert_eq!(instance_string(inst).unwrap(), want, "{}", inst.name);
-    }
-}
-
-#[test]
-fn verbatim_strings_round_trip_through_the_importer() {
-    for s in verbatim() {
-        let imported = import_trait(s).unwrap_or_else(|e| panic!("{s}: {e}"));
-        assert_eq!(instance_string_as(&imported.instance, imported.format), s);
-        assert_eq!(instance_string(&imported.instance).unwrap(), s);
-    }
-}
-
-#[test]
-fn imported_verbatim_strings_equal_the_built_instances_where_printed() {
-    let imported = import_trait(verbatim()[3]).unwrap();
-    let built = support::v3_conf();
-    let i = &imported.instance;
-    assert_eq!(imported.format, CkFormat::BwdWeightXdlV3Fields45);
-    assert_eq!(
-        (i.tile, i.k1, i.mma, i.repeat, i.waves),
-        (built.tile, built.k1, built.mma, built.repeat, built.waves)
-    );
-    assert_eq!((&i.a, &i.b, &i.c), (&built.a, &built.b, &built.c));
-    assert_eq!(i.pipeline, built.pipeline);
-    assert_eq!(i.ck_format, None);
-}
-
-#[test]
-fn every_variant_round_trips() {
-    for &format in CkFormat::ALL {
-        let s = instance_string_as(&support::sample(format), format);
-        let imported = import_trait(&s).unwrap_or_else(|e| panic!("{format:?}: {s}: {e}"));
-        assert_eq!(imported.format, format, "{s}");
-        assert_eq!(
-            instance_string_as(&imported.instance, format),
-            s,
-            "{format:?}"
-        );
-        assert_eq!(
-            instance_string(&imported.instance).unwrap(),
-            s,
-            "{format:?}"
-        );
-        // Samples fill every IR field, so some use features their own variant cannot print.
-        let sample = support::sample(format);
-        if ck_compiler::emit::unprintable(&sample, format).is_none() {
-            assert_eq!(instance_string(&sample).unwrap(), s, "{format:?}");
-        }
-    }
-}
-
-#[test]
-fn tile_layouts_are_told_apart_by_position() {
-    use CkFormat::*;
-    for format in [
-        TileBwdWeightA,
-        TileBwdWeightB,
-        TileBwdWeightC,
-        TileBwdWeightD,
-    ] {
-        let mut inst = support::sample(format);
-        // Non-StreamK lines of B, C and D have the counts of A (31) and of B/D (32).
-        inst.work.streamk = None;
-        let s = instance_string_as(&inst, format);
-        assert_eq!(import_trait(&s).unwrap().format, format, "{s}");
-    }
-}
-
-#[test]
-fn boolean_spellings_are_kept() {
-    let s = instance_string_as(
-        &support::sample(CkFormat::FwdXdlZeroOne),
-        CkFormat::FwdXdlZeroOne,
-    );
-    assert!(s.contains(",1,Seq(4,64,1)"), "{s}");
-    assert_eq!(import_trait(&s).unwrap().format, CkFormat::FwdXdlZeroOne);
-    let t = instance_string_as(&support::sample(CkFormat::FwdXdl), CkFormat::FwdXdl);
-    assert!(t.contains(",true,Seq(4,64,1)"), "{t}");
 }
 
 fn field_error(s: &str) -> String {

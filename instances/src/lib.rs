@@ -5,27 +5,28 @@
 //! assert!(library.iter().any(|i| i.op == ck_compiler::model::Op::BwdWeight));
 //! ```
 
-use ck_compiler::ir::Instance;
+use ck_compiler::ir::Checked;
 use std::sync::OnceLock;
 
 mod generated {
     include!(concat!(env!("OUT_DIR"), "/ckdsl_instances.rs"));
 }
 
-/// The validated IR of the library as JSON (an array of [`Instance`]).
+/// The validated IR of the library as JSON (an array of [`ck_compiler::ir::Instance`]).
 pub const JSON: &str = generated::INSTANCES_JSON;
 
 /// Every instance of the library, in declaration order (files sorted by path).
-pub fn all() -> &'static [Instance] {
-    static ALL: OnceLock<Vec<Instance>> = OnceLock::new();
+pub fn all() -> &'static [Checked] {
+    static ALL: OnceLock<Vec<Checked>> = OnceLock::new();
     ALL.get_or_init(|| {
-        // The build script wrote this JSON from the same `Instance` type.
+        // Reading a `Checked` validates it again: the build script validated the library and
+        // wrote this JSON from the same type, so it always reads back.
         serde_json::from_str(JSON).expect("the library's JSON is the validated IR")
     })
 }
 
 /// The library instance named `name`.
-pub fn get(name: &str) -> Option<&'static Instance> {
+pub fn get(name: &str) -> Option<&'static Checked> {
     all().iter().find(|i| i.name == name)
 }
 

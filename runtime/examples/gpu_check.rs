@@ -17,7 +17,7 @@
 //! every distinct kernel into the cubin cache DIR.
 
 use ck_compiler::emit::hip::HipKernel;
-use ck_compiler::ir::{Instance, SplitK};
+use ck_compiler::ir::{Checked, SplitK};
 use ck_compiler::load::Session;
 use ck_runtime::cuda::CudaBackend;
 use ck_runtime::gpu::{KernelCache, portable_kernel};
@@ -76,7 +76,7 @@ fn parse_args() -> Result<Args, String> {
 }
 
 /// The library, then the instances of the `.ck` files given, filtered.
-fn instances(a: &Args) -> Result<Vec<Instance>, String> {
+fn instances(a: &Args) -> Result<Vec<Checked>, String> {
     let mut all = ck_instances::all().to_vec();
     if !a.instances.is_empty() {
         let mut session = Session::new();
@@ -98,7 +98,7 @@ fn instances(a: &Args) -> Result<Vec<Instance>, String> {
 }
 
 /// Compiles each distinct kernel source once into the cache, in parallel.
-fn precompile(insts: &[Instance], dir: PathBuf, arch: &str) -> ExitCode {
+fn precompile(insts: &[Checked], dir: PathBuf, arch: &str) -> ExitCode {
     let mut kernels: BTreeMap<String, HipKernel> = BTreeMap::new();
     let mut rejected = 0;
     for inst in insts {
@@ -140,7 +140,7 @@ fn precompile(insts: &[Instance], dir: PathBuf, arch: &str) -> ExitCode {
 }
 
 /// Whether the instance's plan depends on the device's size.
-fn splits(inst: &Instance) -> bool {
+fn splits(inst: &Checked) -> bool {
     inst.work.streamk.is_some()
         || inst.work.split_k == SplitK::Auto
         || matches!(inst.work.split_k, SplitK::Fixed(k) if k > 1)
@@ -164,7 +164,7 @@ struct Tally {
 /// added split-K slices in clusters.
 fn check(
     be: &CudaBackend,
-    inst: &Instance,
+    inst: &Checked,
     kernel: Option<&HipKernel>,
     p: &ConvProblem,
     t: &mut Tally,

@@ -4,7 +4,7 @@
 use crate::device::DeviceModel;
 use crate::exec::{self, Buffers, RunError, RunStats};
 use crate::problem::ConvProblem;
-use ck_compiler::ir::Instance;
+use ck_compiler::ir::Checked;
 use ck_compiler::model::Arch;
 
 /// What a device's measured times depend on besides the problem and the instance.
@@ -23,7 +23,7 @@ pub trait Backend {
     fn name(&self) -> &str;
 
     /// Whether this back end can run the instance at all (for any problem it supports).
-    fn accepts(&self, inst: &Instance) -> Result<(), RunError>;
+    fn accepts(&self, inst: &Checked) -> Result<(), RunError>;
 
     /// The device's architecture where the library names it. Instances that target it rank
     /// ahead of those tuned for other devices ([`crate::Registry::candidates_for`]), which stay
@@ -42,17 +42,17 @@ pub trait Backend {
     /// take. The GPU back ends' launch plans refuse a few more (a StreamK tile whose workgroups
     /// would each sum more GEMM-K products than the accumulation bound); selection passes over
     /// candidates a back end refuses here.
-    fn plans(&self, _inst: &Instance, _p: &ConvProblem) -> Result<(), RunError> {
+    fn plans(&self, _inst: &Checked, _p: &ConvProblem) -> Result<(), RunError> {
         Ok(())
     }
 
     /// Workspace bytes `run` needs for this instance and problem.
-    fn workspace_size(&self, inst: &Instance, p: &ConvProblem) -> u64;
+    fn workspace_size(&self, inst: &Checked, p: &ConvProblem) -> u64;
 
     /// Runs the instance on host buffers.
     fn run(
         &self,
-        inst: &Instance,
+        inst: &Checked,
         p: &ConvProblem,
         bufs: &mut Buffers<'_>,
     ) -> Result<RunStats, RunError>;
@@ -76,17 +76,17 @@ impl Backend for CpuBackend {
         self.target
     }
 
-    fn accepts(&self, inst: &Instance) -> Result<(), RunError> {
+    fn accepts(&self, inst: &Checked) -> Result<(), RunError> {
         exec::cpu_types(inst)
     }
 
-    fn workspace_size(&self, inst: &Instance, p: &ConvProblem) -> u64 {
+    fn workspace_size(&self, inst: &Checked, p: &ConvProblem) -> u64 {
         exec::workspace_size(inst, p, &self.device)
     }
 
     fn run(
         &self,
-        inst: &Instance,
+        inst: &Checked,
         p: &ConvProblem,
         bufs: &mut Buffers<'_>,
     ) -> Result<RunStats, RunError> {

@@ -1,6 +1,6 @@
 //! Instances declared in Rust with `conv_instance! { ... }`.
 
-use ck_compiler::ir::Instance;
+use ck_compiler::ir::Checked;
 
 /// An instance checked at compile time by `conv_instance!`: its validated IR and its CK
 /// instance string, embedded in the program. Built only by the macro.
@@ -40,10 +40,10 @@ impl Declared {
         self.instance_string
     }
 
-    /// The instance, to register or run.
-    pub fn instance(&self) -> Instance {
-        // The macro serialized this JSON from the same `Instance` type (one ck-compiler in the
-        // build), so it always reads back.
+    /// The instance, to register or run, validated again as it is read.
+    pub fn instance(&self) -> Checked {
+        // The macro validated the instance and serialized this JSON from the same type (one
+        // ck-compiler in the build), so it always reads back.
         serde_json::from_str(self.ir_json).expect("conv_instance! embeds a valid instance")
     }
 }
@@ -72,7 +72,7 @@ mod tests {
         assert_eq!(inst.doc, ["A bwd_weight XDL V3 instance."]);
         assert_eq!(
             DECLARED.instance_string(),
-            ck_compiler::emit::instance_string(&inst).unwrap()
+            ck_compiler::emit::instance_string(&inst)
         );
         let mut registry = crate::Registry::default();
         registry.register(inst, 0).unwrap();

@@ -6,7 +6,7 @@
 
 use crate::device::{DeviceModel, is_gfx11};
 use crate::problem::ConvProblem;
-use ck_compiler::ir::{Instance, SplitK, Tile};
+use ck_compiler::ir::{Checked, SplitK, Tile};
 use ck_compiler::model::{DataType, Kind, PipelineVersion};
 
 /// The implicit GEMM one launch computes. With `merge` groups per block, M and N grow by the
@@ -25,9 +25,9 @@ pub struct GemmShape {
 }
 
 impl GemmShape {
-    pub fn of(inst: &Instance, p: &ConvProblem) -> GemmShape {
+    pub fn of(inst: &Checked, p: &ConvProblem) -> GemmShape {
         let (gm, gn, k) = p.gemm();
-        let merge = inst.work.merge_groups.max(1) as u64;
+        let merge = u64::from(inst.work.merge_groups);
         GemmShape {
             group_m: gm,
             group_n: gn,
@@ -40,7 +40,7 @@ impl GemmShape {
     }
 
     /// Block tiles of one batch: `ceil(M/MPB) · ceil(N/NPB)`.
-    pub fn tiles(&self, inst: &Instance) -> u64 {
+    pub fn tiles(&self, inst: &Checked) -> u64 {
         self.tiles_of(inst.tile)
     }
 
@@ -49,18 +49,18 @@ impl GemmShape {
     }
 
     /// K-loop iterations of one whole tile: `ceil(K/KPB)`.
-    pub fn iters_per_tile(&self, inst: &Instance) -> u64 {
-        self.k.div_ceil(inst.tile.k.max(1) as u64)
+    pub fn iters_per_tile(&self, inst: &Checked) -> u64 {
+        self.k.div_ceil(u64::from(inst.tile.k))
     }
 }
 
 /// Whether split-K partials go through an fp32 workspace and a convert pass.
-pub fn is_two_stage(inst: &Instance) -> bool {
+pub fn is_two_stage(inst: &Checked) -> bool {
     inst.work.two_stage || matches!(inst.kind, Kind::XdlTwoStage | Kind::WmmaTwoStage)
 }
 
 /// Pipelines with a prefetch check: the K loop of one split must run more than `prefetch` times.
-pub fn checks_prefetch(inst: &Instance) -> bool {
+pub fn checks_prefetch(inst: &Checked) -> bool {
     match inst.kind {
         Kind::XdlV3 | Kind::XdlTwoStage | Kind::WmmaV3 | Kind::WmmaTwoStage => {
             inst.pipeline.version != PipelineVersion::V1
@@ -71,15 +71,15 @@ pub fn checks_prefetch(inst: &Instance) -> bool {
 }
 
 /// K-loop iterations of one split: `ceil(K / (k_batch·KPB))`.
-pub fn k_loops(inst: &Instance, shape: &GemmShape, k_batch: u32) -> u64 {
+pub fn k_loops(inst: &Checked, shape: &GemmShape, k_batch: u32) -> u64 {
     shape
         .k
-        .div_ceil(k_batch.max(1) as u64 * inst.tile.k.max(1) as u64)
+        .div_ceil(k_batch.max(1) as u64 * u64::from(inst.tile.k))
 }
 
 /// Whether k_batch must be 1 on every target the instance may run on (gfx11 has no packed
 /// f16/bf16 atomics), judged on `dev.arch` when known, else on the instance's targets.
-pub fn needs_single_split(inst: &Instance, dev: &DeviceModel) -> bool {
+pub fn needs_single_split(inst: &Checked, dev: &DeviceModel) -> bool {
     let limited_kind = matches!(inst.kind, Kind::XdlV3 | Kind::WmmaV3 | Kind::Wavelet);
     let gfx11 = match dev.arch {
         Some(a) => is_gfx11(a),
@@ -90,7 +90,7 @@ pub fn needs_single_split(inst: &Instance, dev: &DeviceModel) -> bool {
 
 /// The largest k_batch the instance's kernel accepts for this problem, from the rules that do not
 /// depend on the device (CK-Tile limits and the prefetch rule are applied by [`k_batch`]).
-fn tile_k_batch_cap(inst: &Instance, p: &ConvProblem, shape: &GemmShape) -> u64 {
+fn tile_k_batch_cap(inst: &Checked, p: &ConvProblem, shape: &GemmShape) -> u64 {
     let mut cap = u64::MAX;
     if inst.kind == Kind::Wavelet {
         cap = 128;
@@ -115,7 +115,7 @@ fn tile_k_batch_cap(inst: &Instance, p: &ConvProblem, shape: &GemmShape) -> u64 
 /// The k_batch a launch uses: the fixed value, or for `auto` CK's occupancy rule
 /// `floor(slots / (tiles·batches))` clamped to `[1, (K−1)/KPB]`, to the kernel's own limits, and
 /// down until each split still runs more K loops than the pipeline prefetches. StreamK is 1.
-pub fn k_batch(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> u32 {
+pub fn k_batch(inst: &Checked, p: &ConvProblem, dev: &DeviceModel) -> u32 {
     let shape = GemmShape::of(inst, p);
     match inst.work.split_k {
         SplitK::Fixed(k) => k,
@@ -124,7 +124,7 @@ pub fn k_batch(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> u32 {
                 return 1;
             }
             let grid = (shape.tiles(inst) * shape.batches).max(1);
-            let upper = ((shape.k.saturating_sub(1)) / inst.tile.k.max(1) as u64).max(1);
+            let upper = ((shape.k.saturating_sub(1)) / u64::from(inst.tile.k)).max(1);
             let mut k = (dev.slots() / grid)
                 .clamp(1, upper)
                 .min(tile_k_batch_cap(inst, p, &shape))
@@ -141,7 +141,7 @@ pub fn k_batch(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> u32 {
 }
 
 /// The largest k_batch the kernel accepts (for the support check of a fixed value).
-pub(crate) fn k_batch_cap(inst: &Instance, p: &ConvProblem) -> u64 {
+pub(crate) fn k_batch_cap(inst: &Checked, p: &ConvProblem) -> u64 {
     tile_k_batch_cap(inst, p, &GemmShape::of(inst, p))
 }
 
@@ -192,7 +192,7 @@ impl StreamKPlan {
         }
     }
 
-    pub fn of(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> StreamKPlan {
+    pub fn of(inst: &Checked, p: &ConvProblem, dev: &DeviceModel) -> StreamKPlan {
         let shape = GemmShape::of(inst, p);
         StreamKPlan::new(shape.tiles(inst), shape.iters_per_tile(inst), dev.slots())
     }

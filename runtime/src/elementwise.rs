@@ -8,7 +8,7 @@ use crate::layout::{DescError, Role, TensorDesc, gemm_roles};
 use crate::problem::{ConvProblem, ProblemError};
 use crate::rng::SplitMix64;
 use crate::tensor::Tensor;
-use ck_compiler::ir::Instance;
+use ck_compiler::ir::Checked;
 use ck_compiler::model::{DataType, ElementOp, Layout, Op};
 use serde::Serialize;
 
@@ -202,7 +202,7 @@ fn in_memory_order(t: &Tensor, like: &TensorDesc) -> Result<Vec<f64>, Elementwis
 /// The descriptors and types the instance's D tensors must have for `p`: destination-shaped, in
 /// the declared layouts and types.
 pub fn d_descs(
-    inst: &Instance,
+    inst: &Checked,
     p: &ConvProblem,
 ) -> Result<Vec<(TensorDesc, DataType)>, ElementwiseError> {
     let role: Role = p.destination();
@@ -230,7 +230,7 @@ pub fn d_descs(
 }
 
 /// Checks the run's D tensors against what the instance declares for `p`.
-pub fn check_ds(inst: &Instance, p: &ConvProblem, ds: &[Tensor]) -> Result<(), ElementwiseError> {
+pub fn check_ds(inst: &Checked, p: &ConvProblem, ds: &[Tensor]) -> Result<(), ElementwiseError> {
     let want = d_descs(inst, p)?;
     if ds.len() != want.len() {
         return Err(ElementwiseError::DTensors {

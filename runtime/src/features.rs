@@ -21,14 +21,15 @@ use crate::probe::vectors;
 use crate::problem::ConvProblem;
 use crate::select::cost;
 use crate::support::{Formulation, Unsupported, formulation};
-use ck_compiler::ir::{Instance, SplitK};
+use ck_compiler::ir::{Checked, SplitK};
 use ck_compiler::model::{Arch, DataType, Kind, Op, PipelineVersion, Reduction, Scheduler};
+use std::sync::OnceLock;
 
 /// The features of `inst` running `p` on `dev` for a back end whose target is `target`
 /// ([`crate::Backend::target`]), named, in the order of [`names`]; Err where the instance does
 /// not support the problem.
 pub fn features(
-    inst: &Instance,
+    inst: &Checked,
     p: &ConvProblem,
     dev: &DeviceModel,
     target: Option<Arch>,
@@ -42,7 +43,7 @@ pub fn features(
 /// The features' values alone, in the order of [`names`] (what a model evaluates at selection
 /// time, without a string per feature).
 pub fn values(
-    inst: &Instance,
+    inst: &Checked,
     p: &ConvProblem,
     dev: &DeviceModel,
     target: Option<Arch>,
@@ -53,7 +54,7 @@ pub fn values(
 
 /// [`values`] where the support checks already gave the instance's formulation of `p`.
 pub fn values_of(
-    inst: &Instance,
+    inst: &Checked,
     form: &Formulation,
     p: &ConvProblem,
     dev: &DeviceModel,
@@ -68,7 +69,7 @@ pub fn values_of(
 /// features computed once for each problem the instances run (as stated, folded, transposed,
 /// padded).
 pub fn rows_of(
-    runs: &[(&Instance, &Formulation)],
+    runs: &[(&Checked, &Formulation)],
     p: &ConvProblem,
     dev: &DeviceModel,
     target: Option<Arch>,
@@ -95,31 +96,47 @@ pub fn rows_of(
 /// allocation.
 const ROW: usize = 128;
 
-/// The feature names, in the order [`features`] and [`values`] give them.
+/// The feature names, in the order [`features`] and [`values`] give them: those of any instance
+/// on any problem it supports, here of a small backward-weight instance (computed once).
 pub fn names() -> Vec<String> {
-    let mut inst = Instance::blank(Op::Fwd, Kind::XdlV3);
-    inst.tile.m = 1;
-    inst.tile.n = 1;
-    inst.tile.k = 1;
-    let p = ConvProblem::parse("fwd 2d N=1 K=8 C=8 filter=1 input=1").expect("a valid problem");
-    let mut f = Features {
-        names: Some(Vec::new()),
-        ..Features::default()
-    };
-    collect(
-        &mut f,
-        &inst,
-        &Formulation::Direct,
-        &p,
-        &DeviceModel::default(),
-        None,
-    );
-    f.names.unwrap_or_default()
+    static NAMES: OnceLock<Vec<String>> = OnceLock::new();
+    NAMES
+        .get_or_init(|| {
+            let mut session = ck_compiler::load::Session::new();
+            session.add_source("features", NAMED);
+            let set = ck_compiler::compile(&session).expect("`NAMED` is a valid instance");
+            let p = ConvProblem::parse("bwd_weight 2d N=1 K=8 C=8 filter=1 input=1")
+                .expect("a valid problem");
+            let mut f = Features {
+                names: Some(Vec::new()),
+                ..Features::default()
+            };
+            collect(
+                &mut f,
+                &set.instances()[0],
+                &Formulation::Direct,
+                &p,
+                &DeviceModel::default(),
+                None,
+            );
+            f.names.unwrap_or_default()
+        })
+        .clone()
 }
+
+/// The instance [`names`] collects the names of.
+const NAMED: &str = "instance named {
+    op = bwd_weight; kind = xdl_v3; dims = 2; layout = nhwgc; dtype = fp16;
+    targets = [gfx942]; block = 64; tile = [32, 128, 32]; k1 = 8;
+    instr = [32, 32]; repeat = [1, 4];
+    a { cluster = [4, 4, 1]; src_vector = 8; dst_vector = 8; }
+    b { cluster = [4, 16, 1]; src_vector = 8; dst_vector = 8; }
+    c { shuffle = [1, 1]; cluster = [1, 8, 1, 8]; vector = 2; }
+}";
 
 fn collect(
     f: &mut Features,
-    inst: &Instance,
+    inst: &Checked,
     form: &Formulation,
     p: &ConvProblem,
     dev: &DeviceModel,
@@ -133,7 +150,7 @@ fn collect(
 /// The features after the problem's own, of `inst` computing `q` as `form`.
 fn beside_problem(
     f: &mut Features,
-    inst: &Instance,
+    inst: &Checked,
     form: &Formulation,
     q: &ConvProblem,
     dev: &DeviceModel,
@@ -250,7 +267,7 @@ fn problem(f: &mut Features, p: &ConvProblem) {
     f.push("depthwise", p.c == 1 && p.k == 1 && p.g > 1);
 }
 
-fn instance(f: &mut Features, inst: &Instance, target: Option<Arch>) {
+fn instance(f: &mut Features, inst: &Checked, target: Option<Arch>) {
     f.one_hot("kind", Kind::keywords(), inst.kind.keyword());
     f.one_hot(
         "pipeline",
@@ -300,7 +317,7 @@ fn instance(f: &mut Features, inst: &Instance, target: Option<Arch>) {
     f.push("native", target.is_some_and(|a| inst.targets.contains(&a)));
 }
 
-fn launch(f: &mut Features, inst: &Instance, p: &ConvProblem, dev: &DeviceModel) {
+fn launch(f: &mut Features, inst: &Checked, p: &ConvProblem, dev: &DeviceModel) {
     let shape = GemmShape::of(inst, p);
     let tiles = shape.tiles(inst);
     let iters = shape.iters_per_tile(inst);
@@ -318,9 +335,9 @@ fn launch(f: &mut Features, inst: &Instance, p: &ConvProblem, dev: &DeviceModel)
         workgroups as f64 / (waves.max(1) * slots) as f64,
     );
     let (mpb, npb, kpb) = (
-        u64::from(inst.tile.m.max(1)),
-        u64::from(inst.tile.n.max(1)),
-        u64::from(inst.tile.k.max(1)),
+        u64::from(inst.tile.m),
+        u64::from(inst.tile.n),
+        u64::from(inst.tile.k),
     );
     f.push(
         "mn_efficiency",
@@ -333,6 +350,7 @@ fn launch(f: &mut Features, inst: &Instance, p: &ConvProblem, dev: &DeviceModel)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::forced;
     use crate::testing::{Variant, instance};
 
     #[test]
@@ -368,8 +386,8 @@ mod tests {
     #[test]
     fn rows_share_problem_features_and_equal_each_instances_values() {
         let wide = instance(Variant::XdlV3);
-        let mut narrow = wide.clone();
-        narrow.tile.n /= 2;
+        let narrow = wide.clone();
+        let narrow = forced(&narrow, |i| i.tile.n /= 2);
         let p = ConvProblem::parse("bwd_weight 2d N=4 K=32 C=64 filter=3 input=14 pad=1").unwrap();
         let t = Formulation::Transposed(p.transposed().unwrap());
         let dev = DeviceModel::default();

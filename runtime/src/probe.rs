@@ -5,7 +5,7 @@
 use crate::device::DeviceModel;
 use crate::problem::{ConvProblem, ProblemError, ProblemLayout, ProblemTypes};
 use crate::support::{Rule, Unsupported, supports_on};
-use ck_compiler::ir::Instance;
+use ck_compiler::ir::Checked;
 use ck_compiler::kernel::{Elem, gcd};
 use ck_compiler::model::{ConvSpec, Op};
 
@@ -27,7 +27,7 @@ pub struct Shape {
 }
 
 /// The instance's A, B and C vector widths (at least 1).
-pub fn vectors(inst: &Instance) -> [u64; 3] {
+pub fn vectors(inst: &Checked) -> [u64; 3] {
     let v = match &inst.tile_kernel {
         Some(tk) => tk.vector,
         None => [inst.a.src_vector, inst.b.src_vector, inst.c.vector],
@@ -38,9 +38,9 @@ pub fn vectors(inst: &Instance) -> [u64; 3] {
 /// Shapes built from the instance: C and K multiples of every vector width, G a multiple of
 /// the merged groups, small spatial sizes. `depthwise` and `odd channels` break the widths
 /// when they are above 1. Instances that merge groups also get narrow-group shapes.
-pub fn shapes(inst: &Instance) -> Vec<Shape> {
+pub fn shapes(inst: &Checked) -> Vec<Shape> {
     let v = vectors(inst).into_iter().fold(1, |l, w| l / gcd(l, w) * w);
-    let m = u64::from(inst.work.merge_groups.max(1));
+    let m = u64::from(inst.work.merge_groups);
     let base = Shape {
         what: "padded",
         g: m,
@@ -790,7 +790,7 @@ pub fn shapes(inst: &Instance) -> Vec<Shape> {
 }
 
 /// The shape as a problem of the instance's op, dimensionality, layouts and types.
-pub fn problem(inst: &Instance, s: &Shape) -> Result<ConvProblem, ProblemError> {
+pub fn problem(inst: &Checked, s: &Shape) -> Result<ConvProblem, ProblemError> {
     let d = inst.ndim as usize;
     // A 1-D shape takes as many pixels as the 2-D one (a row of input² samples), so that its
     // deep shapes have the GEMM-K that split-K tiles need.
@@ -822,7 +822,7 @@ pub fn problem(inst: &Instance, s: &Shape) -> Result<ConvProblem, ProblemError> 
 /// The shape's problem, or one with a larger GEMM-K when a split or prefetch rule wants more
 /// K loops, with the instance's verdict on it for `dev`.
 pub fn fit(
-    inst: &Instance,
+    inst: &Checked,
     mut s: Shape,
     dev: &DeviceModel,
 ) -> Result<(ConvProblem, Result<(), Unsupported>), ProblemError> {
@@ -845,7 +845,7 @@ pub fn fit(
 
 /// The problems of [`shapes`] the instance supports on `dev` (after [`fit`]), each with what
 /// its shape exercises.
-pub fn problems_for(inst: &Instance, dev: &DeviceModel) -> Vec<(String, ConvProblem)> {
+pub fn problems_for(inst: &Checked, dev: &DeviceModel) -> Vec<(String, ConvProblem)> {
     shapes(inst)
         .into_iter()
         .filter_map(|s| match fit(inst, s, dev) {

@@ -11,7 +11,7 @@ use crate::problem::{ConvProblem, ProblemError};
 use crate::select::estimate;
 use crate::support::{Forms, Formulation, Rule, RunsAs, Unsupported, formulation_among, same_kind};
 use crate::time_model;
-use ck_compiler::ir::Instance;
+use ck_compiler::ir::Checked;
 use ck_compiler::model::Arch;
 use std::collections::HashMap;
 use std::fmt;
@@ -19,7 +19,7 @@ use std::sync::{Arc, OnceLock, RwLock};
 
 #[derive(Clone, Debug, PartialEq)]
 struct Entry {
-    instance: Instance,
+    instance: Checked,
     priority: i32,
 }
 
@@ -136,7 +136,7 @@ pub enum RegistryError {
 /// One instance's verdict for a problem.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Candidate<'a> {
-    pub instance: &'a Instance,
+    pub instance: &'a Checked,
     pub priority: i32,
     /// Estimated cost (lower is better): predicted microseconds where a learned model ranks
     /// ([`Candidate::predicted`]), else the analytic cost; or why the instance cannot run the
@@ -265,9 +265,9 @@ impl Registry {
     }
 
     /// Adds one instance; names are unique.
-    pub fn register(&mut self, instance: Instance, priority: i32) -> Result<(), RegistryError> {
+    pub fn register(&mut self, instance: Checked, priority: i32) -> Result<(), RegistryError> {
         if self.get(&instance.name).is_some() {
-            return Err(RegistryError::Duplicate(instance.name));
+            return Err(RegistryError::Duplicate(instance.name.clone()));
         }
         self.entries.push(Entry { instance, priority });
         self.memo.clear();
@@ -277,7 +277,7 @@ impl Registry {
     /// Adds instances in order, all with one priority; stops at the first duplicate name.
     pub fn extend(
         &mut self,
-        instances: impl IntoIterator<Item = Instance>,
+        instances: impl IntoIterator<Item = Checked>,
         priority: i32,
     ) -> Result<(), RegistryError> {
         instances
@@ -293,7 +293,7 @@ impl Registry {
         self.entries.is_empty()
     }
 
-    pub fn get(&self, name: &str) -> Option<&Instance> {
+    pub fn get(&self, name: &str) -> Option<&Checked> {
         self.entries
             .iter()
             .find(|e| e.instance.name == name)
@@ -301,7 +301,7 @@ impl Registry {
     }
 
     /// Registered instances in registration order.
-    pub fn instances(&self) -> impl Iterator<Item = &Instance> {
+    pub fn instances(&self) -> impl Iterator<Item = &Checked> {
         self.entries.iter().map(|e| &e.instance)
     }
 
@@ -352,7 +352,7 @@ impl Registry {
             let key = (b.name(), b.target());
             (b, self.memo.accepted(key, self.entries.len()))
         });
-        let runs = |at: usize, inst: &Instance| match &accepted {
+        let runs = |at: usize, inst: &Checked| match &accepted {
             Some((b, verdicts)) => verdicts[at]
                 .get_or_init(|| {
                     b.accepts(inst).map_err(|e| Unsupported {
@@ -381,7 +381,7 @@ impl Registry {
                 (e, form, runs_as)
             })
             .collect();
-        let running: Vec<(&Instance, &Formulation)> = judged
+        let running: Vec<(&Checked, &Formulation)> = judged
             .iter()
             .filter_map(|(e, f, _)| f.as_ref().ok().map(|f| (&e.instance, f)))
             .collect();
@@ -447,7 +447,7 @@ impl Registry {
     }
 
     /// The best supported instance.
-    pub fn select(&self, p: &ConvProblem) -> Result<&Instance, NoInstance> {
+    pub fn select(&self, p: &ConvProblem) -> Result<&Checked, NoInstance> {
         self.pick(p, None)
     }
 
@@ -456,15 +456,11 @@ impl Registry {
         &self,
         p: &ConvProblem,
         backend: &dyn Backend,
-    ) -> Result<&Instance, NoInstance> {
+    ) -> Result<&Checked, NoInstance> {
         self.pick(p, Some(backend))
     }
 
-    fn pick(
-        &self,
-        p: &ConvProblem,
-        backend: Option<&dyn Backend>,
-    ) -> Result<&Instance, NoInstance> {
+    fn pick(&self, p: &ConvProblem, backend: Option<&dyn Backend>) -> Result<&Checked, NoInstance> {
         let target = backend.and_then(|b| b.target());
         let key = (backend.map_or("", |b| b.name()), target);
         // Only valid problems were chosen for.
@@ -519,7 +515,7 @@ impl Registry {
 mod tests {
     use super::*;
     use crate::backend::CpuBackend;
-    use crate::testing::{FakeDevice, Variant, instance};
+    use crate::testing::{FakeDevice, Variant, changed, forced, instance};
     use ck_compiler::model::ElementOp;
 
     #[test]
@@ -536,8 +532,7 @@ mod tests {
         reg.select_for(&p, &cpu).unwrap();
         assert!(reg.memo.get(("cpu", None), &p).is_some());
         // A higher-priority instance registered later wins at once.
-        let mut better = instance(Variant::XdlV1);
-        better.name = "better".into();
+        let better = changed(&instance(Variant::XdlV1), |i| i.name = "better".into());
         reg.register(better, 5).unwrap();
         assert_eq!(reg.memo.get(("", None), &p), None);
         assert_eq!(reg.select(&p).unwrap().name, "better");
@@ -571,17 +566,17 @@ mod tests {
         assert_eq!(*name, best);
         assert!(why.reason.contains("cannot be planned"), "{why:?}");
         // With another supported candidate, that one is chosen.
-        let mut second = instance(Variant::XdlV3);
-        second.name = "second".into();
+        let second = changed(&instance(Variant::XdlV3), |i| i.name = "second".into());
         reg.register(second, 0).unwrap();
         assert_eq!(reg.select_for(&p, &refusing).unwrap().name, "second");
     }
 
     #[test]
     fn a_back_end_is_asked_about_each_instance_once_until_the_registry_changes() {
-        let mut added = instance(Variant::XdlV3);
-        added.name = "added".into();
-        added.elementwise.output = ElementOp::Add;
+        let added = forced(&instance(Variant::XdlV3), |i| {
+            i.name = "added".into();
+            i.elementwise.output = ElementOp::Add;
+        });
         let mut reg = Registry::default();
         reg.register(added, 0).unwrap();
         reg.register(instance(Variant::XdlV1), 0).unwrap();
@@ -604,8 +599,7 @@ mod tests {
             "{first:?}"
         );
         // A new instance: every instance is asked about again.
-        let mut more = instance(Variant::XdlV1);
-        more.name = "more".into();
+        let more = changed(&instance(Variant::XdlV1), |i| i.name = "more".into());
         reg.register(more, 0).unwrap();
         reg.select_for(&problems[0], &counting).unwrap();
         assert_eq!(counting.asked.get(), 5);
@@ -678,9 +672,10 @@ mod tests {
     fn selection_for_a_back_end_skips_what_it_cannot_run() {
         let p = ConvProblem::parse("bwd_weight 2d N=2 K=16 C=16 filter=3 input=8 pad=1").unwrap();
         // A binary op on a bwd_weight source: nothing for the CPU to combine it with.
-        let mut added = instance(Variant::XdlV3);
-        added.name = "added".into();
-        added.elementwise.output = ElementOp::Add;
+        let added = forced(&instance(Variant::XdlV3), |i| {
+            i.name = "added".into();
+            i.elementwise.output = ElementOp::Add;
+        });
         let mut reg = Registry::default();
         reg.register(added, 1).unwrap();
         reg.register(instance(Variant::XdlV1), 0).unwrap();
@@ -702,10 +697,11 @@ mod tests {
             ..FakeDevice::default()
         };
         use ck_compiler::model::Arch;
-        let mut tuned = instance(Variant::XdlV1);
-        tuned.name = "tuned".into();
-        tuned.targets = vec![Arch::Gfx942, Arch::Gfx1100];
-        (tuned.tile.m, tuned.tile.n) = (32, 32);
+        let tuned = forced(&instance(Variant::XdlV1), |i| {
+            i.name = "tuned".into();
+            i.targets = vec![Arch::Gfx942, Arch::Gfx1100];
+            (i.tile.m, i.tile.n) = (32, 32);
+        });
         reg.register(tuned, 0).unwrap();
         let rdna = device(Arch::Gfx1100);
         let ranked = reg.candidates_for(&p, &rdna);

@@ -40,7 +40,7 @@ use crate::dims::conv_dims;
 use crate::probe::vectors;
 use crate::problem::ConvProblem;
 use ck_compiler::arch::{ArchInfo, MmaUnit};
-use ck_compiler::ir::Instance;
+use ck_compiler::ir::Checked;
 use ck_compiler::kernel::KernelConfig;
 use ck_compiler::model::{Arch, DataType};
 
@@ -52,7 +52,7 @@ pub const FIXUP_MACS: f64 = 4.0;
 pub const SIMT_FP32_MAC: f64 = 4.0;
 
 /// The device the estimate is for: `dev.arch` when known, else the instance's first target.
-fn arch_of(inst: &Instance, dev: &DeviceModel) -> Option<&'static ArchInfo> {
+fn arch_of(inst: &Checked, dev: &DeviceModel) -> Option<&'static ArchInfo> {
     dev.arch
         .or_else(|| inst.targets.first().copied())
         .map(ck_compiler::arch::info)
@@ -61,7 +61,7 @@ fn arch_of(inst: &Instance, dev: &DeviceModel) -> Option<&'static ArchInfo> {
 /// How many times longer a workgroup takes for its MACs than one that keeps every SIMD (SM
 /// sub-partition) of its compute unit busy: one wave runs on one SIMD, so a workgroup of fewer
 /// waves than SIMDs leaves the others idle.
-fn idle_simds(inst: &Instance, dev: &DeviceModel) -> f64 {
+fn idle_simds(inst: &Checked, dev: &DeviceModel) -> f64 {
     let Some(a) = arch_of(inst, dev) else {
         return 1.0;
     };
@@ -71,7 +71,7 @@ fn idle_simds(inst: &Instance, dev: &DeviceModel) -> f64 {
 
 /// How many times longer a MAC takes for running on the vector lanes ([`SIMT_FP32_MAC`] for
 /// exact fp32 on NVIDIA) than on the matrix units.
-fn simt_math(inst: &Instance, dev: &DeviceModel) -> f64 {
+fn simt_math(inst: &Checked, dev: &DeviceModel) -> f64 {
     let nvidia = arch_of(inst, dev).is_some_and(|a| a.mma == MmaUnit::MmaSync);
     if nvidia && inst.types.compute_a == DataType::Fp32 {
         SIMT_FP32_MAC
@@ -87,7 +87,7 @@ pub const TF32_MMA_SYNC: f64 = 1.5;
 
 /// [`TF32_MMA_SYNC`] for a tf32 instance whose kernel has no warpgroup layout on an sm_90
 /// device, 1 otherwise.
-fn tf32_mma_sync(inst: &Instance, dev: &DeviceModel) -> f64 {
+fn tf32_mma_sync(inst: &Checked, dev: &DeviceModel) -> f64 {
     let sm90 = arch_of(inst, dev).is_some_and(|a| a.arch == Arch::Sm90);
     let sync = sm90
         && inst.types.tf32_products()
@@ -97,7 +97,7 @@ fn tf32_mma_sync(inst: &Instance, dev: &DeviceModel) -> f64 {
 
 /// How many times longer a K step takes for loading its operands in vectors narrower than 16
 /// bytes (see the module docs).
-fn narrow_loads(inst: &Instance, p: &ConvProblem) -> f64 {
+fn narrow_loads(inst: &Checked, p: &ConvProblem) -> f64 {
     if inst.work.merge_groups > 1 {
         return 1.0;
     }
@@ -109,7 +109,7 @@ fn narrow_loads(inst: &Instance, p: &ConvProblem) -> f64 {
 }
 
 /// Estimated time of `inst` on `p` (see the module docs). Call after the support check.
-pub fn cost(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> f64 {
+pub fn cost(inst: &Checked, p: &ConvProblem, dev: &DeviceModel) -> f64 {
     let shape = GemmShape::of(inst, p);
     let (mpb, npb, kpb) = (inst.tile.m as f64, inst.tile.n as f64, inst.tile.k as f64);
     let tiles = shape.tiles(inst);
@@ -163,13 +163,13 @@ pub const LOAD_ROWS: f64 = 64.0;
 /// problem of few channels a group (C = K: 1 or 2 with any filter, 4 or 8 with a 3x3 one) on
 /// its small-channel entry, whose work is the problem's own multiply-adds spread over the
 /// device's workgroup slots, where its GEMM tile would pad each group to the tile.
-pub fn estimate(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> f64 {
+pub fn estimate(inst: &Checked, p: &ConvProblem, dev: &DeviceModel) -> f64 {
     let small_channel = inst.work.merge_groups > 1
         && conv_dims(p).is_ok_and(|d| {
             d.c == d.k && (d.c <= 2 || (matches!(d.c, 4 | 8) && d.filter == [1, 3, 3]))
         });
     if !small_channel {
-        let (m, n) = (f64::from(inst.tile.m.max(1)), f64::from(inst.tile.n.max(1)));
+        let (m, n) = (f64::from(inst.tile.m), f64::from(inst.tile.n));
         return cost(inst, p, dev)
             * (1.0 + LOAD_ROWS * (1.0 / m + 1.0 / n))
             * tf32_mma_sync(inst, dev);
@@ -182,17 +182,23 @@ pub fn estimate(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> f64 {
 mod tests {
     use super::*;
     use crate::device::DeviceModel;
+    use crate::testing::{changed, forced};
     use ck_compiler::ir::SplitK;
 
     #[test]
     fn scalar_loads_cost_more_than_wide_ones() {
-        let mut wide = crate::testing::instance(crate::testing::Variant::XdlV3);
-        wide.work.split_k = SplitK::Fixed(1);
-        wide.a.src_vector = 8;
-        wide.b.src_vector = 8;
-        let mut scalar = wide.clone();
-        scalar.a.src_vector = 1;
-        scalar.b.src_vector = 1;
+        let wide = forced(
+            &crate::testing::instance(crate::testing::Variant::XdlV3),
+            |i| {
+                i.work.split_k = SplitK::Fixed(1);
+                i.a.src_vector = 8;
+                i.b.src_vector = 8;
+            },
+        );
+        let scalar = changed(&wide, |i| {
+            i.a.src_vector = 1;
+            i.b.src_vector = 1;
+        });
         let dev = DeviceModel::default();
         let p = ConvProblem::parse("bwd_weight 2d N=4 K=64 C=64 filter=3 input=14").unwrap();
         // Eight scalar loads where one 16-byte load moved eight fp16 elements.
@@ -207,10 +213,11 @@ mod tests {
 
     #[test]
     fn merged_instances_estimate_few_channel_groups_by_their_own_products() {
-        let mut gemm = crate::testing::instance(crate::testing::Variant::XdlV3);
-        gemm.work.split_k = SplitK::Fixed(1);
-        let mut merged = gemm.clone();
-        merged.work.merge_groups = 8;
+        let gemm = changed(
+            &crate::testing::instance(crate::testing::Variant::XdlV3),
+            |i| i.work.split_k = SplitK::Fixed(1),
+        );
+        let merged = changed(&gemm, |i| i.work.merge_groups = 8);
         let dev = DeviceModel::default();
         let dw = ConvProblem::parse("fwd 2d G=64 N=8 K=1 C=1 filter=3 input=56 pad=1").unwrap();
         // The GEMM count pads each one-channel group to the tile; the small-channel entry
@@ -221,9 +228,8 @@ mod tests {
         assert!(own < cost(&merged, &dw, &dev));
         // Wider groups, filters the 4- and 8-channel bodies do not take, and instances that do
         // not merge keep the GEMM count.
-        let loads = |i: &Instance| {
-            1.0 + LOAD_ROWS * (1.0 / f64::from(i.tile.m) + 1.0 / f64::from(i.tile.n))
-        };
+        let loads =
+            |i: &Checked| 1.0 + LOAD_ROWS * (1.0 / f64::from(i.tile.m) + 1.0 / f64::from(i.tile.n));
         for q in [
             "fwd 2d G=64 N=8 K=16 C=16 filter=3 input=56 pad=1",
             "fwd 2d G=64 N=8 K=8 C=8 filter=5 input=56 pad=2",
@@ -242,11 +248,13 @@ mod tests {
 
     #[test]
     fn of_two_tiles_with_equal_waves_the_larger_ranks_first() {
-        let mut small = crate::testing::instance(crate::testing::Variant::XdlV3);
-        small.work.split_k = SplitK::Fixed(1);
-        (small.tile.m, small.tile.n) = (64, 64);
-        let mut large = small.clone();
-        (large.tile.m, large.tile.n) = (128, 128);
+        let small = changed(
+            &crate::testing::instance(crate::testing::Variant::XdlV3),
+            |i| i.work.split_k = SplitK::Fixed(1),
+        );
+        let small = changed(&small, |i| (i.tile.m, i.tile.n) = (64, 64));
+        let large = small.clone();
+        let large = changed(&large, |i| (i.tile.m, i.tile.n) = (128, 128));
         // One compute unit, so that whole tiles are whole waves: equal MAC counts.
         let dev = DeviceModel {
             arch: None,
@@ -260,8 +268,10 @@ mod tests {
 
     #[test]
     fn padding_and_split_k_change_the_cost() {
-        let mut inst = crate::testing::instance(crate::testing::Variant::XdlV3);
-        inst.work.split_k = SplitK::Fixed(1);
+        let inst = changed(
+            &crate::testing::instance(crate::testing::Variant::XdlV3),
+            |i| i.work.split_k = SplitK::Fixed(1),
+        );
         let dev = DeviceModel {
             arch: None,
             compute_units: 4,
@@ -276,17 +286,20 @@ mod tests {
         };
         assert!(cost(&inst, &q, &one) > cost(&inst, &p, &one));
         assert_eq!(cost(&inst, &q, &dev), cost(&inst, &p, &dev));
-        let mut split = inst.clone();
-        split.work.split_k = SplitK::Fixed(4);
+        let split = changed(&inst, |i| i.work.split_k = SplitK::Fixed(4));
         // One tile on four CUs: splitting K four ways fills them.
         assert!(cost(&split, &p, &dev) < cost(&inst, &p, &dev));
     }
 
     #[test]
     fn workgroups_of_fewer_waves_than_simds_cost_more() {
-        let mut inst = crate::testing::instance(crate::testing::Variant::XdlV3);
-        inst.work.split_k = SplitK::Fixed(1);
-        inst.targets = vec![ck_compiler::model::Arch::Sm90];
+        let inst = changed(
+            &crate::testing::instance(crate::testing::Variant::XdlV3),
+            |i| {
+                i.work.split_k = SplitK::Fixed(1);
+                i.targets = vec![ck_compiler::model::Arch::Sm90];
+            },
+        );
         let dev = DeviceModel {
             arch: None,
             compute_units: 4,
@@ -294,8 +307,7 @@ mod tests {
         };
         let p = ConvProblem::parse("bwd_weight 2d N=2 K=16 C=16 filter=1 input=8").unwrap();
         let time = |block: u32| {
-            let mut i = inst.clone();
-            i.block = block;
+            let i = forced(&inst, |i| i.block = block);
             cost(&i, &p, &dev)
         };
         // An SM has four sub-partitions of 32-thread warps: one warp leaves three idle.
@@ -307,9 +319,9 @@ mod tests {
             arch: Some(ck_compiler::model::Arch::Gfx942),
             ..dev
         };
-        inst.block = 64;
+        let inst = changed(&inst, |i| i.block = 64);
         let one = cost(&inst, &p, &gfx);
-        inst.block = 256;
+        let inst = forced(&inst, |i| i.block = 256);
         assert_eq!(one, 4.0 * cost(&inst, &p, &gfx));
     }
 }

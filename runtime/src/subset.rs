@@ -2,7 +2,7 @@
 //! every N-th instance plus the first of each schedule the stride missed, so that StreamK
 //! fix-ups, auto split-K and two-stage workspaces are always exercised.
 
-use ck_compiler::ir::{Instance, SplitK};
+use ck_compiler::ir::{Checked, SplitK};
 use ck_compiler::model::Reduction;
 use std::collections::BTreeSet;
 
@@ -21,7 +21,7 @@ pub enum ScheduleKind {
 }
 
 impl ScheduleKind {
-    pub fn of(inst: &Instance) -> Self {
+    pub fn of(inst: &Checked) -> Self {
         match inst.work.streamk {
             Some(sk) => ScheduleKind::StreamK {
                 reduction: sk.reduction,
@@ -41,7 +41,7 @@ impl ScheduleKind {
 
 /// Every `every`-th instance (from the first; `every` 0 counts as 1), plus the first instance
 /// of each schedule that none of those has; in input order.
-pub fn every_nth_with_schedules(insts: &[Instance], every: usize) -> Vec<&Instance> {
+pub fn every_nth_with_schedules(insts: &[Checked], every: usize) -> Vec<&Checked> {
     let every = every.max(1);
     let picked: BTreeSet<usize> = (0..insts.len()).step_by(every).collect();
     let mut covered: BTreeSet<ScheduleKind> = picked
@@ -64,7 +64,7 @@ mod tests {
 
     #[test]
     fn every_schedule_survives_a_coarse_stride() {
-        let insts: Vec<Instance> = Variant::ALL.iter().map(|&v| instance(v)).collect();
+        let insts: Vec<Checked> = Variant::ALL.iter().map(|&v| instance(v)).collect();
         let kinds: BTreeSet<_> = insts.iter().map(ScheduleKind::of).collect();
         for every in [1, 3, 100] {
             let subset = every_nth_with_schedules(&insts, every);

@@ -28,7 +28,7 @@ use crate::elementwise::{is_binary, ops_by_role};
 use crate::layout::{Role, gemm_roles};
 use crate::padded::Padded;
 use crate::problem::{ConvProblem, ProblemTypes};
-use ck_compiler::ir::Instance;
+use ck_compiler::ir::Checked;
 use ck_compiler::kernel::{KernelConfig, gcd};
 use ck_compiler::model::{ConvSpec, DataType, Kind, Layout, Op};
 use serde::Serialize;
@@ -110,7 +110,7 @@ fn fail(rule: Rule, reason: String) -> Result<(), Unsupported> {
 const TWO_GB: u64 = 1 << 31;
 
 /// Checks with no device: arch rules apply when every target of the instance breaks them.
-pub fn supports(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
+pub fn supports(inst: &Checked, p: &ConvProblem) -> Result<(), Unsupported> {
     supports_on(
         inst,
         p,
@@ -123,7 +123,7 @@ pub fn supports(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
 
 /// Checks for a device; with `dev.arch` set, the instance must target it and its rules apply.
 /// A problem the instance runs as its transpose ([`formulation`]) is supported.
-pub fn supports_on(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> Result<(), Unsupported> {
+pub fn supports_on(inst: &Checked, p: &ConvProblem, dev: &DeviceModel) -> Result<(), Unsupported> {
     formulation(inst, p, dev).map(drop)
 }
 
@@ -182,7 +182,7 @@ impl Formulation {
 /// where that passes every rule, unless the destination is copied and its op reads a D tensor
 /// (RGB stems and 3-channel outputs on vector tiles).
 pub fn formulation(
-    inst: &Instance,
+    inst: &Checked,
     p: &ConvProblem,
     dev: &DeviceModel,
 ) -> Result<Formulation, Unsupported> {
@@ -247,7 +247,7 @@ impl<'p> Forms<'p> {
 
 /// [`formulation`] of `forms`' problem.
 pub(crate) fn formulation_among(
-    inst: &Instance,
+    inst: &Checked,
     forms: &Forms<'_>,
     dev: &DeviceModel,
 ) -> Result<Formulation, Unsupported> {
@@ -341,7 +341,7 @@ pub(crate) fn formulation_among(
 /// are, and padded weights only where it does not read them transposed from a copy of its own
 /// ([`KernelConfig::weights_transposed`]: tf32 backward data on warpgroup MMAs; the op and
 /// type test first spares every other instance its kernel configuration).
-fn weights_copied_ok(inst: &Instance, pd: &Padded) -> bool {
+fn weights_copied_ok(inst: &Checked, pd: &Padded) -> bool {
     pd.maps[1].is_none()
         || !(inst.op == Op::BwdData && inst.types.tf32_products())
         || KernelConfig::new(inst).is_ok_and(|c| !c.weights_transposed())
@@ -351,8 +351,8 @@ fn weights_copied_ok(inst: &Instance, pd: &Padded) -> bool {
 /// C = K of 1, 2 or 4 channels also whole 8-channel vectors of groups; 1 (no zero groups) for
 /// other instances and for problems other than narrow groups (at most 8 channels a group on
 /// either side), which zero groups would only slow.
-fn group_multiple(inst: &Instance, p: &ConvProblem) -> u64 {
-    let merge = u64::from(inst.work.merge_groups.max(1));
+fn group_multiple(inst: &Checked, p: &ConvProblem) -> u64 {
+    let merge = u64::from(inst.work.merge_groups);
     let sixteen = (p.c, p.k) == (16, 16);
     if p.g < 2 || (p.c > 8 || p.k > 8) && !sixteen {
         return 1;
@@ -370,7 +370,7 @@ fn lcm(a: u64, b: u64) -> u64 {
 
 /// The vector widths an instance reads and writes the channels `C` and `K` with ([`vectors`]):
 /// the multiples [`ConvProblem::padded`] rounds them up to.
-fn channel_vectors(inst: &Instance, op: Op) -> [u64; 2] {
+fn channel_vectors(inst: &Checked, op: Op) -> [u64; 2] {
     let [va, vb, vc] = match &inst.tile_kernel {
         Some(tk) => tk.vector,
         None => [inst.a.src_vector, inst.b.src_vector, inst.c.vector],
@@ -386,7 +386,7 @@ fn channel_vectors(inst: &Instance, op: Op) -> [u64; 2] {
 /// checks it once: a fold or transpose keeps the op, rank, layouts and types); `sizes` keeps
 /// `p`'s 2 GB verdict for other instances.
 fn check(
-    inst: &Instance,
+    inst: &Checked,
     p: &ConvProblem,
     sizes: &Sizes,
     dev: &DeviceModel,
@@ -410,7 +410,7 @@ fn check(
 
 /// Whether the instance computes the problem's op at its rank, in its layouts and types: the
 /// first rule, which most of a library fails, checked without a reason.
-pub(crate) fn same_kind(inst: &Instance, p: &ConvProblem) -> bool {
+pub(crate) fn same_kind(inst: &Checked, p: &ConvProblem) -> bool {
     let l = &inst.layout;
     (inst.op, inst.ndim) == (p.op, p.ndim)
         && (l.input, l.weight, l.output) == (p.layout.input, p.layout.weight, p.layout.output)
@@ -419,12 +419,12 @@ pub(crate) fn same_kind(inst: &Instance, p: &ConvProblem) -> bool {
 
 /// Whether the instance's tensor and compute types serve the problem's: the same types in
 /// memory, and tf32 products only where the problem allows them.
-fn computes(inst: &Instance, p: &ConvProblem) -> bool {
+fn computes(inst: &Checked, p: &ConvProblem) -> bool {
     let t = ProblemTypes::computed_by(&inst.types);
     t.storage() == p.dtype.storage() && (!t.allows_tf32() || p.dtype.allows_tf32())
 }
 
-fn identity(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
+fn identity(inst: &Checked, p: &ConvProblem) -> Result<(), Unsupported> {
     if !inst.allow.is_empty() {
         return fail(
             Rule::Allowed,
@@ -485,7 +485,7 @@ fn identity(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
 }
 
 /// The A, B and C vector widths and the per-op channel counts they must divide.
-fn vectors(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
+fn vectors(inst: &Checked, p: &ConvProblem) -> Result<(), Unsupported> {
     let [va, vb, vc] = match &inst.tile_kernel {
         Some(tk) => tk.vector,
         None => [inst.a.src_vector, inst.b.src_vector, inst.c.vector],
@@ -518,7 +518,7 @@ fn vectors(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
 /// CK's two-stage ops read A and B with any vector width when K = C = 1 and both tensors'
 /// group stride is 1 (channels-last: one element per group, as merged groups need). The WMMA
 /// two-stage op shares the XDL one's transfer rules.
-fn single_channel_groups(inst: &Instance, p: &ConvProblem) -> bool {
+fn single_channel_groups(inst: &Checked, p: &ConvProblem) -> bool {
     let unit_group_stride = |role| p.desc(role).is_ok_and(|d| d.strides[0] == 1);
     matches!(inst.kind, Kind::XdlTwoStage | Kind::WmmaTwoStage)
         && p.k == 1
@@ -539,7 +539,7 @@ fn is_1x1_s1_p0(p: &ConvProblem) -> bool {
     all(&p.filter, 1) && all(&p.stride, 1) && all(&p.left_pad, 0) && all(&p.right_pad, 0)
 }
 
-fn conv_spec(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
+fn conv_spec(inst: &Checked, p: &ConvProblem) -> Result<(), Unsupported> {
     // Written only for a refusal: most checks pass.
     let shape = || {
         format!(
@@ -591,8 +591,8 @@ fn conv_spec(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
     }
 }
 
-fn groups(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
-    let merge = inst.work.merge_groups.max(1) as u64;
+fn groups(inst: &Checked, p: &ConvProblem) -> Result<(), Unsupported> {
+    let merge = u64::from(inst.work.merge_groups);
     if !p.g.is_multiple_of(merge) {
         return fail(
             Rule::MergeGroups,
@@ -616,7 +616,7 @@ fn groups(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
 }
 
 /// The v1 op transposes NGCHW tensors to NHWGC in a workspace with vectorized copies.
-fn transpose(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
+fn transpose(inst: &Checked, p: &ConvProblem) -> Result<(), Unsupported> {
     let ngc = matches!(
         p.layout.input,
         Layout::Ngcw | Layout::Ngchw | Layout::Ngcdhw
@@ -643,7 +643,7 @@ fn transpose(inst: &Instance, p: &ConvProblem) -> Result<(), Unsupported> {
     Ok(())
 }
 
-fn tensor_sizes(inst: &Instance, p: &ConvProblem, sizes: &Sizes) -> Result<(), Unsupported> {
+fn tensor_sizes(inst: &Checked, p: &ConvProblem, sizes: &Sizes) -> Result<(), Unsupported> {
     if inst.work.large_tensor || inst.kind == Kind::XdlLargeTensor {
         return Ok(());
     }
@@ -667,7 +667,7 @@ fn under_two_gb(p: &ConvProblem) -> Result<(), Unsupported> {
     Ok(())
 }
 
-fn split_k(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> Result<(), Unsupported> {
+fn split_k(inst: &Checked, p: &ConvProblem, dev: &DeviceModel) -> Result<(), Unsupported> {
     let kb = k_batch(inst, p, dev);
     if kb == 0 {
         return fail(Rule::SplitK, "k_batch must be at least 1, got 0".into());

@@ -1,12 +1,19 @@
-//! Test support: one small valid instance per kind, for tests of the runtime and its back ends.
+//! Test support: one small instance per kind, for tests of the runtime and its back ends.
+//! Each is built in the IR and validated ([`validate_instance`]) like any instance a back end
+//! takes, and [`changed`] validates a changed copy again, panicking with what validation
+//! reported. Instances retargeted to a problem ([`for_problem`]: CK's device ops need not take
+//! it) and tests of the runtime's own rules on parameters CK's rules refuse ([`forced`]) go
+//! without validation (`ck_compiler::validate::unvalidated`).
 //!
-//! Every instance is 2D NHWGC/GKYXC/NHWGK fp16 with a 16×16×8 block tile (small, so tiny
-//! problems still span several tiles and K steps); [`for_problem`] retargets one to a problem's
-//! rank, layouts and types.
+//! Every instance is 2D NHWGC/GKYXC/NHWGK fp16 with a 16×16×8 block tile (16×16×16 for the
+//! CK-Tile kinds, whose fp16 warp tiles on gfx942 are 16 deep; small, so tiny problems still
+//! span several tiles and K steps); [`for_problem`] retargets one to a problem's rank, layouts
+//! and types.
 
 use crate::problem::ConvProblem;
 use ck_compiler::ir::*;
 use ck_compiler::model::*;
+use ck_compiler::validate::{unvalidated, validate_instance};
 
 /// The instances [`instance`] builds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -51,49 +58,58 @@ impl Variant {
     ];
 }
 
-fn transfer(cluster: Vec<u32>, vector_dim: u32, src: u32) -> Transfer {
-    let arrange = if cluster.len() == 4 {
-        vec![0, 3, 1, 2]
+/// A transfer of 2-element vectors over the `[K0, rows, K1] = [2, 16, 4]` tile (a KBatch of 1
+/// ahead where `rank4`) by 64 threads: along K1 (CK's dimension 2), or along the rows, where
+/// each thread's K1 slice is one element and so is each LDS write.
+fn transfer(rank4: bool, along_k1: bool) -> Transfer {
+    let (cluster, vector_dim, dst_vector) = if along_k1 {
+        (vec![2, 16, 2], 2, 2)
     } else {
-        vec![2, 0, 1]
+        (vec![2, 8, 4], 1, 1)
     };
-    let access = if cluster.len() == 4 {
-        vec![0, 2, 1, 3]
+    let (cluster, arrange, access, vector_dim) = if rank4 {
+        (
+            [vec![1], cluster].concat(),
+            vec![0, 3, 1, 2],
+            vec![0, 2, 1, 3],
+            vector_dim + 1,
+        )
     } else {
-        vec![1, 0, 2]
+        (cluster, vec![2, 0, 1], vec![1, 0, 2], vector_dim)
     };
     Transfer {
         cluster,
         arrange,
         access,
         vector_dim,
-        src_vector: src,
-        dst_vector: src,
+        src_vector: 2,
+        dst_vector,
         lds_pad: false,
     }
 }
 
 fn base(name: &str, op: Op, kind: Kind) -> Instance {
     let v1 = kind == Kind::Xdl && op == Op::BwdWeight;
-    let side = || {
-        if v1 {
-            transfer(vec![1, 2, 16, 2], 2, 2)
-        } else {
-            transfer(vec![2, 16, 2], 1, 2)
-        }
+    // Backward weight reads both operands along M and N, backward data its weights along N,
+    // forward both along K.
+    let (a_k1, b_k1) = match op {
+        Op::Fwd => (true, true),
+        Op::BwdData => (true, false),
+        Op::BwdWeight => (false, false),
     };
     let mut i = Instance::blank(op, kind);
     i.name = name.into();
     i.source = "testing".into();
     i.gemm_spec = GemmSpec::MnkPadding;
+    i.targets = vec![Arch::Gfx90a, Arch::Gfx942];
     i.block = 64;
     i.tile = Tile { m: 16, n: 16, k: 8 };
     i.k1 = [4, 4];
-    i.mma = [16, 16, if kind == Kind::Tile { 8 } else { 0 }];
+    i.mma = [16, 16, 0];
     i.repeat = [1, 1];
     i.waves = [1, 1, 1];
-    i.a = side();
-    i.b = side();
+    i.a = transfer(v1, a_k1);
+    i.b = transfer(v1, b_k1);
     i.c = CShuffle {
         m_per_shuffle: 1,
         n_per_shuffle: 1,
@@ -101,6 +117,10 @@ fn base(name: &str, op: Op, kind: Kind) -> Instance {
         vector: 2,
     };
     if kind == Kind::Tile {
+        // CK-Tile's fp16 warp tiles are 16 deep, and of the AMD targets gfx942 takes one warp.
+        i.tile.k = 16;
+        i.mma[2] = 16;
+        i.targets = vec![Arch::Gfx942];
         i.pipeline.version = PipelineVersion::CompV3;
         i.tile_kernel = Some(TileKernel {
             vector: [2, 2, 2],
@@ -112,12 +132,35 @@ fn base(name: &str, op: Op, kind: Kind) -> Instance {
         });
     }
     i.pad_gemm = [true, true];
-    i.targets = vec![Arch::Gfx90a, Arch::Gfx942];
     i
 }
 
-/// A valid instance of the variant (2D, NHWGC family, fp16).
-pub fn instance(v: Variant) -> Instance {
+/// The instance of the variant (2D, NHWGC family, fp16), validated.
+pub fn instance(v: Variant) -> Checked {
+    checked(built(v))
+}
+
+/// `inst`, validated.
+pub fn checked(inst: Instance) -> Checked {
+    validate_instance(inst).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A copy of `inst` that `change` changed, validated again.
+pub fn changed(inst: &Checked, change: impl FnOnce(&mut Instance)) -> Checked {
+    let mut inst = Instance::clone(inst);
+    change(&mut inst);
+    checked(inst)
+}
+
+/// A copy of `inst` that `change` changed in a way CK's rules refuse (a vector wider than a
+/// thread's slice, an element op the device op lacks), for tests of the runtime's own rules.
+pub fn forced(inst: &Checked, change: impl FnOnce(&mut Instance)) -> Checked {
+    let mut inst = Instance::clone(inst);
+    change(&mut inst);
+    unvalidated(inst)
+}
+
+fn built(v: Variant) -> Instance {
     match v {
         Variant::XdlV1 => base("test_xdl_v1", Op::BwdWeight, Kind::Xdl),
         Variant::XdlV3 => {
@@ -133,12 +176,18 @@ pub fn instance(v: Variant) -> Instance {
         }
         Variant::WmmaV3 => {
             let mut i = base("test_wmma_v3", Op::BwdWeight, Kind::WmmaV3);
+            // One wave of 32: each transfer thread reads two rows of one K1 element.
             i.block = 32;
+            for t in [&mut i.a, &mut i.b] {
+                t.cluster = vec![1, 8, 4];
+            }
+            i.c.cluster = vec![1, 8, 1, 4];
             i.targets = vec![Arch::Gfx1100, Arch::Gfx1201];
             i
         }
         Variant::Wavelet => {
             let mut i = base("test_wavelet", Op::BwdWeight, Kind::Wavelet);
+            i.pipeline.version = PipelineVersion::Wavelet;
             i.block = 128;
             i.wavelet = Some(Wavelet { load: 64, math: 64 });
             i.work.split_k = SplitK::Auto;
@@ -170,8 +219,11 @@ pub fn instance(v: Variant) -> Instance {
     }
 }
 
-/// The instance with the problem's spatial rank, layouts and types (op and tuning unchanged).
-pub fn for_problem(mut inst: Instance, p: &ConvProblem) -> Instance {
+/// The instance with the problem's spatial rank, layouts and types (op and tuning unchanged),
+/// not validated: the runtime's rules are tested on problems CK's device ops need not take
+/// (1-D backward weight, say).
+pub fn for_problem(inst: Checked, p: &ConvProblem) -> Checked {
+    let mut inst = inst.into_instance();
     inst.ndim = p.ndim;
     inst.layout.input = p.layout.input;
     inst.layout.weight = p.layout.weight;
@@ -182,7 +234,7 @@ pub fn for_problem(mut inst: Instance, p: &ConvProblem) -> Instance {
     inst.types.compute_a = p.dtype.input;
     inst.types.compute_b = p.dtype.input;
     inst.types.cshuffle = p.dtype.output;
-    inst
+    unvalidated(inst)
 }
 
 /// The CPU back end reporting a device: the target architecture and identity a GPU back end
@@ -202,11 +254,11 @@ impl crate::Backend for FakeDevice {
     fn name(&self) -> &str {
         "fake"
     }
-    fn accepts(&self, inst: &Instance) -> Result<(), crate::RunError> {
+    fn accepts(&self, inst: &Checked) -> Result<(), crate::RunError> {
         self.asked.set(self.asked.get() + 1);
         self.cpu.accepts(inst)
     }
-    fn plans(&self, inst: &Instance, _p: &ConvProblem) -> Result<(), crate::RunError> {
+    fn plans(&self, inst: &Checked, _p: &ConvProblem) -> Result<(), crate::RunError> {
         match &self.unplanned {
             Some(name) if *name == inst.name => Err(crate::RunError::Internal(format!(
                 "{name} cannot be planned"
@@ -220,12 +272,12 @@ impl crate::Backend for FakeDevice {
     fn device_id(&self) -> Option<crate::DeviceId> {
         self.id.clone()
     }
-    fn workspace_size(&self, inst: &Instance, p: &ConvProblem) -> u64 {
+    fn workspace_size(&self, inst: &Checked, p: &ConvProblem) -> u64 {
         self.cpu.workspace_size(inst, p)
     }
     fn run(
         &self,
-        inst: &Instance,
+        inst: &Checked,
         p: &ConvProblem,
         bufs: &mut crate::Buffers<'_>,
     ) -> Result<crate::RunStats, crate::RunError> {
@@ -237,25 +289,25 @@ impl crate::Backend for FakeDevice {
 /// accepts the instances `check` accepts and runs none.
 pub struct Selecting {
     pub target: Arch,
-    pub check: fn(&Instance) -> Result<(), crate::RunError>,
+    pub check: fn(&Checked) -> Result<(), crate::RunError>,
 }
 
 impl crate::Backend for Selecting {
     fn name(&self) -> &str {
         "selection only"
     }
-    fn accepts(&self, inst: &Instance) -> Result<(), crate::RunError> {
+    fn accepts(&self, inst: &Checked) -> Result<(), crate::RunError> {
         (self.check)(inst)
     }
     fn target(&self) -> Option<Arch> {
         Some(self.target)
     }
-    fn workspace_size(&self, _inst: &Instance, _p: &ConvProblem) -> u64 {
+    fn workspace_size(&self, _inst: &Checked, _p: &ConvProblem) -> u64 {
         0
     }
     fn run(
         &self,
-        inst: &Instance,
+        inst: &Checked,
         _p: &ConvProblem,
         _bufs: &mut crate::Buffers<'_>,
     ) -> Result<crate::RunStats, crate::RunError> {

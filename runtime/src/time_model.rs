@@ -13,7 +13,7 @@ use crate::layout::Role;
 use crate::probe::vectors;
 use crate::problem::ConvProblem;
 use crate::support::Formulation;
-use ck_compiler::ir::Instance;
+use ck_compiler::ir::Checked;
 use ck_compiler::kernel::{
     ConvDims, dconv_mma_suits, dconv_strip_rows, dconv_window, dconv_window_stride,
     depthwise_rows_suit, pointwise_mma_suits, pointwise_suits, stride_phases, takes_stride_phases,
@@ -102,7 +102,7 @@ const CASCADE: [(usize, usize); 2] = [(40, 12), (150, 6)];
 /// checks) on `dev`, for a back end targeting `target` whose model for `p`'s op is `model`.
 pub fn predict_all(
     model: &Loaded,
-    runs: &[(&Instance, &Formulation)],
+    runs: &[(&Checked, &Formulation)],
     p: &ConvProblem,
     dev: &DeviceModel,
     target: Option<Arch>,
@@ -116,7 +116,7 @@ pub fn predict_all(
         })
         .unzip();
     let modelled: Vec<usize> = (0..runs.len()).filter(|&i| streamed[i].is_none()).collect();
-    let picked: Vec<(&Instance, &Formulation)> = modelled.iter().map(|&i| runs[i]).collect();
+    let picked: Vec<(&Checked, &Formulation)> = modelled.iter().map(|&i| runs[i]).collect();
     let rows = rows_of(&picked, p, dev, target);
     let rows: Vec<&[f64]> = rows.iter().map(Vec::as_slice).collect();
     let m = &model.model;
@@ -179,7 +179,7 @@ pub struct EntryEstimate {
 /// an instance computes; the pointwise, window, small-channel tensor-core and depthwise rows
 /// entries stream it instead, and padded copies add their own launches. The small-channel entry
 /// runs copies that only add zero groups as stated, without them.
-pub fn entry_estimate(inst: &Instance, form: &Formulation, p: &ConvProblem) -> EntryEstimate {
+pub fn entry_estimate(inst: &Checked, form: &Formulation, p: &ConvProblem) -> EntryEstimate {
     let stated = match form {
         Formulation::Padded(pd) if pd.adds_groups_only(p) => dconv_mma_us(inst, p),
         _ => None,
@@ -209,7 +209,7 @@ pub fn entry_estimate(inst: &Instance, form: &Formulation, p: &ConvProblem) -> E
 /// its bytes at about 60 % of the memory bandwidth, its multiply-adds, a step for each source
 /// channel (a destination's sum runs over them one after another, which few pixels cannot
 /// hide) and the weights each block stages.
-fn pointwise_us(inst: &Instance, q: &ConvProblem) -> Option<f64> {
+fn pointwise_us(inst: &Checked, q: &ConvProblem) -> Option<f64> {
     if inst.spec != ConvSpec::Filter1x1Stride1Pad0 || !plain_loads(inst) {
         return None;
     }
@@ -247,7 +247,7 @@ fn pointwise_us(inst: &Instance, q: &ConvProblem) -> Option<f64> {
 /// there (forward, scalar loads of both operands, no merged groups, plain loads,
 /// [`window_suits`]): a launch, the input's and output's bytes, and the multiply-adds on the
 /// SIMT lanes.
-fn window_us(inst: &Instance, q: &ConvProblem) -> Option<f64> {
+fn window_us(inst: &Checked, q: &ConvProblem) -> Option<f64> {
     let [va, vb, _] = vectors(inst);
     if inst.op != Op::Fwd || va != 1 || vb != 1 || inst.work.merge_groups > 1 || !plain_loads(inst)
     {
@@ -269,7 +269,7 @@ fn window_us(inst: &Instance, q: &ConvProblem) -> Option<f64> {
 /// MMA steps (two taps, or one at 16 channels a group), counted over the stride phases for
 /// strided backward data; in row windows, each window's step (16 channels a group: each
 /// source row's for a strip of rows, with its own term).
-fn dconv_mma_us(inst: &Instance, q: &ConvProblem) -> Option<f64> {
+fn dconv_mma_us(inst: &Checked, q: &ConvProblem) -> Option<f64> {
     let [a, b, c] = [Role::Input, Role::Weight, Role::Output].map(|r| q.dtype_of(r));
     if inst.work.merge_groups < 2 || !plain_loads(inst) || a != b || a != c || a.bytes() != 2 {
         return None;
@@ -325,7 +325,7 @@ fn dconv_runs_and_steps(dims: &ConvDims) -> Option<(f64, f64, f64)> {
 /// kernel takes it there (it merges groups, plain loads, [`depthwise_rows_suit`]): two launches
 /// (the rows and the convert that adds their slices), the input and output gradient's bytes,
 /// and the multiply-adds on the SIMT lanes.
-fn depthwise_rows_us(inst: &Instance, q: &ConvProblem) -> Option<f64> {
+fn depthwise_rows_us(inst: &Checked, q: &ConvProblem) -> Option<f64> {
     if inst.work.merge_groups < 2 || !plain_loads(inst) {
         return None;
     }
@@ -339,7 +339,7 @@ fn depthwise_rows_us(inst: &Instance, q: &ConvProblem) -> Option<f64> {
 
 /// Whether `inst` loads both operands without an element-wise op, as the entries that stream a
 /// problem need.
-fn plain_loads(inst: &Instance) -> bool {
+fn plain_loads(inst: &Checked) -> bool {
     let ([a, b], _) = ops_by_role(inst.op, &inst.elementwise);
     a == ElementOp::PassThrough && b == ElementOp::PassThrough
 }
@@ -401,6 +401,7 @@ const COPY_BYTES_PER_US: f64 = 2.2e6;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::changed;
     use serde::Deserialize;
 
     #[derive(Deserialize)]
@@ -416,8 +417,9 @@ mod tests {
     #[test]
     fn pointwise_runs_are_estimated_by_their_bytes_and_channels() {
         use crate::testing::{Variant, instance};
-        let mut inst = instance(Variant::FwdTile);
-        inst.spec = ConvSpec::Filter1x1Stride1Pad0;
+        let inst = changed(&instance(Variant::FwdTile), |i| {
+            i.spec = ConvSpec::Filter1x1Stride1Pad0
+        });
         let pixels = 32.0 * 112.0 * 112.0;
         let fp16 = ConvProblem::parse("fwd 2d N=32 K=32 C=16 filter=1x1 input=112x112 dtype=fp16")
             .unwrap();
@@ -456,7 +458,7 @@ mod tests {
         assert_eq!(pointwise_us(&inst, &three), None);
         let wide = ConvProblem::parse("fwd 2d N=1 K=256 C=256 filter=1x1 input=8x8").unwrap();
         assert_eq!(pointwise_us(&inst, &wide), None);
-        inst.spec = ConvSpec::Default;
+        let inst = changed(&inst, |i| i.spec = ConvSpec::Default);
         assert_eq!(pointwise_us(&inst, &fp16), None);
     }
 
@@ -468,8 +470,10 @@ mod tests {
             "bwd_weight 2d G=144 N=128 K=1 C=1 filter=5x5 input=56x56 stride=2 pad=2",
         )
         .unwrap();
-        let mut inst = crate::testing::instance(crate::testing::Variant::XdlTwoStage);
-        inst.work.merge_groups = 8;
+        let inst = changed(
+            &crate::testing::instance(crate::testing::Variant::XdlTwoStage),
+            |i| i.work.merge_groups = 8,
+        );
         // 128 images of 144 groups: 56² input and 28² output pixels of 2 bytes, 25 taps.
         let (input, output) = (128.0 * 144.0 * 3136.0, 128.0 * 144.0 * 784.0);
         let want = ROWS_LAUNCH_US
@@ -485,7 +489,7 @@ mod tests {
             ConvProblem::parse("bwd_weight 2d G=16 N=8 K=8 C=8 filter=3x3 input=28x28 pad=1")
                 .unwrap();
         assert_eq!(depthwise_rows_us(&inst, &grouped), None);
-        inst.work.merge_groups = 1;
+        let inst = changed(&inst, |i| i.work.merge_groups = 1);
         assert_eq!(depthwise_rows_us(&inst, &p), None);
     }
 
@@ -506,17 +510,17 @@ mod tests {
         let model = model_for(Arch::Sm90, &p).expect("a forward model");
         let dev = h200();
         // Tiles of every size: more runs than the first stage keeps.
-        let insts: Vec<Instance> = [16, 32, 64, 128, 256]
+        let insts: Vec<Checked> = [16, 32, 64, 128, 256]
             .into_iter()
             .flat_map(|m| [16, 32, 64, 128, 256].map(|n| (m, n)))
             .map(|(m, n)| {
-                let mut inst = crate::testing::instance(crate::testing::Variant::FwdXdl);
-                inst.tile.m = m;
-                inst.tile.n = n;
-                inst
+                changed(
+                    &crate::testing::instance(crate::testing::Variant::FwdXdl),
+                    |i| (i.tile.m, i.tile.n) = (m, n),
+                )
             })
             .collect();
-        let runs: Vec<(&Instance, &Formulation)> =
+        let runs: Vec<(&Checked, &Formulation)> =
             insts.iter().map(|i| (i, &Formulation::Direct)).collect();
         let exact = predict_all(model, &runs, &p, &dev, Some(Arch::Sm90), Walk::Exact);
         let fast = predict_all(model, &runs, &p, &dev, Some(Arch::Sm90), Walk::Fastest);
@@ -545,8 +549,10 @@ mod tests {
     /// stated problem; copies that pad the channels keep their launches and bytes.
     #[test]
     fn zero_groups_the_small_channel_entry_skips_add_no_copies() {
-        let mut inst = crate::testing::instance(crate::testing::Variant::FwdXdl);
-        inst.work.merge_groups = 8;
+        let inst = changed(
+            &crate::testing::instance(crate::testing::Variant::FwdXdl),
+            |i| i.work.merge_groups = 8,
+        );
         let p = ConvProblem::parse("fwd 2d G=13 N=8 K=8 C=8 filter=3x3 input=28x28 pad=1").unwrap();
         let model = model_for(Arch::Sm90, &p).expect("a forward model");
         let dev = h200();
@@ -580,10 +586,12 @@ mod tests {
     /// filters and kernels that do not merge groups get none.
     #[test]
     fn narrow_groups_on_tensor_cores_are_estimated_by_their_runs_and_steps() {
-        let mut inst = crate::testing::instance(crate::testing::Variant::XdlTwoStage);
-        inst.work.merge_groups = 8;
+        let inst = changed(
+            &crate::testing::instance(crate::testing::Variant::XdlTwoStage),
+            |i| i.work.merge_groups = 8,
+        );
         let est =
-            |inst: &Instance, text: &str| dconv_mma_us(inst, &ConvProblem::parse(text).unwrap());
+            |inst: &Checked, text: &str| dconv_mma_us(inst, &ConvProblem::parse(text).unwrap());
         let us = |runs: f64, steps: f64| {
             DCONV_LAUNCH_US + 32.0 / 16.0 * (runs * DCONV_RUN_US + steps * DCONV_STEP_US)
         };
@@ -675,7 +683,7 @@ mod tests {
         ] {
             assert_eq!(est(&inst, other), None, "{other}");
         }
-        inst.work.merge_groups = 1;
+        let inst = changed(&inst, |i| i.work.merge_groups = 1);
         assert_eq!(
             est(
                 &inst,

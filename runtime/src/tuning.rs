@@ -12,7 +12,7 @@
 use crate::backend::{Backend, DeviceId};
 use crate::problem::ConvProblem;
 use crate::registry::{NoInstance, Registry};
-use ck_compiler::ir::Instance;
+use ck_compiler::ir::Checked;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
@@ -72,7 +72,7 @@ struct DbFile {
 /// A selected instance and the ranking that chose it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Selected<'r> {
-    pub instance: &'r Instance,
+    pub instance: &'r Checked,
     pub by: Ranking,
 }
 
@@ -187,7 +187,7 @@ impl TuningDb {
         reg: &'r Registry,
         p: &ConvProblem,
         backend: &dyn Backend,
-    ) -> Option<(&'r Instance, &Record)> {
+    ) -> Option<(&'r Checked, &Record)> {
         let tuned = self.get(&DeviceKey::of(backend, reg)?, p)?;
         let inst = reg.get(&tuned.instance)?;
         reg.candidates_for(p, backend)
@@ -309,7 +309,7 @@ fn read_devices(path: &Path) -> Result<BTreeMap<String, BTreeMap<String, Record>
 mod tests {
     use super::*;
     use crate::backend::CpuBackend;
-    use crate::testing::{FakeDevice, Variant, instance};
+    use crate::testing::{FakeDevice, Variant, changed, instance};
 
     fn device() -> DeviceId {
         DeviceId {
@@ -448,8 +448,7 @@ mod tests {
         assert_eq!(chosen.by, Ranking::Tuned(tuned(other, 1.0)));
         // Another library (a registry with one more instance) keys another table.
         let mut grown = reg.clone();
-        let mut extra = instance(Variant::XdlV1);
-        extra.name = "extra".into();
+        let extra = changed(&instance(Variant::XdlV1), |i| i.name = "extra".into());
         grown.register(extra, 0).unwrap();
         assert_ne!(grown.fingerprint(), reg.fingerprint());
         assert!(db.tuned(&grown, &p, &be).is_none());

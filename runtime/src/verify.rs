@@ -10,7 +10,7 @@ use crate::problem::ConvProblem;
 use crate::reference::{random_tensor, reference, relative_error, tolerance};
 use crate::support::{Formulation, formulation};
 use crate::tensor::Tensor;
-use ck_compiler::ir::{ElementOps, Instance};
+use ck_compiler::ir::{Checked, ElementOps};
 use serde::Serialize;
 use std::fmt;
 
@@ -63,7 +63,7 @@ impl fmt::Display for Verification {
 /// Host bytes a checked run of `inst` on `p` holds at once: the three tensors and the D tensors
 /// in their types, the fp64 reference of the destination, and the copies of a run on padded
 /// copies.
-pub fn host_bytes(inst: &Instance, p: &ConvProblem) -> Result<u64, RunError> {
+pub fn host_bytes(inst: &Checked, p: &ConvProblem) -> Result<u64, RunError> {
     let mut bytes: u64 = 0;
     let mut add = |elements: u64, each: u32| {
         bytes = bytes.saturating_add(elements.saturating_mul(u64::from(each)));
@@ -95,7 +95,7 @@ impl ProblemData {
     /// Random data for running `inst` on `p` (fp16, bf16 or fp32 tensors).
     /// Refuses, before allocating anything, a problem whose tensors and fp64 reference would not
     /// fit in the host memory available now (Linux's `MemAvailable`).
-    pub fn random(inst: &Instance, p: &ConvProblem, seed: u64) -> Result<ProblemData, RunError> {
+    pub fn random(inst: &Checked, p: &ConvProblem, seed: u64) -> Result<ProblemData, RunError> {
         if let Some(available) = host_memory_available() {
             let needed = host_bytes(inst, p)?;
             if needed > available {
@@ -123,7 +123,7 @@ impl ProblemData {
     pub fn run(
         &mut self,
         backend: &dyn Backend,
-        inst: &Instance,
+        inst: &Checked,
         p: &ConvProblem,
     ) -> Result<RunStats, RunError> {
         let needed = backend.workspace_size(inst, p);
@@ -183,6 +183,7 @@ mod tests {
     use super::*;
     use crate::backend::CpuBackend;
     use crate::testing::{Variant, for_problem, instance};
+    use crate::testing::{changed, forced};
 
     #[test]
     fn a_run_verifies_and_a_corrupted_result_fails() {
@@ -202,10 +203,10 @@ mod tests {
     #[test]
     fn host_bytes_count_the_padded_copies() {
         let p = ConvProblem::parse("fwd 2d N=2 K=8 C=3 filter=3 input=6 pad=1").unwrap();
-        let mut scalar = for_problem(instance(Variant::FwdXdl), &p);
-        (scalar.a.src_vector, scalar.b.src_vector) = (1, 1);
-        let mut vector = scalar.clone();
-        (vector.a.src_vector, vector.b.src_vector) = (4, 4);
+        let scalar = for_problem(instance(Variant::FwdXdl), &p);
+        let scalar = changed(&scalar, |i| (i.a.src_vector, i.b.src_vector) = (1, 1));
+        let vector = scalar.clone();
+        let vector = forced(&vector, |i| (i.a.src_vector, i.b.src_vector) = (4, 4));
         // Input 2·36·3 → 2·36·4 and weights 8·9·3 → 8·9·4 fp16 elements copied.
         let copies = (2 * 36 * 4 + 8 * 9 * 4) * 2;
         assert_eq!(

@@ -2,12 +2,12 @@
 //! padding, stride, dilation, groups, odd channels, 1D/2D/3D and all three ops; split-K and
 //! StreamK against the unsplit run; bad buffers as errors.
 
-use ck_compiler::ir::{Instance, SplitK, StreamK};
+use ck_compiler::ir::{Checked, SplitK, StreamK};
 use ck_compiler::model::{ConvSpec, DataType, Op, Reduction};
 use ck_runtime::exec::{self, Buffers, RunError, RunStats};
 use ck_runtime::reference::{fresh_seed, random_tensor, reference, relative_error, tolerance};
 use ck_runtime::support::{Formulation, formulation};
-use ck_runtime::testing::{Variant, for_problem, instance};
+use ck_runtime::testing::{Variant, changed, for_problem, forced, instance};
 use ck_runtime::{ConvProblem, DeviceModel, ElementArgs, Elementwise, Role, Tensor};
 
 /// Buffers without D tensors and with identity element-op scalars.
@@ -55,7 +55,7 @@ fn data(p: &ConvProblem) -> Data {
 }
 
 fn run(
-    inst: &Instance,
+    inst: &Checked,
     p: &ConvProblem,
     d: &mut Data,
     dev: &DeviceModel,
@@ -72,7 +72,7 @@ fn run(
 }
 
 /// Runs and compares with the reference; returns the stats.
-fn check(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> RunStats {
+fn check(inst: &Checked, p: &ConvProblem, dev: &DeviceModel) -> RunStats {
     let mut d = data(p);
     let r = reference(p, &d.input, &d.weight, &d.output, &Elementwise::NONE).unwrap();
     let (dst, stats) =
@@ -134,17 +134,17 @@ fn depthwise_and_odd_channels() {
         };
         assert_eq!((pd.problem.c, pd.problem.k), (2, 2));
         check(&inst, &p, &dev);
-        let mut scalar = inst.clone();
-        scalar.a.src_vector = 1;
-        scalar.b.src_vector = 1;
-        scalar.c.vector = 1;
+        let scalar = changed(&inst, |i| {
+            i.a.src_vector = 1;
+            i.b.src_vector = 1;
+            i.c.vector = 1;
+        });
         check(&scalar, &p, &dev);
         // Odd channels with scalar vectors run, and Filter3x3 applies to depthwise forward.
         let odd = ConvProblem::parse(&format!("{op} 1d G=1 N=2 K=5 C=3 filter=3 input=9")).unwrap();
         check(&for_problem(scalar.clone(), &odd), &odd, &dev);
         if op == Op::Fwd {
-            let mut f3 = scalar;
-            f3.spec = ConvSpec::Filter3x3;
+            let f3 = changed(&scalar, |i| i.spec = ConvSpec::Filter3x3);
             check(&f3, &p, &dev);
         }
     }
@@ -162,8 +162,9 @@ fn filter1x1_stride1_pad0_fast_path() {
             "{op} 2d G=2 N=2 K=6 C=4 filter=1 input=5x3 dtype=fp32"
         ))
         .unwrap();
-        let mut inst = for_problem(instance(v), &p);
-        inst.spec = ConvSpec::Filter1x1Stride1Pad0;
+        let inst = forced(&for_problem(instance(v), &p), |i| {
+            i.spec = ConvSpec::Filter1x1Stride1Pad0
+        });
         check(&inst, &p, &dev);
     }
 }
@@ -173,8 +174,9 @@ fn merged_groups_and_auto_split_k() {
     let dev = small_device();
     let p = ConvProblem::parse("bwd_weight 2d G=4 N=2 K=6 C=4 filter=3 input=5 pad=1 dtype=fp32")
         .unwrap();
-    let mut merged = for_problem(instance(Variant::XdlV3), &p);
-    merged.work.merge_groups = 2;
+    let merged = changed(&for_problem(instance(Variant::XdlV3), &p), |i| {
+        i.work.merge_groups = 2
+    });
     let stats = check(&merged, &p, &dev);
     assert_eq!(stats.batches, 2);
     // Three groups run on copies with a fourth, zero group (`ConvProblem::groups_padded`).
@@ -220,11 +222,12 @@ fn backward_weight_runs_as_its_transpose_where_its_vectors_need_it() {
     for v in variants {
         for text in texts {
             let p = ConvProblem::parse(&format!("bwd_weight {text}")).unwrap();
-            let mut inst = for_problem(instance(v), &p);
-            match inst.tile_kernel.as_mut() {
-                Some(tk) => tk.vector[0] = 4,
-                None => inst.a.src_vector = 4,
-            }
+            let inst = forced(&for_problem(instance(v), &p), |i| {
+                match i.tile_kernel.as_mut() {
+                    Some(tk) => tk.vector[0] = 4,
+                    None => i.a.src_vector = 4,
+                }
+            });
             let form = formulation(&inst, &p, &dev)
                 .unwrap_or_else(|e| panic!("{} on `{p}`: {e}", inst.name));
             assert!(
@@ -239,8 +242,9 @@ fn backward_weight_runs_as_its_transpose_where_its_vectors_need_it() {
     // layout that keeps no group's channels together the vector rule stands.
     let strided =
         ConvProblem::parse("bwd_weight 2d N=2 K=6 C=4 filter=3 input=7 stride=2").unwrap();
-    let mut inst = for_problem(instance(Variant::XdlV3), &strided);
-    inst.a.src_vector = 4;
+    let inst = forced(&for_problem(instance(Variant::XdlV3), &strided), |i| {
+        i.a.src_vector = 4
+    });
     assert!(matches!(
         formulation(&inst, &strided, &dev),
         Ok(Formulation::Padded(pd)) if pd.problem.k == 8
@@ -249,8 +253,9 @@ fn backward_weight_runs_as_its_transpose_where_its_vectors_need_it() {
     let ngchw =
         ConvProblem::parse("bwd_weight 2d N=2 K=6 C=4 filter=3 input=7 stride=2 layout=ngchw")
             .unwrap();
-    let mut inst = for_problem(instance(Variant::XdlV3), &ngchw);
-    inst.a.src_vector = 4;
+    let inst = forced(&for_problem(instance(Variant::XdlV3), &ngchw), |i| {
+        i.a.src_vector = 4
+    });
     let err = run(&inst, &ngchw, &mut data(&ngchw), &dev).unwrap_err();
     assert!(
         err.to_string()
@@ -284,15 +289,14 @@ fn channels_that_break_the_vectors_run_on_padded_copies() {
         for text in texts {
             let base = instance(v);
             let p = ConvProblem::parse(&format!("{} {text}", base.op)).unwrap();
-            let mut inst = for_problem(base, &p);
-            match inst.tile_kernel.as_mut() {
+            let inst = forced(&for_problem(base, &p), |i| match i.tile_kernel.as_mut() {
                 Some(tk) => tk.vector = [4; 3],
                 None => {
-                    inst.a.src_vector = 4;
-                    inst.b.src_vector = 4;
-                    inst.c.vector = 4;
+                    i.a.src_vector = 4;
+                    i.b.src_vector = 4;
+                    i.c.vector = 4;
                 }
-            }
+            });
             match formulation(&inst, &p, &dev) {
                 Ok(Formulation::Padded(pd)) => {
                     assert_eq!((pd.problem.c % 4, pd.problem.k % 4), (0, 0))
@@ -305,15 +309,17 @@ fn channels_that_break_the_vectors_run_on_padded_copies() {
 }
 
 fn fp32_bwd_weight() -> ConvProblem {
-    // GemmM=20, GemmN=27 → 2x2 = 4 tiles; GemmK = 2·7·7 = 98 → 13 K steps.
+    // GemmM=20, GemmN=27 → 2x2 = 4 tiles; GemmK = 2·7·7 = 98 → 7 K steps of the CK-Tile kinds.
     ConvProblem::parse("bwd_weight 2d G=1 N=2 K=20 C=3 filter=3 input=7 pad=1 dtype=fp32").unwrap()
 }
 
-fn with_work(mut inst: Instance, split_k: u32, streamk: Option<StreamK>) -> Instance {
-    inst.work.split_k = SplitK::Fixed(split_k);
-    inst.work.streamk = streamk;
-    inst.tile_kernel.as_mut().expect("tile instance").vector = [1, 1, 1];
-    inst
+/// `inst` (retargeted to a problem, so not validated) with the given split-K and StreamK.
+fn with_work(inst: &Checked, split_k: u32, streamk: Option<StreamK>) -> Checked {
+    forced(inst, |i| {
+        i.work.split_k = SplitK::Fixed(split_k);
+        i.work.streamk = streamk;
+        i.tile_kernel.as_mut().expect("tile instance").vector = [1, 1, 1];
+    })
 }
 
 #[test]
@@ -322,7 +328,7 @@ fn split_k_and_streamk_agree_with_the_unsplit_run() {
     let p = fp32_bwd_weight();
     let base = for_problem(instance(Variant::TileStreamKLinear), &p);
     let d = data(&p);
-    let result = |inst: &Instance| {
+    let result = |inst: &Checked| {
         let mut d = Data {
             input: d.input.clone(),
             weight: d.weight.clone(),
@@ -331,11 +337,11 @@ fn split_k_and_streamk_agree_with_the_unsplit_run() {
         };
         run(inst, &p, &mut d, &dev).unwrap()
     };
-    let (plain, stats) = result(&with_work(base.clone(), 1, None));
+    let (plain, stats) = result(&with_work(&base, 1, None));
     assert_eq!((stats.k_batch, stats.sk_ctas, stats.tiles), (1, 0, 4));
     let plain_ref: Vec<f64> = plain.to_f32().into_iter().map(f64::from).collect();
     for k in [2, 3, 5] {
-        let (split, stats) = result(&with_work(base.clone(), k, None));
+        let (split, stats) = result(&with_work(&base, k, None));
         assert_eq!(stats.workgroups, 4 * k as u64);
         assert!(relative_error(&split, &plain_ref) < 1e-6, "split-K {k}");
     }
@@ -346,7 +352,7 @@ fn split_k_and_streamk_agree_with_the_unsplit_run() {
         (Reduction::Atomic, false),
     ] {
         let inst = with_work(
-            base.clone(),
+            &base,
             1,
             Some(StreamK {
                 reduction,
@@ -361,8 +367,7 @@ fn split_k_and_streamk_agree_with_the_unsplit_run() {
         assert_eq!(a, b, "StreamK {reduction} is not bitwise deterministic");
     }
     // Two-stage: fp32 workspace then convert.
-    let mut two = with_work(base, 3, None);
-    two.work.two_stage = true;
+    let two = forced(&with_work(&base, 3, None), |i| i.work.two_stage = true);
     let (t, _) = result(&two);
     assert!(relative_error(&t, &plain_ref) < 1e-6);
 }
@@ -378,8 +383,9 @@ fn streamk_with_data_parallel_tiles() {
     let p =
         ConvProblem::parse("bwd_weight 1d G=1 N=2 K=40 C=5 filter=9 input=20 dtype=fp16").unwrap();
     for v in [Variant::TileStreamKLinear, Variant::TileStreamKTree] {
-        let mut inst = for_problem(instance(v), &p);
-        inst.tile_kernel.as_mut().unwrap().vector = [1, 1, 1];
+        let inst = forced(&for_problem(instance(v), &p), |i| {
+            i.tile_kernel.as_mut().unwrap().vector = [1, 1, 1]
+        });
         let stats = check(&inst, &p, &dev);
         assert_eq!(
             (stats.tiles, stats.dp_tiles, stats.sk_ctas),
@@ -395,7 +401,7 @@ fn bad_buffers_are_errors() {
     let p = fp32_bwd_weight();
     let inst = for_problem(instance(Variant::TileStreamKLinear), &p);
     let inst = with_work(
-        inst,
+        &inst,
         1,
         Some(StreamK {
             reduction: Reduction::Linear,

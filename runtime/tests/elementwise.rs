@@ -2,11 +2,11 @@
 //! StreamK, fwd, bwd_data) with ops on both sources and every result op matches the fp64
 //! reference on random data and random scalars; wrong D tensors are errors.
 
-use ck_compiler::ir::Instance;
+use ck_compiler::ir::Checked;
 use ck_compiler::model::{DataType, ElementOp, Layout, Op};
 use ck_runtime::elementwise::ElementwiseError;
 use ck_runtime::reference::{fresh_seed, random_tensor};
-use ck_runtime::testing::{Variant, for_problem, instance};
+use ck_runtime::testing::{Variant, for_problem, forced, instance};
 use ck_runtime::{ConvProblem, CpuBackend, DeviceModel, ElementArgs, ProblemData, RunError};
 
 fn cpu() -> CpuBackend {
@@ -22,24 +22,24 @@ fn cpu() -> CpuBackend {
 
 /// `base` for `p` with `load` on both sources and `result` on the destination, with the D tensor
 /// (destination layout and type) a binary result op takes.
-fn with_ops(base: Instance, p: &ConvProblem, load: ElementOp, result: ElementOp) -> Instance {
-    let mut inst = for_problem(base, p);
-    let e = &mut inst.elementwise;
-    (e.input, e.weight, e.output) = (load, load, load);
-    let (dst, layout, dtype) = match p.op {
-        Op::Fwd => (&mut e.output, p.layout.output, p.dtype.output),
-        Op::BwdData => (&mut e.input, p.layout.input, p.dtype.input),
-        Op::BwdWeight => (&mut e.weight, p.layout.weight, p.dtype.weight),
-    };
-    *dst = result;
-    if matches!(
-        result,
-        ElementOp::Bilinear | ElementOp::Add | ElementOp::AddRelu
-    ) {
-        inst.layout.ds = vec![layout];
-        inst.types.ds = vec![dtype];
-    }
-    inst
+fn with_ops(base: Checked, p: &ConvProblem, load: ElementOp, result: ElementOp) -> Checked {
+    forced(&for_problem(base, p), |inst| {
+        let e = &mut inst.elementwise;
+        (e.input, e.weight, e.output) = (load, load, load);
+        let (dst, layout, dtype) = match p.op {
+            Op::Fwd => (&mut e.output, p.layout.output, p.dtype.output),
+            Op::BwdData => (&mut e.input, p.layout.input, p.dtype.input),
+            Op::BwdWeight => (&mut e.weight, p.layout.weight, p.dtype.weight),
+        };
+        *dst = result;
+        if matches!(
+            result,
+            ElementOp::Bilinear | ElementOp::Add | ElementOp::AddRelu
+        ) {
+            inst.layout.ds = vec![layout];
+            inst.types.ds = vec![dtype];
+        }
+    })
 }
 
 #[test]
@@ -107,8 +107,8 @@ fn result_ops_of_a_transposed_run_match_the_reference() {
         ConvProblem::parse("bwd_weight 2d G=2 N=2 K=6 C=4 filter=3x2 input=7x6 lpad=1x0 rpad=2x1")
             .unwrap();
     for result in [ElementOp::Scale, ElementOp::Bilinear, ElementOp::AddRelu] {
-        let mut inst = with_ops(instance(Variant::XdlV3), &p, ElementOp::Scale, result);
-        inst.a.src_vector = 4;
+        let inst = with_ops(instance(Variant::XdlV3), &p, ElementOp::Scale, result);
+        let inst = forced(&inst, |i| i.a.src_vector = 4);
         assert!(matches!(
             ck_runtime::formulation(&inst, &p, &cpu.device),
             Ok(ck_runtime::Formulation::Transposed(_))
@@ -120,14 +120,16 @@ fn result_ops_of_a_transposed_run_match_the_reference() {
     }
     // Different ops on the two sources: the transpose would apply them to the wrong tensors,
     // so the output gradient's channels are padded with zeros instead (each op keeps zeros).
-    let mut mixed = with_ops(
+    let mixed = with_ops(
         instance(Variant::XdlV3),
         &p,
         ElementOp::Scale,
         ElementOp::Scale,
     );
-    mixed.a.src_vector = 4;
-    mixed.elementwise.input = ElementOp::Relu;
+    let mixed = forced(&mixed, |i| {
+        i.a.src_vector = 4;
+        i.elementwise.input = ElementOp::Relu;
+    });
     assert!(matches!(
         ck_runtime::formulation(&mixed, &p, &cpu.device),
         Ok(ck_runtime::Formulation::Padded(pd)) if pd.problem.k == 8
@@ -201,8 +203,7 @@ fn wrong_d_tensors_are_errors() {
     assert!(matches!(why, ElementwiseError::DShape { .. }), "{why}");
 
     // A D in another weight layout: the instance says where its D lives.
-    let mut gkcyx = inst.clone();
-    gkcyx.layout.ds = vec![Layout::Gkcyx];
+    let gkcyx = forced(&inst, |i| i.layout.ds = vec![Layout::Gkcyx]);
     let mut data = ProblemData::random(&gkcyx, &p, 4).unwrap();
     assert_eq!(data.ds[0].desc().layout, Layout::Gkcyx);
     data.run(&cpu, &gkcyx, &p).unwrap();

@@ -3,14 +3,14 @@
 use ck_compiler::ir::{SplitK, StreamK};
 use ck_compiler::model::{Arch, ConvSpec, DataType, Kind, PipelineVersion, Reduction};
 use ck_runtime::support::{Formulation, Rule, RunsAs, formulation, supports, supports_on};
-use ck_runtime::testing::{Variant, for_problem, instance};
+use ck_runtime::testing::{Variant, changed, for_problem, forced, instance};
 use ck_runtime::{ConvProblem, DeviceModel, ProblemTypes, Registry, RegistryError};
 
 fn p(text: &str) -> ConvProblem {
     ConvProblem::parse(text).unwrap()
 }
 
-fn rejects(inst: &ck_compiler::ir::Instance, prob: &ConvProblem, rule: Rule, words: &[&str]) {
+fn rejects(inst: &ck_compiler::ir::Checked, prob: &ConvProblem, rule: Rule, words: &[&str]) {
     let err = supports(inst, prob).expect_err("must be unsupported");
     assert_eq!(err.rule, rule, "{err}");
     let text = err.to_string();
@@ -78,8 +78,7 @@ fn identity_and_vector_rules() {
         Rule::VectorB,
         &["C=5", "width 2"],
     );
-    let mut c4 = inst.clone();
-    c4.c.vector = 4;
+    let c4 = changed(&inst, |i| i.c.vector = 4);
     // The copies fold the stride: 3 taps become 2 of 12 channels.
     assert!(matches!(
         formulation(&c4, &p("bwd_weight 2d N=2 K=8 C=6 filter=3 input=6 stride=2"), &DeviceModel::default()),
@@ -94,8 +93,7 @@ fn identity_and_vector_rules() {
     ));
     // C and K both off the vectors: one copy of the weights pads both; in NGCHW, where no
     // copy is made, the rule stands and says why the transpose fails too.
-    let mut k4 = c4.clone();
-    k4.a.src_vector = 4;
+    let k4 = forced(&c4, |i| i.a.src_vector = 4);
     assert!(matches!(
         formulation(&k4, &p("bwd_weight 2d N=2 K=6 C=6 filter=3 input=6"), &DeviceModel::default()),
         Ok(Formulation::Padded(pd)) if (pd.problem.k, pd.problem.c) == (8, 8)
@@ -141,8 +139,9 @@ fn identity_and_vector_rules() {
 
 #[test]
 fn conv_spec_rules() {
-    let mut inst = instance(Variant::XdlV3);
-    inst.spec = ConvSpec::Filter1x1Stride1Pad0;
+    let inst = changed(&instance(Variant::XdlV3), |i| {
+        i.spec = ConvSpec::Filter1x1Stride1Pad0
+    });
     assert_eq!(
         supports(&inst, &p("bwd_weight 2d N=2 K=8 C=8 filter=1 input=6")),
         Ok(())
@@ -159,7 +158,7 @@ fn conv_spec_rules() {
         Rule::ConvSpec,
         &["rpad=0x1"],
     );
-    inst.spec = ConvSpec::Filter1x1Pad0;
+    let inst = changed(&inst, |i| i.spec = ConvSpec::Filter1x1Pad0);
     assert_eq!(
         supports(
             &inst,
@@ -173,9 +172,9 @@ fn conv_spec_rules() {
         Rule::ConvSpec,
         &["filter=1x3"],
     );
-    let mut f3 = instance(Variant::FwdXdl);
-    (f3.a.src_vector, f3.b.src_vector) = (1, 1);
-    f3.spec = ConvSpec::Filter3x3;
+    let f3 = instance(Variant::FwdXdl);
+    let f3 = changed(&f3, |i| (i.a.src_vector, i.b.src_vector) = (1, 1));
+    let f3 = changed(&f3, |i| i.spec = ConvSpec::Filter3x3);
     assert_eq!(
         supports(&f3, &p("fwd 2d G=8 N=2 K=2 C=1 filter=3 input=6")),
         Ok(())
@@ -186,8 +185,7 @@ fn conv_spec_rules() {
         Rule::ConvSpec,
         &["C=3"],
     );
-    let mut explicit = instance(Variant::XdlV3);
-    explicit.kind = Kind::ExplicitGemm;
+    let explicit = forced(&instance(Variant::XdlV3), |i| i.kind = Kind::ExplicitGemm);
     rejects(
         &explicit,
         &p("bwd_weight 2d N=2 K=8 C=8 filter=3 input=6"),
@@ -198,8 +196,7 @@ fn conv_spec_rules() {
 
 #[test]
 fn groups_sizes_and_split_k_rules() {
-    let mut two = instance(Variant::XdlTwoStage);
-    two.work.merge_groups = 4;
+    let two = changed(&instance(Variant::XdlTwoStage), |i| i.work.merge_groups = 4);
     rejects(
         &two,
         &p("bwd_weight 2d G=6 N=2 K=2 C=2 filter=3 input=6"),
@@ -213,10 +210,11 @@ fn groups_sizes_and_split_k_rules() {
         &["C=2", "K=2"],
     );
     // One channel per group: A and B vectors need not divide, C's must.
-    let mut wide = two.clone();
-    wide.a.src_vector = 8;
-    wide.b.src_vector = 8;
-    wide.c.vector = 1;
+    let wide = forced(&two, |i| {
+        i.a.src_vector = 8;
+        i.b.src_vector = 8;
+        i.c.vector = 1;
+    });
     let depthwise = p("bwd_weight 2d G=8 N=2 K=1 C=1 filter=1 input=6");
     assert_eq!(supports(&wide, &depthwise), Ok(()));
     let gnhwc = p("bwd_weight 2d G=8 N=2 K=1 C=1 filter=1 input=6 layout=gnhwc");
@@ -226,11 +224,12 @@ fn groups_sizes_and_split_k_rules() {
         Rule::VectorA,
         &["K=1", "width 8"],
     );
-    wide.c.vector = 2;
+    let wide = forced(&wide, |i| i.c.vector = 2);
     rejects(&wide, &depthwise, Rule::VectorC, &["C=1", "width 2"]);
     let ngchw = p("bwd_weight 2d G=1 N=2 K=4 C=6 filter=3 input=6 layout=ngchw");
-    let mut v1 = for_problem(instance(Variant::XdlV1), &ngchw);
-    v1.transpose = [4, 4];
+    let v1 = changed(&for_problem(instance(Variant::XdlV1), &ngchw), |i| {
+        i.transpose = [4, 4]
+    });
     rejects(&v1, &ngchw, Rule::Transpose, &["G·C=6"]);
     // 2 GB: 2^31 fp16 output elements, unless large_tensor.
     let big = p("bwd_weight 2d G=1 N=2048 K=1024 C=2 filter=1 input=32x32");
@@ -241,29 +240,31 @@ fn groups_sizes_and_split_k_rules() {
         Rule::TensorSize,
         &["output", "4294967296 bytes"],
     );
-    let mut large = inst.clone();
-    large.work.large_tensor = true;
+    let large = changed(&inst, |i| i.work.large_tensor = true);
     assert_eq!(supports(&large, &big), Ok(()));
     // StreamK needs k_batch 1; CK-Tile caps k_batch for 16-bit output and by GemmK/KWarpTile.
     let prob = p("bwd_weight 2d N=2 K=8 C=8 filter=3 input=6");
-    let mut sk = instance(Variant::TileStreamKLinear);
-    sk.work.split_k = SplitK::Fixed(2);
+    let sk = forced(&instance(Variant::TileStreamKLinear), |i| {
+        i.work.split_k = SplitK::Fixed(2)
+    });
     rejects(&sk, &prob, Rule::SplitK, &["StreamK", "2"]);
-    let mut tile = instance(Variant::FwdTile);
-    tile.op = ck_compiler::model::Op::BwdWeight;
-    tile.work.split_k = SplitK::Fixed(200);
+    let tile = forced(&instance(Variant::FwdTile), |i| {
+        i.op = ck_compiler::model::Op::BwdWeight;
+        i.work.split_k = SplitK::Fixed(200);
+    });
     rejects(
         &tile,
         &prob,
         Rule::SplitK,
-        &["k_batch=200", "limit 4", "GemmK=32"],
+        &["k_batch=200", "limit 2", "GemmK=32"],
     );
-    tile.tile_kernel.as_mut().unwrap().vector[2] = 1;
-    tile.work.split_k = SplitK::Fixed(2);
+    let tile = forced(&tile, |i| i.tile_kernel.as_mut().unwrap().vector[2] = 1);
+    let tile = forced(&tile, |i| i.work.split_k = SplitK::Fixed(2));
     rejects(&tile, &prob, Rule::SplitK, &["limit 1"]);
     // gfx11 has no packed atomics.
-    let mut wmma = instance(Variant::WmmaV3);
-    wmma.work.split_k = SplitK::Fixed(2);
+    let wmma = forced(&instance(Variant::WmmaV3), |i| {
+        i.work.split_k = SplitK::Fixed(2)
+    });
     let gfx1201 = DeviceModel {
         arch: Some(Arch::Gfx1201),
         ..DeviceModel::default()
@@ -280,7 +281,7 @@ fn groups_sizes_and_split_k_rules() {
     );
     // Without a device, the rule applies when every target is gfx11.
     assert_eq!(supports(&wmma, &prob), Ok(()));
-    wmma.targets = vec![Arch::Gfx1100];
+    let wmma = forced(&wmma, |i| i.targets = vec![Arch::Gfx1100]);
     rejects(&wmma, &prob, Rule::SplitK, &["gfx11", "got 2"]);
     let gfx942 = DeviceModel {
         arch: Some(Arch::Gfx942),
@@ -291,12 +292,13 @@ fn groups_sizes_and_split_k_rules() {
         Rule::Target
     );
     // Prefetching pipelines need more K loops per split than stages: GemmK=32 → 4 loops.
-    let mut v3 = instance(Variant::XdlV3);
-    v3.pipeline.version = PipelineVersion::V3;
-    v3.pipeline.prefetch = 2;
-    v3.work.split_k = SplitK::Fixed(1);
+    let v3 = changed(&instance(Variant::XdlV3), |i| {
+        i.pipeline.version = PipelineVersion::V3;
+        i.pipeline.prefetch = 2;
+        i.work.split_k = SplitK::Fixed(1);
+    });
     assert_eq!(supports(&v3, &prob), Ok(()));
-    v3.work.split_k = SplitK::Fixed(4);
+    let v3 = changed(&v3, |i| i.work.split_k = SplitK::Fixed(4));
     rejects(&v3, &prob, Rule::Prefetch, &["prefetches 2", "1 K loops"]);
 }
 
@@ -311,16 +313,18 @@ fn registry_ranks_and_explains() {
     let fit = |v| for_problem(instance(v), &prob);
     reg.extend([fit(Variant::XdlV1), fit(Variant::XdlV3)], 0)
         .unwrap();
-    let mut wide = fit(Variant::XdlV1);
-    wide.name = "wide".into();
+    let wide = changed(&fit(Variant::XdlV1), |i| i.name = "wide".into());
     // Highest priority, but a ConvSpec that the 3x3 filter breaks.
-    wide.spec = ConvSpec::Filter1x1Stride1Pad0;
+    let wide = changed(&wide, |i| i.spec = ConvSpec::Filter1x1Stride1Pad0);
     reg.register(wide, 5).unwrap();
-    let mut streamk = fit(Variant::TileStreamKTree);
-    streamk.tile_kernel.as_mut().unwrap().vector = [1, 1, 1];
-    streamk.work.streamk = Some(StreamK {
-        reduction: Reduction::Linear,
-        persistent: false,
+    let streamk = forced(&fit(Variant::TileStreamKTree), |i| {
+        i.tile_kernel.as_mut().unwrap().vector = [1, 1, 1]
+    });
+    let streamk = forced(&streamk, |i| {
+        i.work.streamk = Some(StreamK {
+            reduction: Reduction::Linear,
+            persistent: false,
+        })
     });
     reg.register(streamk, 0).unwrap();
     assert_eq!(
@@ -406,9 +410,10 @@ fn tf32_problems_take_tf32_and_exact_instances() {
     let fp32 = p("fwd 2d N=2 K=8 C=12 filter=3 input=7 pad=1 dtype=fp32");
     let tf32 = p("fwd 2d N=2 K=8 C=12 filter=3 input=7 pad=1 dtype=tf32");
     let exact = for_problem(instance(Variant::FwdTile), &fp32);
-    let mut rounded = exact.clone();
-    rounded.types.compute_a = DataType::Tf32;
-    rounded.types.compute_b = DataType::Tf32;
+    let rounded = forced(&exact, |i| {
+        i.types.compute_a = DataType::Tf32;
+        i.types.compute_b = DataType::Tf32;
+    });
     assert_eq!(supports(&exact, &fp32), Ok(()));
     assert_eq!(supports(&exact, &tf32), Ok(()));
     assert_eq!(supports(&rounded, &tf32), Ok(()));
@@ -450,14 +455,15 @@ fn tf32_problems_take_tf32_and_exact_instances() {
 
 #[test]
 fn merged_kernels_run_partial_vectors_of_groups_on_copies_with_zero_groups() {
-    let mut two = instance(Variant::XdlTwoStage);
-    two.work.merge_groups = 2;
-    two.a.src_vector = 1;
-    two.b.src_vector = 1;
-    two.c.vector = 1;
+    let two = changed(&instance(Variant::XdlTwoStage), |i| {
+        i.work.merge_groups = 2;
+        i.a.src_vector = 1;
+        i.b.src_vector = 1;
+        i.c.vector = 1;
+    });
     let dev = DeviceModel::default();
     let padded_to =
-        |inst: &ck_compiler::ir::Instance, text: &str| match formulation(inst, &p(text), &dev) {
+        |inst: &ck_compiler::ir::Checked, text: &str| match formulation(inst, &p(text), &dev) {
             Ok(Formulation::Padded(pd)) => Some(pd.problem.g),
             Ok(_) => None,
             Err(e) => panic!("{text}: {e}"),
@@ -472,7 +478,7 @@ fn merged_kernels_run_partial_vectors_of_groups_on_copies_with_zero_groups() {
         None
     );
     // A merge of four past a count of 3: one vector of eight.
-    two.work.merge_groups = 4;
+    let two = forced(&two, |i| i.work.merge_groups = 4);
     assert_eq!(
         padded_to(&two, "bwd_weight 2d G=3 N=2 K=1 C=1 filter=1 input=6"),
         Some(8)

@@ -6,7 +6,7 @@
 //! every instance. Runs of one problem with the same element-wise ops and D tensors share their
 //! fresh data's seed, so the fp64 reference of each is computed once a test run.
 
-use ck_compiler::ir::{Instance, SplitK};
+use ck_compiler::ir::{Checked, SplitK};
 use ck_compiler::model::{Kind, Reduction};
 use ck_runtime::probe::{fit, shapes, vectors};
 use ck_runtime::reference::{fresh_seed, relative_error, tolerance};
@@ -29,7 +29,7 @@ struct References {
 
 impl References {
     /// What decides `inst`'s random data on `p` besides the seed.
-    fn key(inst: &Instance, p: &ConvProblem) -> String {
+    fn key(inst: &Checked, p: &ConvProblem) -> String {
         let (ew, ty, lay) = (&inst.elementwise, &inst.types.ds, &inst.layout.ds);
         format!("{p} {ew:?} {ty:?} {lay:?}")
     }
@@ -61,12 +61,12 @@ fn device() -> DeviceModel {
 }
 
 /// The same instance without split-K or StreamK.
-fn unsplit(inst: &Instance) -> Instance {
-    let mut plain = inst.clone();
+fn unsplit(inst: &Checked) -> Checked {
+    let mut plain = inst.clone().into_instance();
     plain.work.split_k = SplitK::Fixed(1);
     plain.work.streamk = None;
     plain.work.two_stage = false;
-    plain
+    ck_compiler::validate::validate_instance(plain).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// What one instance did across its shapes.
@@ -80,7 +80,7 @@ struct Outcome {
 
 /// Runs one supported problem and checks it; failures go to `errors`.
 fn check_run(
-    inst: &Instance,
+    inst: &Checked,
     p: &ConvProblem,
     cpu: &CpuBackend,
     refs: &References,
@@ -93,7 +93,7 @@ fn check_run(
         Ok(d) => d,
         Err(e) => return errors.push(format!("{at}: {e}")),
     };
-    let run = |inst: &Instance| -> Result<(ProblemData, RunStats), String> {
+    let run = |inst: &Checked| -> Result<(ProblemData, RunStats), String> {
         let mut d = fresh.clone();
         let stats = d.run(cpu, inst, p).map_err(|e| e.to_string())?;
         Ok((d, stats))
@@ -148,7 +148,7 @@ fn check_run(
 }
 
 /// Every shape of one instance: `(problems run, errors)`.
-fn check_instance(inst: &Instance, cpu: &CpuBackend, refs: &References) -> (usize, Vec<String>) {
+fn check_instance(inst: &Checked, cpu: &CpuBackend, refs: &References) -> (usize, Vec<String>) {
     let mut errors = Vec::new();
     if let Err(e) = cpu.accepts(inst) {
         return (0, vec![format!("{}: {e}", inst.name)]);

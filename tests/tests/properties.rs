@@ -11,9 +11,9 @@
 
 use ck_compiler::emit::access::int_slot;
 use ck_compiler::emit::format::Value;
-use ck_compiler::emit::{format_for, instance_string, manifest_json};
+use ck_compiler::emit::{instance_string, manifest_json};
 use ck_compiler::import::{import_trait, instance_source, to_ck_source};
-use ck_compiler::ir::Instance;
+use ck_compiler::ir::{Checked, Instance};
 use ck_compiler::load::Session;
 use ck_runtime::ConvProblem;
 use proptest::prelude::*;
@@ -59,11 +59,7 @@ fn strings() -> &'static [String] {
         let mut session = Session::new();
         session.add_path(&root().join("tests/fixtures/formats"));
         let set = ck_compiler::compile(&session).expect("the format fixtures compile");
-        let out: Vec<String> = set
-            .instances()
-            .iter()
-            .map(|i| instance_string(i).expect("printable"))
-            .collect();
+        let out: Vec<String> = set.instances().iter().map(instance_string).collect();
         assert!(out.len() >= 10, "{} strings", out.len());
         out
     })
@@ -163,10 +159,10 @@ fn round_trips(set: &ck_compiler::ir::Validated) {
             .expect("the manifest is JSON");
     let entries = json["instances"].as_array().expect("manifest entries");
     for (inst, entry) in set.instances().iter().zip(entries).take(ROUND_TRIPS) {
-        let params: Instance =
+        let params: Checked =
             serde_json::from_value(entry["params"].clone()).expect("parameters read back");
         assert_eq!(&params, inst);
-        let s = instance_string(inst).expect("a valid instance prints");
+        let s = instance_string(inst);
         assert_eq!(entry["instance_string"].as_str(), Some(s.as_str()));
         let imported = import_trait(&s).unwrap_or_else(|e| panic!("{s}: {e}"));
         let again = compile_text(&to_ck_source(&imported))
@@ -174,7 +170,7 @@ fn round_trips(set: &ck_compiler::ir::Validated) {
         let [back] = again.instances() else {
             panic!("{s}: one instance expected")
         };
-        assert_eq!(instance_string(back).expect("printable"), s);
+        assert_eq!(instance_string(back), s);
     }
 }
 
@@ -245,7 +241,7 @@ proptest! {
 const VALUES: &[u32] = &[0, 1, 2, 3, 4, 8, 16, 32, 64, 128, 256, 512];
 
 /// The one instance of `source`, if it compiles.
-fn compile_one(source: &str) -> Option<Instance> {
+fn compile_one(source: &str) -> Option<Checked> {
     let set = compile_text(source)?;
     manifest_round_trip(&set);
     let [inst] = set.instances() else {
@@ -261,10 +257,10 @@ fn manifest_round_trip(set: &ck_compiler::ir::Validated) {
     let entries = json["instances"].as_array().expect("manifest entries");
     assert_eq!(entries.len(), set.instances().len());
     for (inst, entry) in set.instances().iter().zip(entries) {
-        let params: Instance =
+        let params: Checked =
             serde_json::from_value(entry["params"].clone()).expect("parameters read back");
         assert_eq!(&params, inst);
-        let s = instance_string(inst).expect("printable");
+        let s = instance_string(inst);
         assert_eq!(entry["instance_string"].as_str(), Some(s.as_str()));
     }
 }
@@ -284,8 +280,9 @@ proptest! {
         ),
     ) {
         let library = ck_instances::all();
-        let mut varied = library[which.index(library.len())].clone();
-        let format = format_for(&varied).expect("a library instance prints");
+        let picked = &library[which.index(library.len())];
+        let format = picked.format();
+        let mut varied = Instance::clone(picked);
         let ints: Vec<_> = format
             .fields()
             .into_iter()
@@ -304,30 +301,30 @@ proptest! {
         let Some(a) = compile_one(&instance_source(&varied, format, "varied")) else {
             return Ok(());
         };
-        let s = instance_string(&a).expect("a valid instance prints");
+        let s = instance_string(&a);
         let imported = import_trait(&s).unwrap_or_else(|e| panic!("{s}: {e}"));
         // A CK string names no target, and the import picks one: where the first `.ck` had it,
         // the imported `.ck` compiles and prints the same string.
         if imported.instance.targets.iter().all(|t| a.targets.contains(t)) {
             let b = compile_one(&to_ck_source(&imported))
                 .unwrap_or_else(|| panic!("{s}: its import does not compile"));
-            prop_assert_eq!(instance_string(&b).expect("printable"), s.clone());
+            prop_assert_eq!(instance_string(&b), s.clone());
         }
         // Written back with the first `.ck`'s targets, it is the same instance but for its
         // name, doc and file, and the variant it names where the first left the choice to
-        // `format_for`.
+        // validation.
         let mut back = imported.instance;
         back.targets = a.targets.clone();
         let b = compile_one(&instance_source(&back, imported.format, "varied"))
             .unwrap_or_else(|| panic!("{s}: its import on {:?} does not compile", a.targets));
-        prop_assert_eq!(format_for(&b), format_for(&a));
+        prop_assert_eq!(b.format(), a.format());
         let b = Instance {
             name: a.name.clone(),
             doc: a.doc.clone(),
             source: a.source.clone(),
             ck_format: a.ck_format.clone(),
-            ..b
+            ..b.into_instance()
         };
-        prop_assert_eq!(b, a);
+        prop_assert_eq!(&b, &*a);
     }
 }

@@ -3,13 +3,13 @@
 //! run on the 16-deep `mma.sync` tiles; where both run, selection on sm_90 ranks the warpgroup
 //! tiles first.
 
-use ck_compiler::ir::Instance;
+use ck_compiler::ir::Checked;
 use ck_compiler::kernel::KernelConfig;
 use ck_compiler::model::Arch;
 use ck_runtime::support::{Formulation, formulation};
 use ck_runtime::{ConvProblem, DeviceModel, Registry};
 
-fn named(name: &str) -> &'static Instance {
+fn named(name: &str) -> &'static Checked {
     ck_instances::all()
         .iter()
         .find(|i| i.name == name)
@@ -26,7 +26,7 @@ const SM90: DeviceModel = DeviceModel {
 fn transposed_weights_are_not_padded_and_warpgroup_tiles_rank_first() {
     let wg = named("nv_tf32_fwd_bwd_data_2d_bwd_data_t128x128x32");
     let sync = named("nv_tf32_bwd_data_2d_t64x64x16_w4");
-    let transposed = |i: &Instance| KernelConfig::new(i).is_ok_and(|c| c.weights_transposed());
+    let transposed = |i: &Checked| KernelConfig::new(i).is_ok_and(|c| c.weights_transposed());
     assert!(transposed(wg) && !transposed(sync));
 
     // Five channels break the 4-element vectors: only the copy that pads them runs it.

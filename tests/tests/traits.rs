@@ -6,7 +6,7 @@
 use ck_compiler::emit::format::variants;
 use ck_compiler::emit::{CkFormat, instance_string, instance_string_as};
 use ck_compiler::import::{compile_allowing_breaks, import_trait};
-use ck_compiler::ir::{Instance, Validated};
+use ck_compiler::ir::{Checked, Validated};
 use ck_compiler::load::Session;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -75,7 +75,7 @@ fn verbatim_strings_come_out_of_ck_source() {
         let lines: Vec<String> = set
             .instances()
             .iter()
-            .map(|i| instance_string(i).expect("printable") + "\n")
+            .map(|i| instance_string(i) + "\n")
             .collect();
         assert_eq!(&lines.concat(), expected, "{}", path.display());
         seen.insert(expected.trim_end().to_string());
@@ -92,7 +92,7 @@ fn format_fixtures_print_their_expected_strings() {
         let lines: Vec<String> = set
             .instances()
             .iter()
-            .map(|i| instance_string(i).expect("printable") + "\n")
+            .map(|i| instance_string(i) + "\n")
             .collect();
         assert_eq!(lines.concat(), expected, "{}", path.display());
     }
@@ -107,15 +107,15 @@ fn round_trip(s: &str, format: CkFormat) {
     let [inst] = compiled.set.instances() else {
         panic!("one instance expected from\n{}", compiled.source)
     };
-    assert_eq!(instance_string(inst).expect("printable"), s, "{format:?}");
+    assert_eq!(instance_string(inst), s, "{format:?}");
     assert_eq!(instance_string_as(inst, format), s, "{format:?}");
 }
 
-fn library() -> Vec<Instance> {
+fn library() -> Vec<Checked> {
     compile_paths(&ck_files(&root().join("instances"))).into_instances()
 }
 
-fn format_fixtures() -> Vec<Instance> {
+fn format_fixtures() -> Vec<Checked> {
     compile_paths(&ck_files(&root().join("tests/fixtures/formats"))).into_instances()
 }
 
@@ -124,9 +124,8 @@ fn every_library_instance_round_trips() {
     let library = library();
     assert!(library.len() >= 10, "{} instances", library.len());
     for inst in &library {
-        let s = instance_string(inst).expect("printable");
-        let format = ck_compiler::emit::format_for(inst).expect("validated instances print");
-        round_trip(&s, format);
+        let s = instance_string(inst);
+        round_trip(&s, inst.format());
     }
 }
 
@@ -141,11 +140,11 @@ fn the_library_manifest_reads_back() {
     let entries = json["instances"].as_array().expect("entries");
     assert_eq!(entries.len(), set.instances().len());
     for (inst, entry) in set.instances().iter().zip(entries) {
-        let params: Instance =
+        let params: Checked =
             serde_json::from_value(entry["params"].clone()).expect("parameters read back");
         assert_eq!(&params, inst);
         assert_eq!(entry["key"].as_str(), Some(inst.name.as_str()));
-        let s = instance_string(inst).expect("printable");
+        let s = instance_string(inst);
         assert_eq!(entry["instance_string"].as_str(), Some(s.as_str()));
     }
 }
@@ -157,13 +156,8 @@ fn every_variant_round_trips_through_the_front_end() {
     let mut covered = BTreeSet::new();
     for inst in library().iter().chain(&format_fixtures()) {
         for format in variants(inst.op, inst.kind) {
-            if ck_compiler::emit::unprintable(inst, format).is_some() {
-                assert_ne!(
-                    ck_compiler::emit::format_for(inst),
-                    Ok(format),
-                    "{}",
-                    inst.name
-                );
+            if ck_compiler::validate::unprintable(inst, format).is_some() {
+                assert_ne!(inst.format(), format, "{}", inst.name);
                 continue;
             }
             round_trip(&instance_string_as(inst, format), format);

@@ -1,10 +1,9 @@
 //! The JSON manifest: one entry per instance with its key, instance string, dispatcher name,
 //! targets and the full IR parameters the runtime needs.
 
-use super::format::{FormatError, format_for};
 use super::names::dispatcher_name;
 use super::traits::instance_string_as;
-use crate::ir::{Instance, Validated};
+use crate::ir::{Checked, Validated};
 use crate::model::Arch;
 use serde::Serialize;
 
@@ -28,41 +27,36 @@ pub struct ManifestEntry<'a> {
     /// The CK-Tile dispatcher name (absent for DL instances).
     pub dispatcher_name: Option<String>,
     pub archs: &'a [Arch],
-    pub params: &'a Instance,
+    pub params: &'a Checked,
 }
 
-pub fn manifest(set: &Validated) -> Result<Manifest<'_>, FormatError> {
+pub fn manifest(set: &Validated) -> Manifest<'_> {
     let instances = set
         .instances()
         .iter()
-        .map(|inst| {
-            let format = format_for(inst)?;
-            Ok(ManifestEntry {
-                key: &inst.name,
-                instance_string: instance_string_as(inst, format),
-                ck_format: format.variant_name(),
-                dispatcher_name: dispatcher_name(inst),
-                archs: &inst.targets,
-                params: inst,
-            })
+        .map(|inst| ManifestEntry {
+            key: &inst.name,
+            instance_string: instance_string_as(inst, inst.format()),
+            ck_format: inst.format().variant_name(),
+            dispatcher_name: dispatcher_name(inst),
+            archs: &inst.targets,
+            params: inst,
         })
-        .collect::<Result<_, FormatError>>()?;
-    Ok(Manifest {
+        .collect();
+    Manifest {
         version: MANIFEST_VERSION,
         instances,
-    })
+    }
 }
 
 /// Why the manifest cannot be written.
 #[derive(Debug, thiserror::Error)]
 pub enum ManifestError {
-    #[error(transparent)]
-    Format(#[from] FormatError),
     #[error("cannot write the manifest as JSON: {0}")]
     Json(#[from] serde_json::Error),
 }
 
 /// The manifest as pretty JSON (field order fixed by the types, so output is deterministic).
 pub fn manifest_json(set: &Validated) -> Result<String, ManifestError> {
-    Ok(serde_json::to_string_pretty(&manifest(set)?)?)
+    Ok(serde_json::to_string_pretty(&manifest(set))?)
 }

@@ -14,7 +14,7 @@ mod template;
 pub mod traits;
 
 pub use ck_cpp::{CkCppError, CkRelease, CkSources, emit_ck, emit_ck_for};
-pub use format::{CkFormat, FormatError, check_format, format_for, unprintable};
+pub use format::{CkFormat, FormatError, check_format};
 pub use manifest::{ManifestError, manifest, manifest_json};
 pub use names::dispatcher_name;
 pub use out_file::OutFile;

@@ -4,14 +4,14 @@
 //! way CK's config generator converts them.
 
 use super::spelling::TILE_PIPELINE;
-use crate::ir::Instance;
+use crate::ir::{Checked, Instance};
 use crate::model::{Arch, DataType, Epilogue, Kind, Op, PipelineVersion, Reduction};
 
 /// The dispatcher's vector sizes when none are given; only other sizes get a `_vec` suffix.
 const DEFAULT_VECTORS: [u32; 3] = [4, 8, 8];
 
 /// The dispatcher kernel name; None for DL instances, which have no CK-Tile equivalent.
-pub fn dispatcher_name(inst: &Instance) -> Option<String> {
+pub fn dispatcher_name(inst: &Checked) -> Option<String> {
     let t = tile_equivalent(inst)?;
     let variant = match inst.op {
         Op::Fwd => "forward",

@@ -2,19 +2,24 @@
 //! the fields of the instance's format variant in template order.
 
 use super::access::{element_op_slot, flag_slot, int_slot, layout_slot, seq_slot, type_slot};
-use super::format::{CkFormat, FormatError, IntField, Spelling, Value, format_for};
+use super::format::{CkFormat, IntField, Spelling, Value};
 use super::spelling::*;
-use crate::ir::Instance;
+use crate::ir::{Checked, Instance};
 use crate::model::{DataType, Layout, Op};
 
-/// The instance string in the instance's format variant (`ck_format`, or the op's default).
-/// Fails only for an op/kind pair or variant name that validation would have rejected.
-pub fn instance_string(inst: &Instance) -> Result<String, FormatError> {
-    Ok(instance_string_as(inst, format_for(inst)?))
+/// The instance string in the format variant validation resolved for the instance.
+pub fn instance_string(inst: &Checked) -> String {
+    instance_string_as(inst, inst.format())
 }
 
 /// The instance string in the given format variant.
-pub fn instance_string_as(inst: &Instance, format: CkFormat) -> String {
+pub fn instance_string_as(inst: &Checked, format: CkFormat) -> String {
+    print(inst, format)
+}
+
+/// The fields of `format` as `inst` holds them; the importer's round trips print instances no
+/// validation would pass, every field set apart.
+pub(crate) fn print(inst: &Instance, format: CkFormat) -> String {
     // The accessors fill absent optional parts (DL, CK-Tile, wavelet) with neutral values, so
     // they work on a scratch copy.
     let mut scratch = inst.clone();

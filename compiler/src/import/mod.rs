@@ -4,6 +4,11 @@ pub mod allow;
 pub mod ck_source;
 pub mod traits;
 
+#[cfg(test)]
+mod samples;
+#[cfg(test)]
+mod tests;
+
 pub use allow::{Compiled, Refused, compile_allowing_breaks};
 pub use ck_source::{instance_source, to_ck_source};
 pub use traits::{ImportError, ImportedInstance, ListEntry, import_list, import_trait};

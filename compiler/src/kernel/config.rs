@@ -2,7 +2,7 @@
 //! specialised with and the host launch arithmetic reads. Derived once, here.
 
 use super::operand::{Elem, OperandCfg};
-use crate::ir::{Instance, SplitK};
+use crate::ir::{Checked, Instance, SplitK};
 use crate::model::{DataType, ElementOp, Op, PipelineVersion, Reduction};
 use serde::{Deserialize, Serialize};
 
@@ -22,20 +22,6 @@ pub enum PortableError {
         instance: String,
         tensor: &'static str,
         op: ElementOp,
-    },
-    #[error("instance `{instance}`: {what} must be positive")]
-    Zero {
-        instance: String,
-        what: &'static str,
-    },
-    #[error(
-        "instance `{instance}`: wavelet groups {load}+{math} do not add up to block size {block}"
-    )]
-    Wavelet {
-        instance: String,
-        load: u32,
-        math: u32,
-        block: u32,
     },
 }
 
@@ -474,24 +460,17 @@ impl KernelConfig {
         }
     }
 
-    pub fn new(inst: &Instance) -> Result<KernelConfig, PortableError> {
+    /// The portable kernel's configuration; fails only where the instance has no portable
+    /// kernel (it `allow`s broken rules, or uses a data type or load op the kernel lacks).
+    pub fn new(inst: &Checked) -> Result<KernelConfig, PortableError> {
         if !inst.allow.is_empty() {
             return Err(PortableError::Allowed {
                 instance: inst.name.clone(),
                 codes: inst.allow.join(", "),
             });
         }
-        let zero = |what| PortableError::Zero {
-            instance: inst.name.clone(),
-            what,
-        };
+        // Validation keeps every size positive and the wavelet groups adding up to the block.
         let [m, n, k] = [inst.tile.m, inst.tile.n, inst.tile.k];
-        if inst.block == 0 {
-            return Err(zero("block size"));
-        }
-        if m == 0 || n == 0 || k == 0 {
-            return Err(zero("block tile"));
-        }
         let (x, w, y) = (
             elem(inst, inst.types.input)?,
             elem(inst, inst.types.weight)?,
@@ -535,18 +514,8 @@ impl KernelConfig {
             ),
         };
         let (load_begin, load_threads, math_begin, math_threads, stages) = match inst.wavelet {
-            Some(wv) => {
-                if wv.load == 0 || wv.math == 0 || wv.load + wv.math != inst.block {
-                    return Err(PortableError::Wavelet {
-                        instance: inst.name.clone(),
-                        load: wv.load,
-                        math: wv.math,
-                        block: inst.block,
-                    });
-                }
-                // Producer/consumer roles need two LDS stages.
-                (0, wv.load, wv.load, wv.math, 2)
-            }
+            // Producer/consumer roles need two LDS stages.
+            Some(wv) => (0, wv.load, wv.load, wv.math, 2),
             None => (
                 0,
                 inst.block,
@@ -698,7 +667,7 @@ impl KernelConfig {
             wmma: mma_layout(&WMMA, elems, &math),
             stages,
             reg_prefetch: inst.pipeline.prefetch >= 2,
-            merge_groups: inst.work.merge_groups.max(1),
+            merge_groups: inst.work.merge_groups,
             sliced_warps: match inst.waves[2] {
                 w if inst.op == Op::BwdWeight
                     && w > 1

@@ -4,7 +4,7 @@
 use super::codes as c;
 use super::report::{Report, SpanOf, join};
 use crate::arch::{self, MmaUnit};
-use crate::ir::{ConvLayout, ElementOps, Types};
+use crate::ir::{ConvLayout, ElementOps, Instance, Types};
 use crate::model::*;
 use crate::ops::{self, DeviceOp, Mma, PipelineFamily, Support, layout_info};
 use crate::spec::Sp;
@@ -66,31 +66,13 @@ pub(crate) fn resolve(r: &mut Report) -> Option<Basics> {
             None
         }
         Some(d) if !(1..=3).contains(&d.value) => {
-            r.error(
-                c::DIMS,
-                Some(d.span),
-                format!("dims = {} is not a number of spatial dimensions", d.value),
-                "expected 1, 2 or 3",
-                "set `dims` to 1, 2 or 3",
-            );
+            dims_error(r, d.value, Some(d.span));
             None
         }
         Some(d) => Some(d.value as u32),
     };
     let dev = match (op, kind) {
-        (Some(op), Some(kind)) => {
-            let dev = ops::device_op(op, kind);
-            if dev.is_none() {
-                r.error(
-                    c::NO_DEVICE_OP,
-                    spec.kind.sp(),
-                    format!("CK has no `{kind}` device op for `{op}`"),
-                    format!("no `{kind}` op for `{op}`"),
-                    format!("kinds for `{op}`: {}", join(ops::kinds_for(op))),
-                );
-            }
-            dev
-        }
+        (Some(op), Some(kind)) => device_op(r, op, kind),
         _ => None,
     };
     let targets = targets(r);
@@ -123,24 +105,92 @@ pub(crate) fn resolve(r: &mut Report) -> Option<Basics> {
         gemm_spec,
         targets,
     };
-    check_types(r, &basics);
-    check_elementwise(r, &basics);
-    check_ds(r, &basics);
-    if !dev.specs().contains(&conv_spec) {
+    check(r, &basics);
+    (r.count() == before).then_some(basics)
+}
+
+/// The identity of an instance built without a spec ([`super::validate_instance`]), checked as
+/// [`resolve`] checks a spec's: the op and kind name a device op, the dims, targets and layouts
+/// are what resolution accepts, then the rules on the identity.
+pub(crate) fn of_instance(r: &mut Report, i: &Instance) -> Option<Basics> {
+    let before = r.count();
+    let dev = device_op(r, i.op, i.kind)?;
+    if !(1..=3).contains(&i.ndim) {
+        dims_error(r, u64::from(i.ndim), None);
+        return None;
+    }
+    if !target_list(r, &i.targets, None) {
+        return None;
+    }
+    let l = &i.layout;
+    if !layout_triple(
+        r,
+        dev,
+        i.ndim,
+        [(l.input, None), (l.weight, None), (l.output, None)],
+    ) {
+        return None;
+    }
+    let basics = Basics {
+        op: dev.op,
+        kind: dev.kind,
+        dev,
+        ndim: i.ndim,
+        layout: i.layout.clone(),
+        types: i.types.clone(),
+        elementwise: i.elementwise,
+        spec: i.spec,
+        gemm_spec: i.gemm_spec,
+        targets: i.targets.clone(),
+    };
+    check(r, &basics);
+    (r.count() == before).then_some(basics)
+}
+
+/// The device op of `op` and `kind`, or an error at the kind.
+fn device_op(r: &mut Report, op: Op, kind: Kind) -> Option<&'static DeviceOp> {
+    let dev = ops::device_op(op, kind);
+    if dev.is_none() {
         r.error(
-            c::CONV_SPEC,
-            spec.spec.sp(),
-            format!(
-                "ConvSpec `{conv_spec}` does not exist for `{}` `{}`",
-                dev.op, dev.kind
-            ),
-            "not a ConvSpec of this op",
-            format!("use one of: {}", join(dev.specs())),
+            c::NO_DEVICE_OP,
+            r.spec.kind.sp(),
+            format!("CK has no `{kind}` device op for `{op}`"),
+            format!("no `{kind}` op for `{op}`"),
+            format!("kinds for `{op}`: {}", join(ops::kinds_for(op))),
         );
     }
-    check_targets(r, &basics);
-    check_applicable(r, &basics);
-    (r.count() == before).then_some(basics)
+    dev
+}
+
+fn dims_error(r: &mut Report, dims: u64, span: Option<ck_dsl::Span>) {
+    r.error(
+        c::DIMS,
+        span,
+        format!("dims = {dims} is not a number of spatial dimensions"),
+        "expected 1, 2 or 3",
+        "set `dims` to 1, 2 or 3",
+    );
+}
+
+/// The rules on an identity, read from a spec or taken from a built instance.
+fn check(r: &mut Report, b: &Basics) {
+    check_types(r, b);
+    check_elementwise(r, b);
+    check_ds(r, b);
+    if !b.dev.specs().contains(&b.spec) {
+        r.error(
+            c::CONV_SPEC,
+            r.spec.spec.sp(),
+            format!(
+                "ConvSpec `{}` does not exist for `{}` `{}`",
+                b.spec, b.dev.op, b.dev.kind
+            ),
+            "not a ConvSpec of this op",
+            format!("use one of: {}", join(b.dev.specs())),
+        );
+    }
+    check_targets(r, b);
+    check_applicable(r, b);
 }
 
 fn targets(r: &mut Report) -> Option<Vec<Arch>> {
@@ -148,31 +198,34 @@ fn targets(r: &mut Report) -> Option<Vec<Arch>> {
         missing(r, "targets", "targets = [gfx942]");
         return None;
     };
-    if t.value.is_empty() {
+    target_list(r, &t.value, Some(t.span)).then(|| t.value.clone())
+}
+
+/// Whether `targets` is a non-empty list without repeats (else an error at `span`).
+fn target_list(r: &mut Report, targets: &[Arch], span: Option<ck_dsl::Span>) -> bool {
+    if targets.is_empty() {
         r.error(
             c::TARGETS,
-            Some(t.span),
+            span,
             "`targets` is empty",
             "no targets",
             "list at least one target, e.g. `targets = [gfx942];`",
         );
-        return None;
+        return false;
     }
-    let mut seen = Vec::new();
-    for &a in &t.value {
-        if seen.contains(&a) {
+    for (n, a) in targets.iter().enumerate() {
+        if targets[..n].contains(a) {
             r.error(
                 c::TARGETS,
-                Some(t.span),
+                span,
                 format!("target `{a}` is listed twice"),
                 "repeated target",
                 format!("remove the second `{a}`"),
             );
-            return None;
+            return false;
         }
-        seen.push(a);
     }
-    Some(seen)
+    true
 }
 
 fn types(r: &mut Report, op: Option<Op>) -> Option<Types> {
@@ -233,34 +286,11 @@ fn layouts(r: &mut Report, dev: &DeviceOp, ndim: u32) -> Option<ConvLayout> {
     let weight = spec.weight_layout.as_ref().map_or(dw, |v| v.value);
     let output = spec.output_layout.as_ref().map_or(do_, |v| v.value);
     let given = [
-        (input.value, input.span),
-        (weight, spec.weight_layout.sp().unwrap_or(input.span)),
-        (output, spec.output_layout.sp().unwrap_or(input.span)),
+        (input.value, Some(input.span)),
+        (weight, Some(spec.weight_layout.sp().unwrap_or(input.span))),
+        (output, Some(spec.output_layout.sp().unwrap_or(input.span))),
     ];
-    for (l, span) in given {
-        let dims = layout_info(l).dims;
-        if dims != ndim {
-            r.error(
-                c::LAYOUT_DIMS,
-                Some(span),
-                format!("layout `{l}` is {dims}-D but dims = {ndim}"),
-                format!("{dims}-D layout"),
-                format!("use the {ndim}-D spelling of this layout or set `dims = {dims};`"),
-            );
-            return None;
-        }
-    }
-    if !dev.accepts(ndim, (input.value, weight, output)) {
-        r.error(
-            c::LAYOUT_TRIPLE,
-            Some(input.span),
-            format!(
-                "`{}` `{}` does not accept layouts {}/{}/{} ({ndim}-D)",
-                dev.op, dev.kind, input.value, weight, output
-            ),
-            "layout triple not accepted",
-            accepted_hint(dev, ndim),
-        );
+    if !layout_triple(r, dev, ndim, given) {
         return None;
     }
     let ds = spec
@@ -273,6 +303,44 @@ fn layouts(r: &mut Report, dev: &DeviceOp, ndim: u32) -> Option<ConvLayout> {
         output,
         ds,
     })
+}
+
+/// Whether each of the input, weight and output layouts (with the span each was given at) has
+/// `ndim` dimensions and the device op accepts the triple.
+fn layout_triple(
+    r: &mut Report,
+    dev: &DeviceOp,
+    ndim: u32,
+    given: [(Layout, Option<ck_dsl::Span>); 3],
+) -> bool {
+    for (l, span) in given {
+        let dims = layout_info(l).dims;
+        if dims != ndim {
+            r.error(
+                c::LAYOUT_DIMS,
+                span,
+                format!("layout `{l}` is {dims}-D but dims = {ndim}"),
+                format!("{dims}-D layout"),
+                format!("use the {ndim}-D spelling of this layout or set `dims = {dims};`"),
+            );
+            return false;
+        }
+    }
+    let [(input, span), (weight, _), (output, _)] = given;
+    if !dev.accepts(ndim, (input, weight, output)) {
+        r.error(
+            c::LAYOUT_TRIPLE,
+            span,
+            format!(
+                "`{}` `{}` does not accept layouts {input}/{weight}/{output} ({ndim}-D)",
+                dev.op, dev.kind
+            ),
+            "layout triple not accepted",
+            accepted_hint(dev, ndim),
+        );
+        return false;
+    }
+    true
 }
 
 fn accepted_hint(dev: &DeviceOp, ndim: u32) -> String {

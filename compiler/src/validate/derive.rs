@@ -4,7 +4,7 @@
 
 use super::Basics;
 use super::codes as c;
-use super::report::{Report, SpanOf, array, indices, int, ints};
+use super::report::{MAX_INT, Report, SpanOf, array, indices, int, ints};
 use crate::arch;
 use crate::ir::*;
 use crate::model::*;
@@ -840,6 +840,127 @@ pub(crate) fn build(r: &mut Report, b: &Basics) -> Option<Instance> {
             a.value.iter().map(|c| c.0.to_string()).collect()
         }),
     })
+}
+
+/// What building from a spec guarantees, checked on an instance built without one
+/// ([`super::validate_instance`]): the optional parts are those of the kind; sizes from 1,
+/// indices from 0, both up to [`MAX_INT`] (k_batch up to its own bound), so that the rules
+/// never divide by zero or overflow. False after reporting the first break.
+pub(crate) fn form(r: &mut Report, b: &Basics, i: &Instance) -> bool {
+    let parts = [
+        ("wavelet", i.wavelet.is_some(), b.kind == Kind::Wavelet),
+        (
+            "tile kernel",
+            i.tile_kernel.is_some(),
+            b.dev.mma == Mma::Tile,
+        ),
+        ("dl", i.dl.is_some(), b.dev.mma == Mma::Dl),
+    ];
+    if let Some(&(part, has, _)) = parts.iter().find(|(_, has, wants)| has != wants) {
+        let (code, what) = if has {
+            (c::NOT_APPLICABLE, "has")
+        } else {
+            (c::MISSING_KEY, "lacks")
+        };
+        r.error(
+            code,
+            None,
+            format!(
+                "the instance {what} {part} parameters, which `{}` `{}` {}",
+                b.op,
+                b.kind,
+                if has { "does not take" } else { "needs" }
+            ),
+            format!("{part} parameters"),
+            format!("build `{}` instances as validation derives them", b.kind),
+        );
+        return false;
+    }
+    let mut sizes: Vec<(&str, u32)> = vec![
+        ("block", i.block),
+        ("tile", i.tile.m),
+        ("tile", i.tile.n),
+        ("tile", i.tile.k),
+        ("instr", i.mma[0]),
+        ("instr", i.mma[1]),
+        ("pipeline.prefetch", i.pipeline.prefetch),
+        ("merge_groups", i.work.merge_groups),
+        ("transpose", i.transpose[0]),
+        ("transpose", i.transpose[1]),
+    ];
+    sizes.extend(i.waves.map(|w| ("waves", w)));
+    let mut orders: Vec<(&str, u32)> = vec![("instr", i.mma[2])];
+    // CK-Tile kinds keep their vectors in the tile kernel; the K1, and the repeats, transfers
+    // and C-shuffle of the XDL and WMMA kinds, are theirs alone.
+    if b.dev.mma != Mma::Tile {
+        sizes.extend([("k1", i.k1[0]), ("k1", i.k1[1])]);
+    }
+    if matches!(b.dev.mma, Mma::Xdl | Mma::Wmma) {
+        sizes.extend([
+            ("repeat", i.repeat[0]),
+            ("repeat", i.repeat[1]),
+            ("c.shuffle", i.c.m_per_shuffle),
+            ("c.shuffle", i.c.n_per_shuffle),
+            ("c.vector", i.c.vector),
+        ]);
+        sizes.extend(i.c.cluster.iter().map(|&x| ("c.cluster", x)));
+        for (key, t) in [("a", &i.a), ("b", &i.b)] {
+            sizes.extend([(key, t.src_vector), (key, t.dst_vector)]);
+            sizes.extend(t.cluster.iter().map(|&x| (key, x)));
+            orders.extend(t.arrange.iter().chain(&t.access).map(|&x| (key, x)));
+        }
+    }
+    if let Some(w) = i.wavelet {
+        sizes.extend([("wavelet", w.load), ("wavelet", w.math)]);
+    }
+    if let Some(t) = i.tile_kernel {
+        sizes.extend(t.vector.map(|v| ("vector", v)));
+        sizes.push(("wave_groups", t.wave_groups));
+    }
+    if let Some(d) = &i.dl {
+        sizes.extend([
+            ("dl.m1_per_thread", d.m1_per_thread),
+            ("dl.n1_per_thread", d.n1_per_thread),
+            ("dl.k_per_thread", d.k_per_thread),
+            ("dl.c_vector", d.c_vector),
+        ]);
+        sizes.extend(d.cluster_m1.iter().chain(&d.cluster_n1).map(|&x| ("dl", x)));
+        orders.extend(d.c_access_order.iter().map(|&x| ("dl", x)));
+        for t in [&d.a, &d.b] {
+            let lists = [&t.slice, &t.cluster, &t.src_vector, &t.dst_vector];
+            sizes.extend(lists.into_iter().flatten().map(|&x| ("dl", x)));
+            let lists = [&t.arrange, &t.access, &t.src_order];
+            orders.extend(lists.into_iter().flatten().map(|&x| ("dl", x)));
+        }
+    }
+    let split_k = match i.work.split_k {
+        SplitK::Fixed(k) => !(1..=MAX_SPLIT_K).contains(&u64::from(k)),
+        SplitK::Auto => false,
+    };
+    let bad = (sizes.into_iter().map(|(k, x)| (k, x, 1)))
+        .chain(orders.into_iter().map(|(k, x)| (k, x, 0)))
+        .find(|&(_, x, min)| x < min || u64::from(x) > MAX_INT);
+    if let Some((key, x, min)) = bad {
+        r.error(
+            c::RANGE,
+            None,
+            format!("`{key}` holds {x}, out of range {min}..={MAX_INT}"),
+            "out of range",
+            format!("use values from {min} to {MAX_INT} in `{key}`"),
+        );
+        return false;
+    }
+    if split_k {
+        r.error(
+            c::RANGE,
+            None,
+            "split_k is out of range",
+            "out of range",
+            format!("use a k_batch from 1 to {MAX_SPLIT_K}, or `auto`"),
+        );
+        return false;
+    }
+    true
 }
 
 #[cfg(test)]

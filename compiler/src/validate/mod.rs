@@ -7,11 +7,17 @@
 //! (later rules would only repeat them), but every instance is validated:
 //! 1. identity (`basics`): op, kind, dims, layouts, types, element ops, ConvSpec, targets, keys;
 //! 2. reading and derivation (`derive`): integers, lists, defaults, derived parameters;
-//! 3. rules on the concrete instance: `shape`, `transfer`, `pipeline`, `work`, `lds`.
+//! 3. rules on the concrete instance: `shape`, `transfer`, `pipeline`, `work`, `lds`, and the
+//!    format variant it prints in (`format`).
+//!
+//! [`validate_instance`] checks an instance built another way (a test builder, an instance
+//! read back from JSON) by the same rules: its identity (stage 1), the ranges that reading
+//! guarantees (stage 2), and stage 3.
 
 mod basics;
 pub use crate::codes;
 pub mod derive;
+pub(crate) mod format;
 pub mod lds;
 mod pipeline;
 pub(crate) mod report;
@@ -20,10 +26,13 @@ mod transfer;
 mod work;
 
 pub(crate) use basics::{Basics, missing};
+pub use format::unprintable;
 
-use crate::ir::Validated;
-use crate::spec::InstanceSpec;
-use ck_dsl::{Diagnostic, Diagnostics, SourceMap};
+use crate::codes::RuleCode;
+use crate::emit::format::CkFormat;
+use crate::ir::{Checked, Instance, Validated};
+use crate::spec::{InstanceSpec, Origin, Sp};
+use ck_dsl::{Diagnostic, Diagnostics, FileId, SourceMap, Span};
 use report::Report;
 use std::collections::BTreeMap;
 
@@ -72,25 +81,13 @@ fn run(specs: &[InstanceSpec], sources: Option<&SourceMap>) -> Result<Validated,
         let Some(mut inst) = derive::build(&mut r, &b) else {
             continue;
         };
-        let before = r.count();
-        r.relaxable = true;
-        shape::check(&mut r, &b, &inst);
-        transfer::check(&mut r, &b, &inst);
-        pipeline::check(&mut r, &b, &inst);
-        work::check(&mut r, &b, &inst);
-        lds::check(&mut r, &inst);
-        r.relaxable = false;
-        // Only a valid instance can be asked whether some variant prints it.
-        if r.count() == before {
-            ck_format(&mut r, &inst);
-        }
-        if r.count() == before {
+        if let Some(format) = concrete(&mut r, &b, &inst) {
             if let Some(sources) = sources
                 && (spec.origin.file.0 as usize) < sources.len()
             {
                 inst.source = sources.name(spec.origin.file).to_string();
             }
-            instances.push(inst);
+            instances.push(Checked::new(inst, format));
         }
     }
     diags.dedup();
@@ -104,16 +101,120 @@ fn run(specs: &[InstanceSpec], sources: Option<&SourceMap>) -> Result<Validated,
 #[cfg(test)]
 mod tests;
 
-/// The instance must print in its `ck_format` (or some variant, by default): emitters never
-/// meet an instance they cannot express.
-fn ck_format(r: &mut Report, inst: &crate::ir::Instance) {
-    if let Err(why) = crate::emit::format::format_for(inst) {
-        r.error(
-            codes::CK_FORMAT,
-            r.spec.ck_format.as_ref().map(|v| v.span),
-            why,
-            "cannot print this instance",
-            "remove `ck_format` to use the default, or pick a variant from docs/instance-strings.md",
-        );
+/// Stage 3: the rules on the concrete instance, then the variant it prints in (asked only of an
+/// instance that keeps them, so that emitters never meet one they cannot express). None when
+/// any reports an error.
+fn concrete(r: &mut Report, b: &Basics, inst: &Instance) -> Option<CkFormat> {
+    let before = r.count();
+    r.relaxable = true;
+    shape::check(r, b, inst);
+    transfer::check(r, b, inst);
+    pipeline::check(r, b, inst);
+    work::check(r, b, inst);
+    lds::check(r, inst);
+    r.relaxable = false;
+    if r.count() != before {
+        return None;
+    }
+    match format::format_for(inst) {
+        Ok(format) => Some(format),
+        Err(why) => {
+            r.error(
+                codes::CK_FORMAT,
+                r.spec.ck_format.as_ref().map(|v| v.span),
+                why,
+                "cannot print this instance",
+                "remove `ck_format` to use the default, or pick a variant from docs/instance-strings.md",
+            );
+            None
+        }
+    }
+}
+
+/// Validates an instance built without the front end (a test builder, a changed copy of a
+/// checked instance, JSON read back) by the rules [`validate`] applies to a spec: its identity,
+/// the ranges reading a spec guarantees, and the rules on the concrete instance. Diagnostics
+/// have no source to point into: each is labelled at an empty span of file 0. Warnings (rules
+/// the instance `allow`s) are dropped with the spec-free labels.
+pub fn validate_instance(inst: Instance) -> Result<Checked, Invalid> {
+    let mut diags = Diagnostics::new();
+    let at = Span::new(FileId(0), 0, 0);
+    let mut spec = InstanceSpec::new(
+        Sp::new(inst.name.clone(), at),
+        Origin {
+            file: FileId(0),
+            span: at,
+            family: inst.family.clone(),
+        },
+    );
+    let mut allow = Vec::new();
+    for code in &inst.allow {
+        match RuleCode::all().find(|c| c.0 == code) {
+            Some(c) => allow.push(c),
+            None => diags.push(
+                Diagnostic::error(
+                    crate::keys::codes::UNKNOWN_WORD,
+                    format!("`allow` names `{code}`, which is not a rule code `allow` takes"),
+                )
+                .at(at, "in this instance"),
+            ),
+        }
+    }
+    spec.allow = Some(Sp::new(allow, at));
+    let mut r = Report {
+        spec: &spec,
+        diags: &mut diags,
+        errors: 0,
+        relaxable: false,
+    };
+    let format = basics::of_instance(&mut r, &inst)
+        .filter(|b| derive::form(&mut r, b, &inst))
+        .and_then(|b| concrete(&mut r, &b, &inst));
+    match format {
+        Some(format) if !diags.has_errors() => Ok(Checked::new(inst, format)),
+        _ => {
+            diags.dedup();
+            Err(Invalid {
+                name: inst.name,
+                diagnostics: diags,
+            })
+        }
+    }
+}
+
+/// Test support alone (this crate's tests, and the `testing` feature that the runtime's test
+/// builders enable): `inst` as checked without validating it, in the variant it would print in
+/// where it has one. The kernel model's and the runtime's tests set parameter combinations no CK
+/// device op takes (StreamK on XDL kinds, 1-D backward weight, vectors wider than a thread's
+/// slice) to reach corners of the launch plans and the support rules.
+#[cfg(any(test, feature = "testing"))]
+pub fn unvalidated(inst: Instance) -> Checked {
+    let format = format::format_for(&inst).unwrap_or(CkFormat::ALL[0]);
+    Checked::new(inst, format)
+}
+
+/// Why [`validate_instance`] refused an instance: what validation reported.
+#[derive(Clone, Debug, thiserror::Error)]
+#[error("instance `{name}` is not valid: {}", errors(diagnostics))]
+pub struct Invalid {
+    pub name: String,
+    pub diagnostics: Diagnostics,
+}
+
+/// The codes and messages of the errors, for a one-line message.
+fn errors(diags: &Diagnostics) -> String {
+    let errors: Vec<String> = diags
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| format!("{} {}", d.code, d.message))
+        .collect();
+    errors.join("; ")
+}
+
+/// Reading a checked instance validates it ([`validate_instance`]): JSON that does not hold a
+/// valid instance is an error, never a [`Checked`].
+impl<'de> serde::Deserialize<'de> for Checked {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        validate_instance(Instance::deserialize(d)?).map_err(serde::de::Error::custom)
     }
 }

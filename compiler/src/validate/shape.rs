@@ -154,16 +154,15 @@ fn gemm(r: &mut Report, b: &Basics, i: &Instance) {
 
 fn wavelet(r: &mut Report, b: &Basics, i: &Instance, load: u32, math: u32) {
     let s = r.spec;
-    if let Some(blk) = &s.block
-        && blk.value != u64::from(load + math)
-    {
+    // A spec's block is derived from the groups; a built instance carries its own.
+    let block = s.block.as_ref().map_or(u64::from(i.block), |b| b.value);
+    if block != u64::from(load) + u64::from(math) {
         r.error(
             c::WAVELET_GROUPS,
-            Some(blk.span),
+            s.block.sp(),
             format!(
-                "block = {} but wavelet load + math = {load} + {math} = {}",
-                blk.value,
-                load + math
+                "block = {block} but wavelet load + math = {load} + {math} = {}",
+                u64::from(load) + u64::from(math)
             ),
             "differs from load + math",
             "remove `block`; wavelet instances launch load + math threads",

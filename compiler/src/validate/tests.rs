@@ -992,3 +992,65 @@ fn allowed_rule_breaks_warn_and_mark_the_instance() {
     assert!(codes.contains(&c::WAVES) && codes.contains(&c::LDS) && codes.contains(&c::STREAMK));
     assert!(!codes.contains(&c::TARGETS) && !codes.contains(&c::CK_FORMAT));
 }
+
+/// The codes of the errors `validate_instance` reports for `inst`.
+fn instance_errors(inst: crate::ir::Instance) -> Vec<&'static str> {
+    match super::validate_instance(inst) {
+        Ok(c) => panic!("{} should fail", c.name),
+        Err(e) => e
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.code)
+            .collect(),
+    }
+}
+
+#[test]
+fn validated_instances_validate_again_with_the_same_format() {
+    let all = super::validate(&baselines()).unwrap_or_else(|d| panic!("{:#?}", d.0));
+    for checked in all.instances() {
+        let again = super::validate_instance(checked.clone().into_instance())
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(&again, checked);
+    }
+}
+
+#[test]
+fn built_instances_break_the_rules_specs_do() {
+    let v = ok(xdl_v3());
+    let base = v.instances()[0].clone().into_instance();
+    let mut i = base.clone();
+    i.tile.m = 48;
+    assert_eq!(instance_errors(i), [c::TILE_DIV, c::SRC_VECTOR]);
+    // What reading a spec guarantees: positive sizes, the kind's own optional parts.
+    let mut i = base.clone();
+    i.repeat = [0, 1];
+    assert_eq!(instance_errors(i), [c::RANGE]);
+    let mut i = base.clone();
+    i.wavelet = Some(crate::ir::Wavelet { load: 64, math: 64 });
+    assert_eq!(instance_errors(i), [c::NOT_APPLICABLE]);
+    let mut i = base.clone();
+    i.targets.push(i.targets[0]);
+    assert_eq!(instance_errors(i), [c::TARGETS]);
+    let mut i = base.clone();
+    i.allow = vec!["no_rule".into()];
+    assert_eq!(instance_errors(i), [crate::keys::codes::UNKNOWN_WORD]);
+    // A rule the instance allows is no error.
+    let mut i = base;
+    i.tile.m = 48;
+    i.allow = vec![c::TILE_DIV.into(), c::SRC_VECTOR.into()];
+    assert!(super::validate_instance(i).is_ok());
+}
+
+#[test]
+fn reading_a_checked_instance_validates_it() {
+    let v = ok(xdl_v3());
+    let json = serde_json::to_string(&v.instances()[0]).unwrap();
+    let back: crate::ir::Checked = serde_json::from_str(&json).unwrap();
+    assert_eq!(&back, &v.instances()[0]);
+    let broken = json.replace("\"block\":64", "\"block\":0");
+    assert_ne!(broken, json);
+    let err = serde_json::from_str::<crate::ir::Checked>(&broken).unwrap_err();
+    assert!(err.to_string().contains(c::RANGE), "{err}");
+}

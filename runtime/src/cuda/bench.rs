@@ -15,7 +15,7 @@ use crate::reference::{random_tensor, reference, relative_error_of, tolerance};
 use crate::tensor::{Tensor, TensorData};
 use crate::verify::Verification;
 use ck_compiler::emit::hip::HipKernel;
-use ck_compiler::ir::Instance;
+use ck_compiler::ir::Checked;
 use ck_compiler::model::ElementOp;
 use cudarc::driver::sys::CUevent_flags;
 use half::{bf16, f16};
@@ -90,7 +90,7 @@ pub struct NotPlain;
 
 /// Whether the bench can time `inst`: plain convolution only (the shared reference has no
 /// element-wise ops and no D tensors).
-pub fn plain_convolution(inst: &Instance) -> Result<(), NotPlain> {
+pub fn plain_convolution(inst: &Checked) -> Result<(), NotPlain> {
     let ops = inst.elementwise;
     let pass = ElementOp::PassThrough;
     if ops.input != pass || ops.weight != pass || ops.output != pass || !inst.types.ds.is_empty() {
@@ -199,7 +199,7 @@ impl BenchProblem {
     pub fn measure(
         &self,
         be: &CudaBackend,
-        inst: &Instance,
+        inst: &Checked,
         k: &LoadedKernel,
         kernel: &HipKernel,
         trials: Trials,
@@ -336,7 +336,7 @@ mod tests {
         // 10 ms: one launch a trial, no warm-up beyond the first timing.
         assert_eq!(t.scaled(10_000.0), (1, 0));
     }
-    use crate::testing::{Variant, instance};
+    use crate::testing::{Variant, changed, instance};
     use ck_compiler::model::{DataType, Op};
 
     #[test]
@@ -371,9 +371,10 @@ mod tests {
     #[test]
     fn shared_kernel_texts_compile_once() {
         let fp16 = crate::gpu::portable_kernel(&instance(Variant::FwdTile), "cuda").unwrap();
-        let mut split = instance(Variant::FwdTile);
-        split.name = "split".into();
-        split.work.split_k = ck_compiler::ir::SplitK::Fixed(3);
+        let split = changed(&instance(Variant::FwdTile), |i| {
+            i.name = "split".into();
+            i.work.split_k = ck_compiler::ir::SplitK::Fixed(3);
+        });
         let same = crate::gpu::portable_kernel(&split, "cuda").unwrap();
         let other = crate::gpu::portable_kernel(&instance(Variant::BwdDataTile), "cuda").unwrap();
         let mut texts = KernelTexts::default();
@@ -387,9 +388,9 @@ mod tests {
 
     #[test]
     fn only_plain_convolutions() {
-        let mut inst = instance(Variant::FwdXdl);
+        let inst = instance(Variant::FwdXdl);
         assert!(plain_convolution(&inst).is_ok());
-        inst.elementwise.output = ElementOp::Relu;
-        assert!(plain_convolution(&inst).is_err());
+        let relu = changed(&inst, |i| i.elementwise.output = ElementOp::Relu);
+        assert!(plain_convolution(&relu).is_err());
     }
 }

@@ -16,7 +16,7 @@ use crate::device::DeviceModel;
 use crate::gpu::{self, ArgImage, Enqueue, LaunchError, LoadedKernels, PlanWork};
 use crate::problem::ConvProblem;
 use ck_compiler::emit::hip::HipKernel;
-use ck_compiler::ir::Instance;
+use ck_compiler::ir::Checked;
 use ck_compiler::kernel::{
     Buffers, CkArgs, DeviceInfo, EntryKind, KernelConfig, LaunchPlan, NO_CLUSTERS, TensorMap,
     tensor_maps, tma_mode,
@@ -278,7 +278,7 @@ impl CudaBackend {
     /// Plans `problem` for `kernel`, the kernel of `inst`, on this device (see [`gpu::plan`]).
     pub fn plan(
         &self,
-        inst: &Instance,
+        inst: &Checked,
         kernel: &HipKernel,
         problem: &ConvProblem,
     ) -> Result<LaunchPlan, CudaError> {

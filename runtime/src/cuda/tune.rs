@@ -12,12 +12,12 @@ use crate::problem::ConvProblem;
 use crate::registry::{NoInstance, Registry};
 use crate::tuning::Record;
 use ck_compiler::emit::hip::HipKernel;
-use ck_compiler::ir::Instance;
+use ck_compiler::ir::Checked;
 
 /// One candidate's result: median microseconds a run, or why it has none.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Timed<'r> {
-    pub instance: &'r Instance,
+    pub instance: &'r Checked,
     pub us: Result<f64, Untimed>,
 }
 
@@ -42,7 +42,7 @@ pub enum Untimed {
 /// first (those without a time last, by name).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tuned<'r> {
-    pub best: &'r Instance,
+    pub best: &'r Checked,
     pub us: f64,
     pub timed: Vec<Timed<'r>>,
 }
@@ -98,7 +98,7 @@ pub fn tune<'r>(
     reg.select_for(p, be)?;
     let mut timed = Vec::new();
     // (instance, its own kernel: its launch plan, index of its kernel text)
-    let mut runs: Vec<(&Instance, HipKernel, usize)> = Vec::new();
+    let mut runs: Vec<(&Checked, HipKernel, usize)> = Vec::new();
     let mut texts = KernelTexts::default();
     let supported = reg
         .candidates_for(p, be)

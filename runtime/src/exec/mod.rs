@@ -22,7 +22,7 @@ use crate::padded::Padded;
 use crate::problem::{ConvProblem, ProblemError};
 use crate::support::{Formulation, Unsupported, formulation};
 use crate::tensor::{Tensor, round_to};
-use ck_compiler::ir::Instance;
+use ck_compiler::ir::Checked;
 use ck_compiler::model::{DataType, ElementOp, Layout, Op, Reduction};
 use operands::{Operands, OperandsSpec};
 use serde::Serialize;
@@ -123,7 +123,7 @@ impl Epilogue {
 /// Workspace bytes the instance needs for this problem on `dev`: StreamK Linear/Tree partials
 /// and flags per batch, the fp32 destination of two-stage instances, else 0 (and 0 for an
 /// impossible problem, which no instance runs).
-pub fn workspace_size(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> u64 {
+pub fn workspace_size(inst: &Checked, p: &ConvProblem, dev: &DeviceModel) -> u64 {
     if p.validate().is_err() {
         return 0;
     }
@@ -146,7 +146,7 @@ pub fn workspace_size(inst: &Instance, p: &ConvProblem, dev: &DeviceModel) -> u6
 /// Whether the CPU back end computes this instance's types, element-wise ops and tensors:
 /// fp16/bf16/fp32 data, unary ops on the sources, a result op with the one D tensor a binary op
 /// takes.
-pub fn cpu_types(inst: &Instance) -> Result<(), RunError> {
+pub fn cpu_types(inst: &Checked) -> Result<(), RunError> {
     for dt in [inst.types.input, inst.types.weight, inst.types.output] {
         if !matches!(dt, DataType::Fp16 | DataType::Bf16 | DataType::Fp32) {
             return Err(RunError::NotSupportedOnCpu(format!("{dt} tensors")));
@@ -216,7 +216,7 @@ pub(crate) fn check_tensor(p: &ConvProblem, role: Role, t: &Tensor) -> Result<()
 /// the instance runs as its transpose ([`Formulation::Transposed`]) computes the transpose's
 /// weights, then places each where the problem's layout holds it.
 pub fn run(
-    inst: &Instance,
+    inst: &Checked,
     p: &ConvProblem,
     bufs: &mut Buffers<'_>,
     dev: &DeviceModel,
@@ -336,7 +336,7 @@ pub fn run(
 /// Runs the padded problem of `pd` on host copies of the tensors it stages
 /// ([`Formulation::Padded`]), then copies the destination's back.
 fn run_padded(
-    inst: &Instance,
+    inst: &Checked,
     pd: &Padded,
     bufs: &mut Buffers<'_>,
     dev: &DeviceModel,

@@ -12,7 +12,7 @@ use crate::problem::ConvProblem;
 use crate::support::{Formulation, formulation, supports_on};
 use crate::tensor::{Tensor, TensorData};
 use ck_compiler::emit::hip::{HipKernel, emit_hip};
-use ck_compiler::ir::Instance;
+use ck_compiler::ir::Checked;
 use ck_compiler::kernel::{
     self, CkArgs, ConvDims, DeviceInfo, Elem, EntryKind, IMAGE_BYTES, KernelConfig, LaunchPlan,
     Schedule, Step, TMA_MAP_BYTES, TMA_MAPS_OFFSET, ZeroTarget,
@@ -34,14 +34,14 @@ fn not_on(backend: &str, why: String) -> RunError {
 ///
 /// The kernel takes one D pointer, read at the destination's offsets in the destination's type,
 /// and one `alpha` shared by Scale (`alpha` = the scale) and Bilinear.
-pub fn portable_kernel(inst: &Instance, backend: &str) -> Result<HipKernel, RunError> {
+pub fn portable_kernel(inst: &Checked, backend: &str) -> Result<HipKernel, RunError> {
     portable_checks(inst, backend)?;
     emit_hip(inst).map_err(|e| not_on(backend, e.to_string()))
 }
 
 /// Whether [`portable_kernel`] has a kernel for `inst`, without emitting its source: what
 /// [`Backend::accepts`](crate::Backend::accepts) answers for every candidate of a selection.
-pub fn portable_checks(inst: &Instance, backend: &str) -> Result<(), RunError> {
+pub fn portable_checks(inst: &Checked, backend: &str) -> Result<(), RunError> {
     for dt in [inst.types.input, inst.types.weight, inst.types.output] {
         if !matches!(dt, DataType::Fp16 | DataType::Bf16 | DataType::Fp32) {
             return Err(not_on(
@@ -90,7 +90,7 @@ pub fn portable_checks(inst: &Instance, backend: &str) -> Result<(), RunError> {
 }
 
 /// The kernel's `alpha` and `beta` for the instance's ops (see [`portable_kernel`]).
-fn kernel_scalars(inst: &Instance, args: &ElementArgs) -> (f64, f64) {
+fn kernel_scalars(inst: &Checked, args: &ElementArgs) -> (f64, f64) {
     let (_, result) = ops_by_role(inst.op, &inst.elementwise);
     if result == ElementOp::Bilinear {
         (f64::from(args.alpha), f64::from(args.beta))
@@ -103,7 +103,7 @@ fn kernel_scalars(inst: &Instance, args: &ElementArgs) -> (f64, f64) {
 /// ([`formulation`]: as stated, folded, transposed or on padded copies staged in the
 /// workspace), checking the problem's data types.
 pub fn plan(
-    inst: &Instance,
+    inst: &Checked,
     config: &KernelConfig,
     problem: &ConvProblem,
     model: &DeviceModel,
@@ -169,7 +169,7 @@ fn groups_as_stated(
 /// [`plan`] on device `d`, with its model and launch limits.
 pub(crate) fn plan_on<D: HostDevice>(
     d: &D,
-    inst: &Instance,
+    inst: &Checked,
     kernel: &HipKernel,
     problem: &ConvProblem,
 ) -> Result<LaunchPlan, LaunchError> {
@@ -186,7 +186,7 @@ pub(crate) fn plan_on<D: HostDevice>(
 /// configuration and launch plan, without its source.
 pub(crate) fn plans_on<D: HostDevice>(
     d: &D,
-    inst: &Instance,
+    inst: &Checked,
     p: &ConvProblem,
 ) -> Result<(), RunError> {
     let config = KernelConfig::new(inst).map_err(|e| not_on(d.backend(), e.to_string()))?;
@@ -462,7 +462,7 @@ fn stats(k: &HipKernel, plan: &LaunchPlan, p: &ConvProblem) -> RunStats {
         .arg_blocks()
         .map(|a| pos(a.k_iters) * pos(a.tiles_m) * pos(a.tiles_n))
         .sum();
-    let batches = p.g.div_ceil(u64::from(k.config.merge_groups.max(1)));
+    let batches = p.g.div_ceil(u64::from(k.config.merge_groups));
     // Every launch but the convert's runs the problem's workgroups.
     let workgroups = plan
         .steps
@@ -533,14 +533,14 @@ macro_rules! device_backend {
 
             fn accepts(
                 &self,
-                inst: &ck_compiler::ir::Instance,
+                inst: &ck_compiler::ir::Checked,
             ) -> Result<(), $crate::exec::RunError> {
                 $crate::gpu::portable_checks(inst, $name)
             }
 
             fn plans(
                 &self,
-                inst: &ck_compiler::ir::Instance,
+                inst: &ck_compiler::ir::Checked,
                 p: &$crate::problem::ConvProblem,
             ) -> Result<(), $crate::exec::RunError> {
                 $crate::gpu::plans_on(self, inst, p)
@@ -557,7 +557,7 @@ macro_rules! device_backend {
             /// The device workspace is the back end's own; host runs need none.
             fn workspace_size(
                 &self,
-                _inst: &ck_compiler::ir::Instance,
+                _inst: &ck_compiler::ir::Checked,
                 _p: &$crate::problem::ConvProblem,
             ) -> u64 {
                 0
@@ -565,7 +565,7 @@ macro_rules! device_backend {
 
             fn run(
                 &self,
-                inst: &ck_compiler::ir::Instance,
+                inst: &ck_compiler::ir::Checked,
                 p: &$crate::problem::ConvProblem,
                 bufs: &mut $crate::exec::Buffers<'_>,
             ) -> Result<$crate::exec::RunStats, $crate::exec::RunError> {
@@ -579,7 +579,7 @@ pub(crate) use device_backend;
 /// [`Backend::run`](crate::Backend::run) on a device: host tensors in, host tensors out.
 pub(crate) fn run_on_host<D: HostDevice>(
     d: &D,
-    inst: &Instance,
+    inst: &Checked,
     p: &ConvProblem,
     bufs: &mut Buffers<'_>,
 ) -> Result<RunStats, RunError> {
@@ -727,7 +727,7 @@ mod tests {
     /// entry runs the problem as stated: it masks the vectors past the last group.
     #[test]
     fn zero_groups_are_not_copied_for_the_small_channel_entry() {
-        use crate::testing::{Variant, for_problem, instance};
+        use crate::testing::{Variant, for_problem, forced, instance};
         let dev = DeviceInfo {
             compute_units: 132,
             max_lds_bytes: 227 * 1024,
@@ -746,8 +746,9 @@ mod tests {
                 format!("{op} 2d {groups} filter=3x3 input=14x14 pad=1 layout=nhwgc dtype=fp16")
                     .parse()
                     .unwrap();
-            let mut inst = for_problem(instance(variant), &p);
-            inst.work.merge_groups = 8;
+            let inst = forced(&for_problem(instance(variant), &p), |i| {
+                i.work.merge_groups = 8
+            });
             let Ok(Formulation::Padded(pd)) = formulation(&inst, &p, &DeviceModel::default())
             else {
                 panic!("{op} {groups}: not whole merges of 8");

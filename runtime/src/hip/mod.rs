@@ -14,7 +14,7 @@ use crate::gpu::{self, ArgImage, LaunchError, LoadedKernels, PlanWork};
 use crate::problem::ConvProblem;
 use api::{Api, Function, Module, api};
 use ck_compiler::emit::hip::HipKernel;
-use ck_compiler::ir::Instance;
+use ck_compiler::ir::Checked;
 use ck_compiler::kernel::{Buffers, DeviceInfo, EntryKind, LaunchPlan, NO_CLUSTERS};
 use std::ffi::{CString, c_void};
 
@@ -335,7 +335,7 @@ impl HipBackend {
     /// Plans `problem` for `kernel`, the kernel of `inst`, on this device (see [`gpu::plan`]).
     pub fn plan(
         &self,
-        inst: &Instance,
+        inst: &Checked,
         kernel: &HipKernel,
         problem: &ConvProblem,
     ) -> Result<LaunchPlan, HipError> {

@@ -2,7 +2,7 @@
 //! work schedule (split-K 1 and auto / more, StreamK linear / tree / atomic, a D tensor), each on the
 //! first small problem it supports, against the fp64 reference.
 
-use ck_compiler::ir::{Instance, SplitK};
+use ck_compiler::ir::{Checked, SplitK};
 use ck_compiler::load::Session;
 use ck_compiler::model::{Op, Reduction};
 use ck_runtime::subset::ScheduleKind;
@@ -13,7 +13,7 @@ use ck_runtime::{Backend, DeviceModel, Formulation, ProblemData, formulation, pr
 pub const SMALL_CUS: u32 = 3;
 
 /// The StreamK atomic instances of `tests/gpu/streamk_atomic.ck` (the library has none).
-fn atomic_streamk() -> Vec<Instance> {
+fn atomic_streamk() -> Vec<Checked> {
     let mut session = Session::new();
     session.add_path(std::path::Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -25,18 +25,18 @@ fn atomic_streamk() -> Vec<Instance> {
 }
 
 /// One instance per case, the first the back end accepts.
-pub fn cases(backend: &dyn Backend) -> Vec<(&'static str, Instance)> {
+pub fn cases(backend: &dyn Backend) -> Vec<(&'static str, Checked)> {
     let lib = ck_instances::all();
     let atomic = atomic_streamk();
-    let pick = |what: &'static str, insts: &[Instance], f: &dyn Fn(&Instance) -> bool| {
+    let pick = |what: &'static str, insts: &[Checked], f: &dyn Fn(&Checked) -> bool| {
         let inst = insts
             .iter()
             .find(|i| f(i) && backend.accepts(i).is_ok())
             .unwrap_or_else(|| panic!("no {what} instance that {} accepts", backend.name()));
         (what, inst.clone())
     };
-    let streamk = |r: Reduction| move |i: &Instance| matches!(ScheduleKind::of(i), ScheduleKind::StreamK { reduction, .. } if reduction == r);
-    let plain = |i: &Instance| i.types.ds.is_empty() && i.work.streamk.is_none();
+    let streamk = |r: Reduction| move |i: &Checked| matches!(ScheduleKind::of(i), ScheduleKind::StreamK { reduction, .. } if reduction == r);
+    let plain = |i: &Checked| i.types.ds.is_empty() && i.work.streamk.is_none();
     vec![
         pick("split-K 1", lib, &|i| {
             plain(i) && i.work.split_k == SplitK::Fixed(1)

@@ -6,7 +6,7 @@ use super::write_outputs;
 use crate::cli::{BenchArgs, Color};
 use crate::input::registry;
 use ck_compiler::emit::hip::HipKernel;
-use ck_compiler::ir::Instance;
+use ck_compiler::ir::Checked;
 use ck_compiler::kernel::{EntryKind, MAX_CLUSTER};
 use ck_compiler::model::{DataType, Op};
 use ck_runtime::cuda::bench::{BenchProblem, KernelTexts, Trials, plain_convolution};
@@ -40,7 +40,7 @@ struct Work<'a> {
 
 /// The kernel of every instance the bench can time (plain convolutions with a portable kernel),
 /// indexed like `instances`; the reasons of the others are counted on standard error.
-fn kernels_of(instances: &[&Instance]) -> Vec<Option<HipKernel>> {
+fn kernels_of(instances: &[&Checked]) -> Vec<Option<HipKernel>> {
     let mut skipped = 0;
     let out = instances
         .iter()
@@ -64,11 +64,11 @@ fn kernels_of(instances: &[&Instance]) -> Vec<Option<HipKernel>> {
 /// The runs of each problem: the instances that support it on `device` and that `takes` (the
 /// back end's launch plan where there is one, and `--top`) keeps.
 fn work<'a>(
-    instances: &[&Instance],
+    instances: &[&Checked],
     kernels: &'a [Option<HipKernel>],
     problems: Vec<ConvProblem>,
     device: &DeviceModel,
-    takes: &dyn Fn(&Instance, &ConvProblem) -> bool,
+    takes: &dyn Fn(&Checked, &ConvProblem) -> bool,
 ) -> Work<'a> {
     let mut texts = KernelTexts::default();
     let shapes = problems
@@ -170,12 +170,12 @@ pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
     let Some(reg) = registry(&args.instances, color, be.device_model())? else {
         return Ok(crate::output::exit(false));
     };
-    let instances: Vec<&Instance> = reg.instances().collect();
+    let instances: Vec<&Checked> = reg.instances().collect();
     let kernels = kernels_of(&instances);
     let ranked = args
         .top
         .map(|n| top_ranked(&reg, &be, &problems, n as usize));
-    let takes = |inst: &Instance, p: &ConvProblem| {
+    let takes = |inst: &Checked, p: &ConvProblem| {
         be.plans(inst, p).is_ok()
             && ranked
                 .as_ref()
@@ -334,7 +334,7 @@ fn compile_bar(n: usize) -> Result<ProgressBar, String> {
 }
 
 fn instance_result(
-    inst: &Instance,
+    inst: &Checked,
     kernel: &HipKernel,
     m: &Result<ck_runtime::cuda::bench::Measurement, String>,
     data: Option<&BenchProblem>,
@@ -398,7 +398,7 @@ fn precompile(
         [] => vec![DataType::Fp16, DataType::Bf16],
         dts => dts.iter().map(|&d| d.dtype()).collect(),
     };
-    let instances: Vec<&Instance> = reg.instances().collect();
+    let instances: Vec<&Checked> = reg.instances().collect();
     let kernels = kernels_of(&instances);
     let mut problems = Vec::new();
     for &op in &ops {

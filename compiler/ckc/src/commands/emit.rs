@@ -6,7 +6,7 @@ use crate::cli::{Color, EmitTarget};
 use ck_compiler::emit::hip::kernel_text;
 use ck_compiler::emit::{
     self, CkFormat, CkRelease, FormatError, OutFile, check_format, dispatcher_name, emit_ck_for,
-    instance_string, instance_string_as, manifest_json, unprintable,
+    instance_string, instance_string_as, manifest_json,
 };
 use ck_compiler::ir::Validated;
 use ck_compiler::kernel::KernelConfig;
@@ -87,16 +87,18 @@ fn traits(set: &Validated, ck_format: Option<&str>) -> Result<String, Vec<String
     let mut errors = Vec::new();
     for inst in set.instances() {
         let line = match ck_format {
-            None => instance_string(inst).map_err(String::from),
+            None => Ok(instance_string(inst)),
             Some(name) => check_format(inst.op, inst.kind, Some(name))
-                .and_then(|f: CkFormat| match unprintable(inst, f) {
-                    Some(feature) => Err(FormatError::Unprintable {
-                        variant: f.variant_name(),
-                        ck_name: f.ck_name(),
-                        feature,
-                    }),
-                    None => Ok(instance_string_as(inst, f)),
-                })
+                .and_then(
+                    |f: CkFormat| match ck_compiler::validate::unprintable(inst, f) {
+                        Some(feature) => Err(FormatError::Unprintable {
+                            variant: f.variant_name(),
+                            ck_name: f.ck_name(),
+                            feature,
+                        }),
+                        None => Ok(instance_string_as(inst, f)),
+                    },
+                )
                 .map_err(String::from),
         };
         match line {

@@ -155,7 +155,7 @@ fn with_validated(
 }
 
 /// `ckc list`'s lines: name, op, kind and targets of each instance.
-fn list_lines(instances: &[ck_compiler::ir::Instance]) {
+fn list_lines(instances: &[ck_compiler::ir::Checked]) {
     for inst in instances {
         let targets: Vec<_> = inst.targets.iter().map(|a| a.keyword()).collect();
         crate::output::line(format_args!(

@@ -4,7 +4,7 @@
 use super::candidates::{RankFor, lines, parse_problem, ranking};
 use crate::cli::{BackendKind, Color, RunArgs};
 use crate::input::registry;
-use ck_compiler::ir::Instance;
+use ck_compiler::ir::Checked;
 use ck_runtime::reference::fresh_seed;
 use ck_runtime::support::Rule;
 use ck_runtime::{
@@ -71,7 +71,7 @@ fn tuned<'r>(
     p: &ConvProblem,
     seed: u64,
     db: Option<&std::path::PathBuf>,
-) -> Result<&'r Instance, String> {
+) -> Result<&'r Checked, String> {
     use ck_runtime::cuda::{CudaBackend, bench::Trials, tune::tune};
     use ck_runtime::tuning::DeviceKey;
     let be = CudaBackend::new(0).map_err(|e| format!("the CUDA back end: {e}"))?;
@@ -103,7 +103,7 @@ fn tuned<'r>(
     _: &ConvProblem,
     _: u64,
     _: Option<&std::path::PathBuf>,
-) -> Result<&'r Instance, String> {
+) -> Result<&'r Checked, String> {
     Err("--tune times instances on the CUDA back end: this ckc was built without it (cargo feature `cuda`)".into())
 }
 
@@ -114,7 +114,7 @@ fn select<'r>(
     p: &ConvProblem,
     backend: &dyn Backend,
     db: Option<&std::path::PathBuf>,
-) -> Result<Result<&'r Instance, ck_runtime::NoInstance>, String> {
+) -> Result<Result<&'r Checked, ck_runtime::NoInstance>, String> {
     #[cfg(feature = "cuda")]
     if backend.device_id().is_some() {
         use ck_runtime::tuning::Ranking;
@@ -192,7 +192,7 @@ pub fn run(args: &RunArgs, color: Color) -> Result<ExitCode, String> {
             }
         },
     };
-    let instance_string = ck_compiler::emit::instance_string(inst)?;
+    let instance_string = ck_compiler::emit::instance_string(inst);
     let mut data = ProblemData::random(inst, &p, seed).map_err(|e| e.to_string())?;
     let start = Instant::now();
     let stats = data

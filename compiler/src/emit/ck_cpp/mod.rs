@@ -10,11 +10,11 @@ mod release;
 mod tile;
 
 use super::access::{element_op_slot, flag_slot, int_slot, seq_slot, type_slot};
-use super::format::{CkFormat, Field, FormatError, IntField, Value, format_for};
+use super::format::{CkFormat, Field, IntField, Value};
 use super::out_file::OutFile;
 use super::spelling::*;
 use super::template::{Text, render};
-use crate::ir::{Instance, Validated};
+use crate::ir::{Checked, Instance, Validated};
 use crate::model::{ConvSpec, DataType, Kind, Layout, Op};
 use std::collections::BTreeMap;
 
@@ -24,8 +24,6 @@ pub use release::CkRelease;
 /// first, so an emitter that meets one has a bug upstream).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CkCppError {
-    #[error(transparent)]
-    Format(#[from] FormatError),
     #[error(
         "instance `{instance}`: the CK-Tile dispatcher generates no kernel for pipeline `{pipeline}`"
     )]
@@ -92,13 +90,12 @@ pub fn emit_ck_for(set: &Validated, release: CkRelease) -> Result<CkSources, CkC
     let mut files = Vec::new();
     let mut left_out = Vec::new();
     for inst in set.instances() {
-        let format = format_for(inst)?;
-        if let Some(why) = release.lacks(inst, format) {
+        if let Some(why) = release.lacks(inst) {
             left_out.push((inst.name.clone(), why));
             continue;
         }
         match inst.kind {
-            Kind::Tile => files.push(tile::kernel_source(inst, format)?),
+            Kind::Tile => files.push(tile::kernel_source(inst)?),
             _ => {
                 let alias = AliasKey {
                     group: inst.family.as_ref().map_or(&inst.name, |f| &f.name).clone(),
@@ -112,7 +109,7 @@ pub fn emit_ck_for(set: &Validated, release: CkRelease) -> Result<CkSources, CkC
                     .or_default()
                     .entry(alias)
                     .or_default()
-                    .push((inst, format));
+                    .push(inst);
             }
         }
     }
@@ -159,7 +156,7 @@ pub fn emit_ck_for(set: &Validated, release: CkRelease) -> Result<CkSources, CkC
 }
 
 /// The instances of one header, by alias template.
-type Aliases<'a> = BTreeMap<AliasKey, Vec<(&'a Instance, CkFormat)>>;
+type Aliases<'a> = BTreeMap<AliasKey, Vec<&'a Checked>>;
 /// A tuple row: its doc lines and `(parameter name, argument)` pairs.
 type Row = (Vec<String>, Vec<(&'static str, String)>);
 
@@ -461,16 +458,12 @@ fn header_words(name: &str) -> [String; 4] {
 }
 
 /// The alias body: the column table, then one row per distinct instance.
-fn table(
-    format: CkFormat,
-    members: &[(&Instance, CkFormat)],
-    release: CkRelease,
-) -> Result<String, CkCppError> {
+fn table(format: CkFormat, members: &[&Checked], release: CkRelease) -> Result<String, CkCppError> {
     let class = class_name(format);
     // Explicit GEMM rows nest the inner GEMM op after the conv op's head arguments.
     let inner = (format == CkFormat::BwdWeightExplicit).then_some(explicit::HEAD);
     let mut rows: Vec<Row> = Vec::new();
-    for (inst, _) in members {
+    for inst in members {
         let r = row(inst, format, release)?;
         let doc = if inst.family.is_some() {
             inst.doc.clone()
@@ -556,7 +549,7 @@ fn header(key: &HeaderKey, aliases: &Aliases, release: CkRelease) -> Result<OutF
     let mut impls: Vec<String> = aliases
         .values()
         .flatten()
-        .map(|(_, f)| impl_header(*f))
+        .map(|i| impl_header(i.format()))
         .collect();
     if key.kind == Kind::ExplicitGemm {
         impls.push(explicit::INNER_HEADER.to_string());
@@ -582,7 +575,7 @@ fn header(key: &HeaderKey, aliases: &Aliases, release: CkRelease) -> Result<OutF
         &[("tf32", tf32), ("gemm_layouts", gemm_layouts)],
     ));
     for &spec in ConvSpec::ALL {
-        if aliases.values().flatten().any(|(i, _)| i.spec == spec) {
+        if aliases.values().flatten().any(|i| i.spec == spec) {
             writeln!(
                 out,
                 "static constexpr auto {} = {spec_ty}::{};",
@@ -593,9 +586,10 @@ fn header(key: &HeaderKey, aliases: &Aliases, release: CkRelease) -> Result<OutF
     }
     out.push('\n');
     for (alias, members) in aliases {
-        let Some(&(first, format)) = members.first() else {
+        let Some(&first) = members.first() else {
             continue;
         };
+        let format = first.format();
         let doc = first.family.as_ref().map_or(&first.doc, |f| &f.doc);
         for d in doc {
             comment_line(&mut out, "", d);
@@ -685,9 +679,10 @@ fn base_class(inst: &Instance) -> String {
 }
 
 /// One `.cpp` per distinct instantiation of an alias (dims, layouts, ConvSpec, pipeline).
-fn sources(key: &HeaderKey, alias: &AliasKey, members: &[(&Instance, CkFormat)]) -> Vec<Source> {
+fn sources(key: &HeaderKey, alias: &AliasKey, members: &[&Checked]) -> Vec<Source> {
     let mut seen: BTreeMap<String, Source> = BTreeMap::new();
-    for &(inst, format) in members {
+    for &inst in members {
+        let format = inst.format();
         let layouts = [inst.layout.input, inst.layout.weight, inst.layout.output];
         let (a, b, e) = match key.op {
             Op::BwdData => (layouts[2], layouts[1], layouts[0]),

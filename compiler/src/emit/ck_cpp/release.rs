@@ -2,7 +2,7 @@
 //! release does not have are left out of its emission and named, never emitted to fail later.
 
 use crate::emit::format::CkFormat;
-use crate::ir::Instance;
+use crate::ir::Checked;
 
 /// A CK tree the emitted C++ compiles against.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -31,9 +31,10 @@ impl CkRelease {
         CkRelease::ALL.into_iter().find(|r| r.keyword() == s)
     }
 
-    /// Why `inst`, emitted in `format`, has no C++ in this release, where it has none.
-    pub fn lacks(self, inst: &Instance, format: CkFormat) -> Option<String> {
+    /// Why `inst`, emitted in its format, has no C++ in this release, where it has none.
+    pub fn lacks(self, inst: &Checked) -> Option<String> {
         use CkFormat::*;
+        let format = inst.format();
         if self == CkRelease::Current {
             return None;
         }

@@ -7,13 +7,12 @@
 //! bwd-weight invoker (`example/ck_tile/20_grouped_convolution`).
 
 use super::super::access::tile_kernel;
-use super::super::format::CkFormat;
 use super::super::names::dispatcher_name;
 use super::super::spelling::*;
 use super::super::template::{Text, render};
-use super::super::traits::instance_string_as;
+use super::super::traits::instance_string;
 use super::{BANNER, CkCppError, OutFile, cpp_type};
-use crate::ir::{Instance, StreamK, TileKernel};
+use crate::ir::{Checked, Instance, StreamK, TileKernel};
 use crate::model::{DataType, Epilogue, Layout, Op, PipelineVersion};
 
 /// The pipeline class, its base (for the hot-loop and tail queries) and whether it takes the
@@ -185,21 +184,21 @@ fn title(prefix: &str) -> String {
 }
 
 /// The kernel's instantiation source, `tile/{op}/{dispatcher name}.hpp`.
-pub(super) fn kernel_source(inst: &Instance, format: CkFormat) -> Result<OutFile, CkCppError> {
+pub(super) fn kernel_source(inst: &Checked) -> Result<OutFile, CkCppError> {
     let pipe = pipeline_classes(inst)?;
     let name =
         dispatcher_name(inst).ok_or_else(|| CkCppError::DispatcherName(inst.name.clone()))?;
     if inst.work.streamk.is_some() && inst.op != Op::BwdWeight {
         return Err(CkCppError::TileStreamK(inst.name.clone()));
     }
-    let mut scratch = inst.clone();
+    let mut scratch = Instance::clone(inst);
     let tk = *tile_kernel(&mut scratch);
     let dir = direction(inst.op);
     let mut out = Text::default();
     writeln!(
         out,
         "{BANNER}// {}\n// Variant: {}",
-        instance_string_as(inst, format),
+        instance_string(inst),
         inst.op.keyword()
     );
     for d in &inst.doc {

@@ -7,7 +7,7 @@ mod source;
 
 pub use source::{KernelText, fnv1a, kernel_text};
 
-use crate::ir::Instance;
+use crate::ir::Checked;
 use crate::kernel::{
     ConvDims, DeviceInfo, EntryKind, KernelConfig, LaunchPlan, PlanError, PortableError,
 };
@@ -47,7 +47,7 @@ impl HipKernel {
 }
 
 /// Emits the portable kernel of one validated instance.
-pub fn emit_hip(inst: &Instance) -> Result<HipKernel, PortableError> {
+pub fn emit_hip(inst: &Checked) -> Result<HipKernel, PortableError> {
     let config = KernelConfig::new(inst)?;
     let kernel = source::kernel_text(&config);
     let base = &kernel.symbol_base;

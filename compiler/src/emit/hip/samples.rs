@@ -1,7 +1,8 @@
 //! Test support: instances built directly in the IR that exercise corners of the portable
 //! kernel's launch plan (ops, types, tiles, split-K, two-stage, StreamK) without going through
-//! validation, so a test can set exactly the parameter it is about. The compile and GPU checks
-//! run over the instance library instead.
+//! validation ([`crate::validate::unvalidated`]), so a test can set exactly the parameter it is
+//! about, in combinations no CK device op has. The compile and GPU checks run over the instance
+//! library instead.
 
 use crate::ir::*;
 use crate::model::*;
@@ -174,13 +175,13 @@ impl SampleBuilder {
         self
     }
 
-    pub fn build(self) -> Instance {
-        self.0
+    pub fn build(self) -> Checked {
+        crate::validate::unvalidated(self.0)
     }
 }
 
 /// The reference set: each instance stresses one feature on top of a plain configuration.
-pub fn instances() -> Vec<Instance> {
+pub fn instances() -> Vec<Checked> {
     use SampleBuilder as B;
     let mut out = Vec::new();
     for (op, tag) in [

@@ -1,11 +1,12 @@
-//! Instances built field by field, for the emitter tests (no front end involved).
+//! Instances built field by field, for the importer's round trips: CK's builder-test
+//! configurations, and per format variant a sample whose every printed field has a distinct
+//! value (no valid instance has them all, so the samples are printed by the crate's own
+//! printer, never through the public emitters, which take checked instances only).
 
-#![allow(dead_code)] // each test binary uses a different part
-
-use ck_compiler::emit::CkFormat;
-use ck_compiler::emit::access::blank_instance;
-use ck_compiler::ir::*;
-use ck_compiler::model::*;
+use crate::emit::CkFormat;
+use crate::emit::access::blank_instance;
+use crate::ir::*;
+use crate::model::*;
 
 pub fn transfer(
     cluster: &[u32],

@@ -198,13 +198,11 @@ const BASE: DeviceOp = DeviceOp {
     layouts: V3_BWD_W,
 };
 
-const V1: DeviceOp = DeviceOp {
-    kind: Kind::Xdl,
-    class: "DeviceGroupedConvBwdWeight_Xdl_CShuffle",
-    pipeline: PipelineFamily::Gridwise,
-    cluster_4d: true,
+/// What the older bwd-weight ops (XDL V1, WMMA V3 and the rows built on them) change from
+/// [`BASE`]: a fixed split-K, no merged groups, direct loads, large tensors or wave32 variant,
+/// the transpose-transfer parameters, and the old ops' layouts.
+const OLD_BASE: DeviceOp = DeviceOp {
     wave32_variant: false,
-    pass_through_only: false,
     split_k: SplitKSupport::Fixed,
     merge_groups: false,
     direct_load: false,
@@ -214,18 +212,20 @@ const V1: DeviceOp = DeviceOp {
     ..BASE
 };
 
+const V1: DeviceOp = DeviceOp {
+    kind: Kind::Xdl,
+    class: "DeviceGroupedConvBwdWeight_Xdl_CShuffle",
+    pipeline: PipelineFamily::Gridwise,
+    cluster_4d: true,
+    pass_through_only: false,
+    ..OLD_BASE
+};
+
 const WMMA_V3: DeviceOp = DeviceOp {
     kind: Kind::WmmaV3,
     class: "DeviceGroupedConvBwdWeight_Wmma_CShuffleV3",
     mma: Mma::Wmma,
-    wave32_variant: false,
-    split_k: SplitKSupport::Fixed,
-    merge_groups: false,
-    direct_load: false,
-    large_tensor: Support::No,
-    transpose: true,
-    layouts: OLD_BWD_W,
-    ..BASE
+    ..OLD_BASE
 };
 
 const TILE_BASE: DeviceOp = DeviceOp {

@@ -432,7 +432,10 @@ mod tests {
                 + pixels * 48.0 * 2.0 / t.bytes_per_us
                 + 2.0 * pixels * 512.0 / t.flops_per_us;
             let got = pointwise_us(&inst, &p).unwrap();
-            assert!((got - want).abs() < 1e-9 * want, "{dtype}: {got} against {want}");
+            assert!(
+                (got - want).abs() < 1e-9 * want,
+                "{dtype}: {got} against {want}"
+            );
         }
         let fp32 = ConvProblem::parse("fwd 2d N=32 K=32 C=16 filter=1x1 input=112x112 dtype=fp32")
             .unwrap();

@@ -262,6 +262,17 @@ const FWD_BASE: DeviceOp = DeviceOp {
     ..BASE
 };
 
+const BWD_DATA_XDL: DeviceOp = DeviceOp {
+    op: Op::BwdData,
+    kind: Kind::XdlMultipleD,
+    class: "DeviceGroupedConvBwdDataMultipleD_Xdl_CShuffle",
+    merge_groups: false,
+    transpose: true,
+    pad_gemm: true,
+    layouts: BWD_D,
+    ..FWD_BASE
+};
+
 static OPS: &[DeviceOp] = &[
     // Backward weight.
     V1,
@@ -406,28 +417,14 @@ static OPS: &[DeviceOp] = &[
         ..TILE_BASE
     },
     // Backward data.
+    BWD_DATA_XDL,
     DeviceOp {
-        op: Op::BwdData,
-        kind: Kind::XdlMultipleD,
-        class: "DeviceGroupedConvBwdDataMultipleD_Xdl_CShuffle",
-        merge_groups: false,
-        transpose: true,
-        pad_gemm: true,
-        layouts: BWD_D,
-        ..FWD_BASE
-    },
-    DeviceOp {
-        op: Op::BwdData,
         kind: Kind::WmmaMultipleD,
         class: "DeviceGroupedConvBwdDataMultipleD_Wmma_CShuffleV3",
         mma: Mma::Wmma,
         pipeline: PipelineFamily::BlockGemm,
-        merge_groups: false,
         prefetch: false,
-        transpose: true,
-        pad_gemm: true,
-        layouts: BWD_D,
-        ..FWD_BASE
+        ..BWD_DATA_XDL
     },
     DeviceOp {
         op: Op::BwdData,

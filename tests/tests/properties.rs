@@ -174,11 +174,17 @@ fn round_trips(set: &ck_compiler::ir::Validated) {
     }
 }
 
+/// `default` cases a property unless `PROPTEST_CASES` says how many.
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 proptest! {
     // 512 cases a test unless PROPTEST_CASES says how many.
-    #![proptest_config(ProptestConfig::with_cases(
-        std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(512),
-    ))]
+    #![proptest_config(ProptestConfig::with_cases(cases(512)))]
 
     #[test]
     fn edited_ck_sources_compile_or_give_diagnostics(
@@ -252,9 +258,7 @@ fn compile_one(source: &str) -> Option<Checked> {
 
 proptest! {
     // Two compilations a case: 128 cases unless PROPTEST_CASES says how many.
-    #![proptest_config(ProptestConfig::with_cases(
-        std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(128),
-    ))]
+    #![proptest_config(ProptestConfig::with_cases(cases(128)))]
 
     #[test]
     fn varied_library_instances_round_trip(

@@ -176,14 +176,7 @@ mod tests {
     use crate::ir::Checked;
 
     fn folder(test: &str, files: &[(&str, &str)]) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("ck-build-api-{}-{test}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        for (path, text) in files {
-            let path = dir.join(path);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        }
-        dir
+        crate::load::test_folder("ck-build-api", test, files)
     }
 
     const VALID: &str = "instance a {\n op = bwd_weight; kind = xdl_v3; dims = 2; layout = nhwgc;\n dtype = fp16; targets = [gfx942]; block = 64; tile = [32, 128, 32]; k1 = 8;\n instr = [32, 32]; repeat = [1, 4];\n a { cluster = [4, 4, 1]; src_vector = 8; dst_vector = 8; }\n b { cluster = [4, 16, 1]; src_vector = 8; dst_vector = 8; }\n c { shuffle = [1, 1]; cluster = [1, 8, 1, 8]; vector = 2; }\n}\n";

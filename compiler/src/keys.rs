@@ -280,9 +280,15 @@ pub fn closest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Vec
     scored.into_iter().take(3).map(|(_, c)| c).collect()
 }
 
-/// A key setting `$field` (a path into [`InstanceSpec`]) through the typing function `$ty`.
+/// A key setting `$field` (a path into [`InstanceSpec`]) through the typing function `$ty`;
+/// with `copy = …`, its own way of copying the field from a base.
 macro_rules! key {
     ($name:literal, $shape:expr, $ty:expr, $doc:literal, $($field:ident).+) => {
+        key!($name, $shape, $ty, $doc, $($field).+, copy = |d, s| {
+            d.$($field).+ = s.$($field).+.clone()
+        })
+    };
+    ($name:literal, $shape:expr, $ty:expr, $doc:literal, $($field:ident).+, copy = $copy:expr) => {
         Key {
             name: $name,
             shape: $shape,
@@ -292,7 +298,7 @@ macro_rules! key {
                     s.$($field).+ = Some($ty(v)?);
                     Ok(())
                 },
-                copy: |d, s| d.$($field).+ = s.$($field).+.clone(),
+                copy: $copy,
             },
         }
     };
@@ -301,23 +307,19 @@ macro_rules! key {
 /// A `streamk.*` key: also records the first StreamK setting's span.
 macro_rules! streamk_key {
     ($name:literal, $shape:expr, $ty:expr, $doc:literal, $field:ident) => {
-        Key {
-            name: $name,
-            shape: $shape,
-            doc: $doc,
-            target: Target::Spec {
-                set: |s, v| {
-                    s.streamk.$field = Some($ty(v)?);
-                    Ok(())
-                },
-                copy: |d, s| {
-                    if let Some(v) = &s.streamk.$field {
-                        d.streamk_span.get_or_insert(v.span);
-                        d.streamk.$field = Some(v.clone());
-                    }
-                },
-            },
-        }
+        key!(
+            $name,
+            $shape,
+            $ty,
+            $doc,
+            streamk.$field,
+            copy = |d, s| {
+                if let Some(v) = &s.streamk.$field {
+                    d.streamk_span.get_or_insert(v.span);
+                    d.streamk.$field = Some(v.clone());
+                }
+            }
+        )
     };
 }
 

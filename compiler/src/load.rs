@@ -358,20 +358,30 @@ fn io_error(path: &Path, err: &std::io::Error, import: Option<Span>) -> Diagnost
     }
 }
 
+/// A fresh folder under the system temp dir, named for the `prefix`'s tests and `test`, holding
+/// `files` (relative path, contents): the loader's and the build API's tests read such trees.
+#[cfg(test)]
+pub(crate) fn test_folder<T: AsRef<[u8]>>(
+    prefix: &str,
+    test: &str,
+    files: &[(&str, T)],
+) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("{prefix}-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for (path, contents) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, contents).unwrap();
+    }
+    dir
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// A fresh folder under the system temp dir holding `files` (relative path, bytes).
     fn folder(test: &str, files: &[(&str, &[u8])]) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("ck-load-{}-{test}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        for (path, bytes) in files {
-            let path = dir.join(path);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, bytes).unwrap();
-        }
-        dir
+        test_folder("ck-load", test, files)
     }
 
     fn codes(s: &Session) -> Vec<&'static str> {

@@ -198,13 +198,11 @@ const BASE: DeviceOp = DeviceOp {
     layouts: V3_BWD_W,
 };
 
-const V1: DeviceOp = DeviceOp {
-    kind: Kind::Xdl,
-    class: "DeviceGroupedConvBwdWeight_Xdl_CShuffle",
-    pipeline: PipelineFamily::Gridwise,
-    cluster_4d: true,
+/// What the older bwd-weight ops (XDL V1, WMMA V3 and the rows built on them) change from
+/// [`BASE`]: a fixed split-K, no merged groups, direct loads, large tensors or wave32 variant,
+/// the transpose-transfer parameters, and the old ops' layouts.
+const OLD_BASE: DeviceOp = DeviceOp {
     wave32_variant: false,
-    pass_through_only: false,
     split_k: SplitKSupport::Fixed,
     merge_groups: false,
     direct_load: false,
@@ -214,18 +212,20 @@ const V1: DeviceOp = DeviceOp {
     ..BASE
 };
 
+const V1: DeviceOp = DeviceOp {
+    kind: Kind::Xdl,
+    class: "DeviceGroupedConvBwdWeight_Xdl_CShuffle",
+    pipeline: PipelineFamily::Gridwise,
+    cluster_4d: true,
+    pass_through_only: false,
+    ..OLD_BASE
+};
+
 const WMMA_V3: DeviceOp = DeviceOp {
     kind: Kind::WmmaV3,
     class: "DeviceGroupedConvBwdWeight_Wmma_CShuffleV3",
     mma: Mma::Wmma,
-    wave32_variant: false,
-    split_k: SplitKSupport::Fixed,
-    merge_groups: false,
-    direct_load: false,
-    large_tensor: Support::No,
-    transpose: true,
-    layouts: OLD_BWD_W,
-    ..BASE
+    ..OLD_BASE
 };
 
 const TILE_BASE: DeviceOp = DeviceOp {
@@ -260,6 +260,17 @@ const FWD_BASE: DeviceOp = DeviceOp {
     gemm_spec: true,
     layouts: FWD,
     ..BASE
+};
+
+const BWD_DATA_XDL: DeviceOp = DeviceOp {
+    op: Op::BwdData,
+    kind: Kind::XdlMultipleD,
+    class: "DeviceGroupedConvBwdDataMultipleD_Xdl_CShuffle",
+    merge_groups: false,
+    transpose: true,
+    pad_gemm: true,
+    layouts: BWD_D,
+    ..FWD_BASE
 };
 
 static OPS: &[DeviceOp] = &[
@@ -406,28 +417,14 @@ static OPS: &[DeviceOp] = &[
         ..TILE_BASE
     },
     // Backward data.
+    BWD_DATA_XDL,
     DeviceOp {
-        op: Op::BwdData,
-        kind: Kind::XdlMultipleD,
-        class: "DeviceGroupedConvBwdDataMultipleD_Xdl_CShuffle",
-        merge_groups: false,
-        transpose: true,
-        pad_gemm: true,
-        layouts: BWD_D,
-        ..FWD_BASE
-    },
-    DeviceOp {
-        op: Op::BwdData,
         kind: Kind::WmmaMultipleD,
         class: "DeviceGroupedConvBwdDataMultipleD_Wmma_CShuffleV3",
         mma: Mma::Wmma,
         pipeline: PipelineFamily::BlockGemm,
-        merge_groups: false,
         prefetch: false,
-        transpose: true,
-        pad_gemm: true,
-        layouts: BWD_D,
-        ..FWD_BASE
+        ..BWD_DATA_XDL
     },
     DeviceOp {
         op: Op::BwdData,

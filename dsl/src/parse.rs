@@ -314,6 +314,45 @@ impl Build<'_> {
 
     /// `defaults` and `instance` items.
     fn block(&mut self, pair: Pair<Rule>) -> Block {
+        self.block_parts(pair, |_, _| unreachable!("unexpected rule in a block"))
+    }
+
+    fn family(&mut self, pair: Pair<Rule>) -> Family {
+        let (mut axes, mut rows) = (Vec::new(), None::<Rows>);
+        let block = self.block_parts(pair, |this, p| match p.as_rule() {
+            Rule::axis => axes.push(this.axis(p)),
+            Rule::rows => {
+                let table = this.rows(p);
+                match &rows {
+                    Some(first) => this.diags.push(
+                        Diagnostic::error(codes::SECOND_ROWS, "a family has at most one `rows` table")
+                            .at(table.span, "second `rows` table")
+                            .with(first.span, "first `rows` table")
+                            .help("put every row in one table; families with other columns are separate families"),
+                    ),
+                    None => rows = Some(table),
+                }
+            }
+            _ => unreachable!("unexpected rule in a family"),
+        });
+        Family {
+            doc: block.doc,
+            name: block.name,
+            bases: block.bases,
+            entries: block.entries,
+            axes,
+            rows,
+            span: block.span,
+        }
+    }
+
+    /// What every item with a body has (doc comments, name, bases, entries) as a [`Block`];
+    /// `other` takes the parts of a family's body that a block does not have.
+    fn block_parts(
+        &mut self,
+        pair: Pair<Rule>,
+        mut other: impl FnMut(&mut Self, Pair<Rule>),
+    ) -> Block {
         let span = self.span(&pair);
         let (mut doc, mut name, mut bases, mut entries) =
             (Vec::new(), None, Vec::new(), Vec::new());
@@ -324,7 +363,7 @@ impl Build<'_> {
                 Rule::bases => bases = self.bases(p),
                 Rule::assign => entries.push(self.assign(p)),
                 Rule::section => entries.push(self.section(p)),
-                _ => unreachable!("unexpected rule in a block"),
+                _ => other(self, p),
             }
         }
         Block {
@@ -332,46 +371,6 @@ impl Build<'_> {
             name: name.unwrap_or_else(|| self.missing_ident(span)),
             bases,
             entries,
-            span,
-        }
-    }
-
-    fn family(&mut self, pair: Pair<Rule>) -> Family {
-        let span = self.span(&pair);
-        let (mut doc, mut name, mut bases, mut entries) =
-            (Vec::new(), None, Vec::new(), Vec::new());
-        let (mut axes, mut rows) = (Vec::new(), None::<Rows>);
-        for p in inner(pair) {
-            match p.as_rule() {
-                Rule::doc => doc.push(self.doc(p)),
-                Rule::ident => name = Some(self.ident(p)),
-                Rule::bases => bases = self.bases(p),
-                Rule::assign => entries.push(self.assign(p)),
-                Rule::section => entries.push(self.section(p)),
-                Rule::axis => axes.push(self.axis(p)),
-                Rule::rows => {
-                    let table = self.rows(p);
-                    match &rows {
-                        Some(first) => self.diags.push(
-                            Diagnostic::error(codes::SECOND_ROWS, "a family has at most one `rows` table")
-                                .at(table.span, "second `rows` table")
-                                .with(first.span, "first `rows` table")
-                                .help("put every row in one table; families with other columns are separate families"),
-                        ),
-                        None => rows = Some(table),
-                    }
-                }
-                _ => unreachable!("unexpected rule in a family"),
-            }
-        }
-        let name = name.unwrap_or_else(|| self.missing_ident(span));
-        Family {
-            doc,
-            name,
-            bases,
-            entries,
-            axes,
-            rows,
             span,
         }
     }

@@ -145,8 +145,9 @@ fn round_trip(inst: &Checked) {
     assert_eq!(instance_string(back), s);
 }
 
-/// Every manifest entry's parameters and string are its instance's.
-fn manifest_reads_back(set: &Validated) {
+/// Every manifest entry's parameters, key and string are its instance's (public: the
+/// workspace tests check the same promise of the shipped library and of generated sources).
+pub fn manifest_reads_back(set: &Validated) {
     let json: serde_json::Value =
         serde_json::from_str(&manifest_json(set).expect("a valid set has a manifest"))
             .expect("the manifest is JSON");
@@ -156,6 +157,7 @@ fn manifest_reads_back(set: &Validated) {
         let params: Checked =
             serde_json::from_value(entry["params"].clone()).expect("parameters read back");
         assert_eq!(&params, inst);
+        assert_eq!(entry["key"].as_str(), Some(inst.name.as_str()));
         let s = instance_string(inst);
         assert_eq!(entry["instance_string"].as_str(), Some(s.as_str()));
     }

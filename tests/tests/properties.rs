@@ -174,11 +174,17 @@ fn round_trips(set: &ck_compiler::ir::Validated) {
     }
 }
 
+/// `default` cases a property unless `PROPTEST_CASES` says how many.
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 proptest! {
     // 512 cases a test unless PROPTEST_CASES says how many.
-    #![proptest_config(ProptestConfig::with_cases(
-        std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(512),
-    ))]
+    #![proptest_config(ProptestConfig::with_cases(cases(512)))]
 
     #[test]
     fn edited_ck_sources_compile_or_give_diagnostics(
@@ -243,33 +249,16 @@ const VALUES: &[u32] = &[0, 1, 2, 3, 4, 8, 16, 32, 64, 128, 256, 512];
 /// The one instance of `source`, if it compiles.
 fn compile_one(source: &str) -> Option<Checked> {
     let set = compile_text(source)?;
-    manifest_round_trip(&set);
+    ck_fuzz::targets::manifest_reads_back(&set);
     let [inst] = set.instances() else {
         panic!("one instance expected from\n{source}")
     };
     Some(inst.clone())
 }
 
-/// The manifest's parameters and strings are the instances'.
-fn manifest_round_trip(set: &ck_compiler::ir::Validated) {
-    let json: serde_json::Value =
-        serde_json::from_str(&manifest_json(set).expect("a manifest")).expect("JSON");
-    let entries = json["instances"].as_array().expect("manifest entries");
-    assert_eq!(entries.len(), set.instances().len());
-    for (inst, entry) in set.instances().iter().zip(entries) {
-        let params: Checked =
-            serde_json::from_value(entry["params"].clone()).expect("parameters read back");
-        assert_eq!(&params, inst);
-        let s = instance_string(inst);
-        assert_eq!(entry["instance_string"].as_str(), Some(s.as_str()));
-    }
-}
-
 proptest! {
     // Two compilations a case: 128 cases unless PROPTEST_CASES says how many.
-    #![proptest_config(ProptestConfig::with_cases(
-        std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(128),
-    ))]
+    #![proptest_config(ProptestConfig::with_cases(cases(128)))]
 
     #[test]
     fn varied_library_instances_round_trip(

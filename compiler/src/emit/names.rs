@@ -12,7 +12,17 @@ const DEFAULT_VECTORS: [u32; 3] = [4, 8, 8];
 
 /// The dispatcher kernel name; None for DL instances, which have no CK-Tile equivalent.
 pub fn dispatcher_name(inst: &Checked) -> Option<String> {
-    let t = tile_equivalent(inst)?;
+    tile_equivalent(inst).map(|t| name_with(inst, t))
+}
+
+/// The dispatcher name of a `kind = tile` instance, named by its own CK-Tile parameters (so
+/// it always has one).
+pub(crate) fn tile_kernel_name(inst: &Checked) -> String {
+    name_with(inst, TileEquivalent::own(inst))
+}
+
+/// The name of `inst` with CK-Tile parameters `t`.
+fn name_with(inst: &Checked, t: TileEquivalent) -> String {
     let variant = match inst.op {
         Op::Fwd => "forward",
         Op::BwdData => "bwd_data",
@@ -81,7 +91,7 @@ pub fn dispatcher_name(inst: &Checked) -> Option<String> {
             .collect();
         suffix(&format!("pad{dims}"));
     }
-    Some(name)
+    name
 }
 
 struct TileEquivalent {
@@ -89,6 +99,18 @@ struct TileEquivalent {
     warps: [u32; 3],
     warp_tile: [u32; 3],
     double_buffer: bool,
+}
+
+impl TileEquivalent {
+    /// A CK-Tile kernel's own parameters.
+    fn own(inst: &Instance) -> TileEquivalent {
+        TileEquivalent {
+            pipeline: inst.pipeline.version,
+            warps: inst.waves,
+            warp_tile: inst.mma,
+            double_buffer: inst.pipeline.double_buffer,
+        }
+    }
 }
 
 /// The CK-Tile parameters of an instance: its own for CK-Tile kernels; for old-CK ops
@@ -99,14 +121,7 @@ fn tile_equivalent(inst: &Instance) -> Option<TileEquivalent> {
     use PipelineVersion::*;
     match inst.kind {
         Kind::Dl => return None,
-        Kind::Tile => {
-            return Some(TileEquivalent {
-                pipeline: inst.pipeline.version,
-                warps: inst.waves,
-                warp_tile: inst.mma,
-                double_buffer: inst.pipeline.double_buffer,
-            });
-        }
+        Kind::Tile => return Some(TileEquivalent::own(inst)),
         _ => {}
     }
     let wave = if inst.targets.first().is_some_and(|a| is_wave32(*a)) {

@@ -24,43 +24,29 @@ pub(super) fn check(r: &mut Report, b: &Basics, i: &Instance) {
     let (ga, gb, ge) = b.gemm_types();
     let s = r.spec;
     let sides = [
-        (
-            "a",
-            &i.a,
-            &s.a,
-            i.tile.m,
-            i.k1[0],
-            ga,
-            b.types.compute_a,
-            true,
-        ),
-        (
-            "b",
-            &i.b,
-            &s.b,
-            i.tile.n,
-            i.k1[1],
-            gb,
-            b.types.compute_b,
-            false,
-        ),
+        Side {
+            key: "a",
+            t: &i.a,
+            ts: &s.a,
+            rows: i.tile.m,
+            k1: i.k1[0],
+            global: ga,
+            lds: b.types.compute_a,
+            is_a: true,
+        },
+        Side {
+            key: "b",
+            t: &i.b,
+            ts: &s.b,
+            rows: i.tile.n,
+            k1: i.k1[1],
+            global: gb,
+            lds: b.types.compute_b,
+            is_a: false,
+        },
     ];
-    for (key, t, ts, rows, k1, global, lds, is_a) in sides {
-        side(
-            r,
-            b,
-            i,
-            Side {
-                key,
-                t,
-                ts,
-                rows,
-                k1,
-                global,
-                lds,
-                is_a,
-            },
-        );
+    for sd in sides {
+        side(r, b, i, sd);
     }
     cshuffle(r, i, ge);
 }

@@ -2,12 +2,11 @@
 //! [`run_on_host`]). Each instance's portable kernel is compiled once (through the cubin cache)
 //! and kept loaded.
 
-use super::{CudaBackend, CudaError, DeviceTensors, LoadedKernel};
-use crate::device::DeviceModel;
+use super::{CudaBackend, CudaError, LoadedKernel};
 use crate::exec::RunError;
 use crate::gpu::HostDevice;
 use ck_compiler::emit::hip::HipKernel;
-use ck_compiler::kernel::{DeviceInfo, LaunchPlan};
+use ck_compiler::kernel::DeviceInfo;
 use ck_compiler::model::Arch;
 use cudarc::driver::CudaSlice;
 use std::sync::Arc;
@@ -39,10 +38,6 @@ impl HostDevice for CudaBackend {
         CudaBackend::device_id(self).ok()
     }
 
-    fn device_model(&self) -> DeviceModel {
-        CudaBackend::device_model(self)
-    }
-
     fn device_info(&self) -> DeviceInfo {
         self.device
     }
@@ -60,33 +55,7 @@ impl HostDevice for CudaBackend {
         )
     }
 
-    fn alloc(&self, bytes: usize) -> Result<CudaSlice<u8>, CudaError> {
-        CudaBackend::alloc(self, bytes)
-    }
-
-    fn upload(&self, bytes: &[u8]) -> Result<CudaSlice<u8>, CudaError> {
-        CudaBackend::upload(self, bytes)
-    }
-
-    fn download(&self, buf: &CudaSlice<u8>) -> Result<Vec<u8>, CudaError> {
-        CudaBackend::download(self, buf)
-    }
-
-    fn launch(
-        &self,
-        k: &LoadedKernel,
-        plan: &LaunchPlan,
-        t: &mut DeviceTensors,
-        workspace: Option<&mut CudaSlice<u8>>,
-        alpha: f64,
-        beta: f64,
-    ) -> Result<(), CudaError> {
-        CudaBackend::launch(self, k, plan, t, workspace, alpha, beta)
-    }
-
-    fn synchronize(&self) -> Result<(), CudaError> {
-        CudaBackend::synchronize(self)
-    }
+    crate::gpu::forward_to_inherent!();
 }
 
 crate::gpu::device_backend!(CudaBackend, "cuda");

@@ -22,25 +22,31 @@ fn lanes(ops: &Operands, tile: Tile, id: TileId) -> Lanes {
     let s = &ops.shape;
     let n_tiles = s.n.div_ceil(tile.n as u64);
     let (tm, tn) = (id.tile / n_tiles, id.tile % n_tiles);
-    let rows = (0..tile.m as u64)
+    Lanes {
+        rows: side(tm, tile.m, s.m, s.group_m, |m| ops.row_group(id.batch, m)),
+        cols: side(tn, tile.n, s.n, s.group_n, |n| ops.col_group(id.batch, n)),
+    }
+}
+
+/// Rows and columns alike: the `width` lanes of tile `index` along a GEMM side of `extent`, each
+/// with its group (`group_of`) and its index in a group of `per_group`.
+fn side(
+    index: u64,
+    width: u32,
+    extent: u64,
+    per_group: u64,
+    group_of: impl Fn(u64) -> Option<u64>,
+) -> Vec<Option<(u64, u64)>> {
+    let width = u64::from(width);
+    (0..width)
         .map(|i| {
-            let m = tm * tile.m as u64 + i;
-            if m >= s.m {
+            let at = index * width + i;
+            if at >= extent {
                 return None;
             }
-            ops.row_group(id.batch, m).map(|g| (g, m % s.group_m))
+            group_of(at).map(|g| (g, at % per_group))
         })
-        .collect();
-    let cols = (0..tile.n as u64)
-        .map(|j| {
-            let n = tn * tile.n as u64 + j;
-            if n >= s.n {
-                return None;
-            }
-            ops.col_group(id.batch, n).map(|g| (g, n % s.group_n))
-        })
-        .collect();
-    Lanes { rows, cols }
+        .collect()
 }
 
 /// The columns of row group `g`: contiguous, as merged columns are group-major.

@@ -522,6 +522,46 @@ pub(crate) trait HostDevice {
     fn synchronize(&self) -> Result<(), Self::Error>;
 }
 
+/// The [`HostDevice`] methods that a back end's public inherent methods of the same names and
+/// signatures already are (device model, buffers, launch, synchronize), forwarded to them:
+/// written in the back end's `impl HostDevice` block, so that each signature is stated once.
+macro_rules! forward_to_inherent {
+    () => {
+        fn device_model(&self) -> $crate::device::DeviceModel {
+            Self::device_model(self)
+        }
+
+        fn alloc(&self, bytes: usize) -> Result<Self::Buf, Self::Error> {
+            Self::alloc(self, bytes)
+        }
+
+        fn upload(&self, bytes: &[u8]) -> Result<Self::Buf, Self::Error> {
+            Self::upload(self, bytes)
+        }
+
+        fn download(&self, buf: &Self::Buf) -> Result<Vec<u8>, Self::Error> {
+            Self::download(self, buf)
+        }
+
+        fn launch(
+            &self,
+            k: &Self::Kernel,
+            plan: &ck_compiler::kernel::LaunchPlan,
+            t: &mut $crate::gpu::DeviceTensors<Self::Buf>,
+            workspace: Option<&mut Self::Buf>,
+            alpha: f64,
+            beta: f64,
+        ) -> Result<(), Self::Error> {
+            Self::launch(self, k, plan, t, workspace, alpha, beta)
+        }
+
+        fn synchronize(&self) -> Result<(), Self::Error> {
+            Self::synchronize(self)
+        }
+    };
+}
+pub(crate) use forward_to_inherent;
+
 /// `impl Backend` for a [`HostDevice`] named `$name`: its portable kernels, no host workspace,
 /// runs through [`run_on_host`].
 macro_rules! device_backend {

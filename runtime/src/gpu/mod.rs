@@ -14,7 +14,9 @@ pub use host::{
     ArgImage, DeviceTensors, Enqueue, PlanWork, TensorMapBytes, check_buffers, entry_function,
     plan, portable_checks, portable_kernel, zero_fills,
 };
-pub(crate) use host::{HostDevice, device_backend, plan_on, plans_on, run_on_host};
+pub(crate) use host::{
+    HostDevice, device_backend, forward_to_inherent, plan_on, plans_on, run_on_host,
+};
 pub use loaded::LoadedKernels;
 
 use ck_compiler::kernel::PlanError;

@@ -2,12 +2,11 @@
 //! [`run_on_host`]). Each instance's portable kernel is compiled once (through the code-object cache)
 //! and kept loaded.
 
-use super::{DeviceBuffer, DeviceTensors, HipBackend, HipError, LoadedKernel};
-use crate::device::DeviceModel;
+use super::{DeviceBuffer, HipBackend, HipError, LoadedKernel};
 use crate::exec::RunError;
 use crate::gpu::HostDevice;
 use ck_compiler::emit::hip::HipKernel;
-use ck_compiler::kernel::{DeviceInfo, LaunchPlan};
+use ck_compiler::kernel::DeviceInfo;
 use ck_compiler::model::Arch;
 use std::sync::Arc;
 
@@ -34,10 +33,6 @@ impl HostDevice for HipBackend {
         Arch::from_keyword(self.arch().split(':').next().unwrap_or_default())
     }
 
-    fn device_model(&self) -> DeviceModel {
-        HipBackend::device_model(self)
-    }
-
     fn device_info(&self) -> DeviceInfo {
         self.device
     }
@@ -55,33 +50,7 @@ impl HostDevice for HipBackend {
         )
     }
 
-    fn alloc(&self, bytes: usize) -> Result<DeviceBuffer, HipError> {
-        HipBackend::alloc(self, bytes)
-    }
-
-    fn upload(&self, bytes: &[u8]) -> Result<DeviceBuffer, HipError> {
-        HipBackend::upload(self, bytes)
-    }
-
-    fn download(&self, buf: &DeviceBuffer) -> Result<Vec<u8>, HipError> {
-        HipBackend::download(self, buf)
-    }
-
-    fn launch(
-        &self,
-        k: &LoadedKernel,
-        plan: &LaunchPlan,
-        t: &mut DeviceTensors,
-        workspace: Option<&mut DeviceBuffer>,
-        alpha: f64,
-        beta: f64,
-    ) -> Result<(), HipError> {
-        HipBackend::launch(self, k, plan, t, workspace, alpha, beta)
-    }
-
-    fn synchronize(&self) -> Result<(), HipError> {
-        HipBackend::synchronize(self)
-    }
+    crate::gpu::forward_to_inherent!();
 }
 
 crate::gpu::device_backend!(HipBackend, "hip");

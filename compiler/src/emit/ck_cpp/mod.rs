@@ -20,10 +20,11 @@ use std::collections::BTreeMap;
 
 pub use release::CkRelease;
 
-/// Why the CK C++ of a validated library cannot be written (each is a rule validation applies
-/// first, so an emitter that meets one has a bug upstream).
+/// Why the CK C++ of a validated library cannot be written.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CkCppError {
+    /// A pipeline that validation admits for `kind = tile` (`wavelet`) but that the CK-Tile
+    /// dispatcher generates no kernel for.
     #[error(
         "instance `{instance}`: the CK-Tile dispatcher generates no kernel for pipeline `{pipeline}`"
     )]
@@ -31,10 +32,8 @@ pub enum CkCppError {
         instance: String,
         pipeline: &'static str,
     },
-    #[error("instance `{0}`: no dispatcher name")]
-    DispatcherName(String),
-    #[error("instance `{0}`: CK-Tile has StreamK only for bwd_weight")]
-    TileStreamK(String),
+    /// The explicit-GEMM format and its rewrite into CK's template disagree on a field's name
+    /// (the emitter's own tables, whatever the instance: a bug here, not upstream).
     #[error("instance `{instance}`: explicit-GEMM row has no `{field}`")]
     ExplicitField {
         instance: String,

@@ -7,7 +7,7 @@
 //! bwd-weight invoker (`example/ck_tile/20_grouped_convolution`).
 
 use super::super::access::tile_kernel;
-use super::super::names::dispatcher_name;
+use super::super::names::tile_kernel_name;
 use super::super::spelling::*;
 use super::super::template::{Text, render};
 use super::super::traits::instance_string;
@@ -186,11 +186,7 @@ fn title(prefix: &str) -> String {
 /// The kernel's instantiation source, `tile/{op}/{dispatcher name}.hpp`.
 pub(super) fn kernel_source(inst: &Checked) -> Result<OutFile, CkCppError> {
     let pipe = pipeline_classes(inst)?;
-    let name =
-        dispatcher_name(inst).ok_or_else(|| CkCppError::DispatcherName(inst.name.clone()))?;
-    if inst.work.streamk.is_some() && inst.op != Op::BwdWeight {
-        return Err(CkCppError::TileStreamK(inst.name.clone()));
-    }
+    let name = tile_kernel_name(inst);
     let mut scratch = Instance::clone(inst);
     let tk = *tile_kernel(&mut scratch);
     let dir = direction(inst.op);

@@ -180,6 +180,24 @@ pub fn kernel_text(cfg: &KernelConfig) -> KernelText {
     KernelText { symbol_base, text }
 }
 
+/// A kernel constant's value: a flag is a `constexpr bool`; a size, or an enumerator of the
+/// prelude's enumerations by name, a `constexpr int`.
+enum Const {
+    Bool(bool),
+    Int(u64),
+    Name(&'static str),
+}
+
+impl std::fmt::Display for Const {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Const::Bool(b) => write!(f, "{b}"),
+            Const::Int(v) => write!(f, "{v}"),
+            Const::Name(n) => f.write_str(n),
+        }
+    }
+}
+
 /// Every instance-specific line of the kernel text.
 fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
     let op = match cfg.op {
@@ -238,63 +256,65 @@ fn constants(s: &mut String, cfg: &KernelConfig) -> std::fmt::Result {
             l.blocks_per_cu,
         ]
     });
-    let consts: [(&str, String); 50] = [
-        ("CK_OP", op.into()),
-        ("BLOCK", cfg.block.to_string()),
-        ("MPB", m.to_string()),
-        ("NPB", n.to_string()),
-        ("KPB", k.to_string()),
-        ("K1A", cfg.a.k1.to_string()),
-        ("K1B", cfg.b.k1.to_string()),
-        ("LDS_A_ROW", cfg.a.lds_row.to_string()),
-        ("LDS_B_ROW", cfg.b.lds_row.to_string()),
-        ("LDS_A_SIZE", cfg.a.lds_stage.to_string()),
-        ("LDS_B_SIZE", cfg.b.lds_stage.to_string()),
-        ("LDS_B_OFFSET", cfg.lds_b_offset.to_string()),
-        ("LDS_B_OFFSET_ASYNC", cfg.async_lds_b_offset.to_string()),
-        ("ASYNC_RING", cfg.async_ring.to_string()),
-        ("ASYNC_STAGES", cfg.async_stages.to_string()),
-        ("VEC_A", cfg.a.vector.to_string()),
-        ("VEC_B", cfg.b.vector.to_string()),
-        ("A_ALONG_M", cfg.a.along_rows.to_string()),
-        ("B_ALONG_N", cfg.b.along_rows.to_string()),
-        ("EOP_A", eop(cfg.a.op).into()),
-        ("EOP_B", eop(cfg.b.op).into()),
-        ("EOP_OUT", eop(cfg.out_op).into()),
-        ("LOAD_BEGIN", cfg.load_begin.to_string()),
-        ("LOAD_THREADS", cfg.load_threads.to_string()),
-        ("MATH_BEGIN", cfg.math_begin.to_string()),
-        ("TM_T", cfg.thread_grid[0].to_string()),
-        ("TN_T", cfg.thread_grid[1].to_string()),
-        ("RM", cfg.per_thread[0].to_string()),
-        ("RN", cfg.per_thread[1].to_string()),
-        ("WM_W", warps[0].to_string()),
-        ("WN_W", warps[1].to_string()),
-        ("MFMA_WM", mfma[0].to_string()),
-        ("MFMA_WN", mfma[1].to_string()),
-        ("MFMA_BLOCK", mfma[2].to_string()),
-        ("WMMA_WM", wmma[0].to_string()),
-        ("WMMA_WN", wmma[1].to_string()),
-        ("WG_M", wg[0].to_string()),
-        ("WG_N", wg[1].to_string()),
-        ("WG_FM", wg[2].to_string()),
-        ("WG_NW", wg[3].to_string()),
-        ("WG_STAGES", wg[4].to_string()),
-        ("WG_LDS_B_OFFSET", wg[5].to_string()),
-        ("WG_BLOCKS_PER_CU", wg[6].to_string()),
-        ("STAGES", cfg.stages.to_string()),
-        ("REG_PREFETCH", cfg.reg_prefetch.to_string()),
-        ("MERGE", cfg.merge_groups.to_string()),
-        ("BLOCKS_PER_CU", cfg.blocks_per_cu.to_string()),
-        ("FAST_1X1", cfg.fast_1x1.to_string()),
-        ("WIDE_INDEX", cfg.wide_index.to_string()),
-        ("SCHEDULE", schedule.into()),
+    let consts: [(&str, Const); 50] = [
+        ("CK_OP", Const::Name(op)),
+        ("BLOCK", Const::Int(cfg.block.into())),
+        ("MPB", Const::Int(m.into())),
+        ("NPB", Const::Int(n.into())),
+        ("KPB", Const::Int(k.into())),
+        ("K1A", Const::Int(cfg.a.k1.into())),
+        ("K1B", Const::Int(cfg.b.k1.into())),
+        ("LDS_A_ROW", Const::Int(cfg.a.lds_row.into())),
+        ("LDS_B_ROW", Const::Int(cfg.b.lds_row.into())),
+        ("LDS_A_SIZE", Const::Int(cfg.a.lds_stage.into())),
+        ("LDS_B_SIZE", Const::Int(cfg.b.lds_stage.into())),
+        ("LDS_B_OFFSET", Const::Int(cfg.lds_b_offset.into())),
+        (
+            "LDS_B_OFFSET_ASYNC",
+            Const::Int(cfg.async_lds_b_offset.into()),
+        ),
+        ("ASYNC_RING", Const::Bool(cfg.async_ring)),
+        ("ASYNC_STAGES", Const::Int(cfg.async_stages.into())),
+        ("VEC_A", Const::Int(cfg.a.vector.into())),
+        ("VEC_B", Const::Int(cfg.b.vector.into())),
+        ("A_ALONG_M", Const::Bool(cfg.a.along_rows)),
+        ("B_ALONG_N", Const::Bool(cfg.b.along_rows)),
+        ("EOP_A", Const::Name(eop(cfg.a.op))),
+        ("EOP_B", Const::Name(eop(cfg.b.op))),
+        ("EOP_OUT", Const::Name(eop(cfg.out_op))),
+        ("LOAD_BEGIN", Const::Int(cfg.load_begin.into())),
+        ("LOAD_THREADS", Const::Int(cfg.load_threads.into())),
+        ("MATH_BEGIN", Const::Int(cfg.math_begin.into())),
+        ("TM_T", Const::Int(cfg.thread_grid[0].into())),
+        ("TN_T", Const::Int(cfg.thread_grid[1].into())),
+        ("RM", Const::Int(cfg.per_thread[0].into())),
+        ("RN", Const::Int(cfg.per_thread[1].into())),
+        ("WM_W", Const::Int(warps[0].into())),
+        ("WN_W", Const::Int(warps[1].into())),
+        ("MFMA_WM", Const::Int(mfma[0].into())),
+        ("MFMA_WN", Const::Int(mfma[1].into())),
+        ("MFMA_BLOCK", Const::Int(mfma[2].into())),
+        ("WMMA_WM", Const::Int(wmma[0].into())),
+        ("WMMA_WN", Const::Int(wmma[1].into())),
+        ("WG_M", Const::Int(wg[0].into())),
+        ("WG_N", Const::Int(wg[1].into())),
+        ("WG_FM", Const::Int(wg[2].into())),
+        ("WG_NW", Const::Int(wg[3].into())),
+        ("WG_STAGES", Const::Int(wg[4].into())),
+        ("WG_LDS_B_OFFSET", Const::Int(wg[5].into())),
+        ("WG_BLOCKS_PER_CU", Const::Int(wg[6].into())),
+        ("STAGES", Const::Int(cfg.stages.into())),
+        ("REG_PREFETCH", Const::Bool(cfg.reg_prefetch)),
+        ("MERGE", Const::Int(cfg.merge_groups.into())),
+        ("BLOCKS_PER_CU", Const::Int(cfg.blocks_per_cu.into())),
+        ("FAST_1X1", Const::Bool(cfg.fast_1x1)),
+        ("WIDE_INDEX", Const::Bool(cfg.wide_index)),
+        ("SCHEDULE", Const::Name(schedule)),
     ];
     for (name, value) in consts {
-        let ty = if value == "true" || value == "false" {
-            "bool"
-        } else {
-            "int"
+        let ty = match value {
+            Const::Bool(_) => "bool",
+            Const::Int(_) | Const::Name(_) => "int",
         };
         writeln!(s, "constexpr {ty} {name} = {value};")?;
     }

@@ -17,15 +17,7 @@ pub fn conv_dims(p: &ConvProblem) -> Result<ConvDims, DimsError> {
             p.ndim
         )));
     }
-    let vectors = [
-        ("filter", &p.filter),
-        ("input", &p.input),
-        ("stride", &p.stride),
-        ("dilation", &p.dilation),
-        ("left_pad", &p.left_pad),
-        ("right_pad", &p.right_pad),
-    ];
-    for (what, v) in vectors {
+    for (what, v) in p.spatial() {
         if v.len() != nd {
             return Err(DimsError(format!(
                 "{what} has {} entries, expected {nd}",

@@ -255,19 +255,25 @@ impl ConvProblem {
         Ok(p)
     }
 
-    /// Checks that the problem is possible: see the module documentation.
-    pub fn validate(&self) -> Result<(), ProblemError> {
-        if !(1..=3).contains(&self.ndim) {
-            return Err(ProblemError::Ndim(self.ndim));
-        }
-        for (what, v) in [
+    /// The spatial vectors by their names in the string form: `ndim` entries each in a valid
+    /// problem.
+    pub(crate) fn spatial(&self) -> [(&'static str, &[u64]); 6] {
+        [
             ("filter", &self.filter),
             ("input", &self.input),
             ("stride", &self.stride),
             ("dilation", &self.dilation),
             ("lpad", &self.left_pad),
             ("rpad", &self.right_pad),
-        ] {
+        ]
+    }
+
+    /// Checks that the problem is possible: see the module documentation.
+    pub fn validate(&self) -> Result<(), ProblemError> {
+        if !(1..=3).contains(&self.ndim) {
+            return Err(ProblemError::Ndim(self.ndim));
+        }
+        for (what, v) in self.spatial() {
             if v.len() != self.ndim as usize {
                 return Err(ProblemError::DimCount {
                     what,

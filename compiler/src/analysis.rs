@@ -48,10 +48,10 @@ pub struct TargetUse {
 /// Registers one thread needs, estimated: its share of the fp32/int32 accumulator tile, one
 /// vector register per 4 bytes of the A/B tiles it stages, and a fixed 32 for indices.
 fn registers(i: &Instance, threads: u32, math_threads: u32) -> u32 {
-    let acc = (i.tile.m * i.tile.n * i.types.acc.bytes()).div_ceil(4 * math_threads.max(1));
+    let acc = (i.tile.m * i.tile.n * i.types.acc.bytes()).div_ceil(4 * math_threads);
     let staged =
         i.tile.k * (i.tile.m * i.types.compute_a.bytes() + i.tile.n * i.types.compute_b.bytes());
-    acc + staged.div_ceil(4 * threads.max(1)) + 32
+    acc + staged.div_ceil(4 * threads) + 32
 }
 
 pub fn explain(inst: &Checked) -> Explanation {
@@ -82,7 +82,7 @@ fn target_use(inst: &Instance, a: Arch, lds: u32, regs: u32) -> TargetUse {
     } else {
         inst.block
     };
-    let waves = threads.div_ceil(info.wave_size).max(1);
+    let waves = threads.div_ceil(info.wave_size);
     let by_lds = info.lds_per_cu.checked_div(lds).unwrap_or(u32::MAX);
     let by_waves = info.max_waves_per_cu / waves;
     // Registers are allocated in granules of 8 per lane; each SIMD holds a fixed file.

@@ -147,17 +147,19 @@ pub fn checked(inst: Instance) -> Checked {
 
 /// A copy of `inst` that `change` changed, validated again.
 pub fn changed(inst: &Checked, change: impl FnOnce(&mut Instance)) -> Checked {
-    let mut inst = Instance::clone(inst);
-    change(&mut inst);
-    checked(inst)
+    checked(edited(inst, change))
 }
 
 /// A copy of `inst` that `change` changed in a way CK's rules refuse (a vector wider than a
 /// thread's slice, an element op the device op lacks), for tests of the runtime's own rules.
 pub fn forced(inst: &Checked, change: impl FnOnce(&mut Instance)) -> Checked {
+    unvalidated(edited(inst, change))
+}
+
+fn edited(inst: &Checked, change: impl FnOnce(&mut Instance)) -> Instance {
     let mut inst = Instance::clone(inst);
     change(&mut inst);
-    unvalidated(inst)
+    inst
 }
 
 fn built(v: Variant) -> Instance {

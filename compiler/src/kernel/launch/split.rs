@@ -61,7 +61,7 @@ pub(crate) const MAX_ACCUMULATION: u64 = 1 << 17;
 
 /// Most K-tiles of `kt` GEMM-K elements one accumulator may take ([`MAX_ACCUMULATION`]).
 pub(super) fn max_accumulated_iters(kt: u64) -> u64 {
-    (MAX_ACCUMULATION / kt.max(1)).max(1)
+    (MAX_ACCUMULATION / kt).max(1)
 }
 
 /// Largest workspace of split-K slices; beyond it the slices add into one atomically.

@@ -82,6 +82,25 @@ family nv_bwd_weight_k4_2d : nv_bwd_weight {
     }
 }
 
+/// One to three output channels (detection heads' objectness and box layers, decoders' last
+/// layers): an output gradient of K elements a pixel, read as one run of 16·K a step (the A
+/// vector of 1), 16-row tiles, 8 warps along K each streaming its own pixels (the sliced
+/// entry), split over workgroups where the tiles are too few to fill the device.
+family nv_bwd_weight_k1_2d : nv_bwd_weight {
+    dims = 2;
+    layout = nhwgc;
+    vector = [1, 8, 8];
+    over dtype = [fp16, bf16];
+    rows (tile, warps, warp_tile) {
+        /// 32 input channels of a tap a workgroup.
+        t16x32x128 = ([16, 32, 128], [1, 1, 8], [16, 32, 16]);
+        /// 64 input channels of a tap a workgroup: half the output-gradient reads.
+        t16x64x128 = ([16, 64, 128], [1, 1, 8], [16, 64, 16]);
+        /// 16 input channels of a tap: C a multiple of 16 only.
+        t16x16x128 = ([16, 16, 128], [1, 1, 8], [16, 16, 16]);
+    }
+}
+
 /// K a multiple of 4 but not of 8 with C a multiple of 8 (K = 36 against C = 256): 16-byte
 /// loads along A cannot read K, so the runtime runs such unit-stride problems as their
 /// transpose, whose GEMM has M = C and N = K·Y·X: the input is copied once per 128 columns of

@@ -393,6 +393,35 @@ pub fn shapes(inst: &Checked) -> Vec<Shape> {
                         ..s
                     },
                 ]);
+                // A vector under 4 reads a step's output gradient as one run: K of 1 and 3
+                // (pixels off the steps, the last chunk cut short), and enough pixels for
+                // rows of workgroups to split them (workspace slices and the convert).
+                if vectors(inst)[0] < 4 {
+                    let one = Shape {
+                        what: "warps along K, one output channel",
+                        g: 1,
+                        k: 1,
+                        c: n,
+                        ..s
+                    };
+                    shapes.extend([
+                        one,
+                        Shape {
+                            what: "warps along K, three output channels, strided",
+                            k: 3,
+                            input: 13,
+                            stride: 2,
+                            ..one
+                        },
+                        Shape {
+                            what: "warps along K, pixels split over workgroups",
+                            n: 4,
+                            k: 2,
+                            input: 51,
+                            ..one
+                        },
+                    ]);
+                }
             }
             // Instances whose A vector is wider than B's and C's run a K that only B and C
             // divide as its transpose (unit strides, pads within the filter's reach).

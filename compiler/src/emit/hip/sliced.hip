@@ -6,7 +6,14 @@
 // of SK_STAGES steps (only warp barriers in the loop): the output gradient's pixels as
 // 8-byte chunks (K a multiple of 4), the input pixels the tap reads as 16-byte chunks, both
 // read with ldmatrix.trans into m16n8k16 MMAs. The warps' sums meet once in LDS and the
-// workgroup stores its tile: one launch, no workspace.
+// workgroup stores its tile; where grid y splits the pixels further (too few tiles to fill
+// the device), each row of workgroups writes its slice of the fp32 workspace instead and the
+// convert entry adds them.
+//
+// Kernels whose A vector is under 4 elements take K of 1 to 3 (and any K up to the tile's M):
+// with packed pixels and K innermost, a step's output gradient is one run of 16 K elements,
+// copied as 16-byte chunks (the last one cut short past the last pixel) and read into the A
+// fragments element by element, since its rows are not 16-byte lines.
 #if defined(CK_MMA_SYNC)
 constexpr int SK_MB = MPB / 16, SK_NB = NPB / 8;
 // LDS rows in elements: 16 bytes of pad keep the eight rows of an ldmatrix in distinct banks.
@@ -14,6 +21,12 @@ constexpr int SK_AROW = MPB + 8, SK_BROW = NPB + 8;
 constexpr int SK_ABYTES = 16 * SK_AROW * 2, SK_STAGE = SK_ABYTES + 16 * SK_BROW * 2;
 // A lane's chunks of a step: at most 16 pixels × MPB / 4 of A, exactly 16 × NPB / 8 of B.
 constexpr int SK_ACOPY = (16 * MPB / 4 + 31) / 32, SK_BCH = NPB / 8, SK_BCOPY = (16 * SK_BCH + 31) / 32;
+constexpr bool SK_RAW = VEC_A < 4;
+
+// A 16-byte cp.async of which only the first `bytes` (0 to 16) are read, the rest zero-filled.
+CK_DEV void ck_cp_async_part(unsigned d, const void* src, int bytes) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "r"(bytes));
+}
 
 // Keeps a loop invariant in a register: opaque to the compiler, which would otherwise reload
 // what it was computed from out of the argument block at every copy.
@@ -32,7 +45,9 @@ CK_DEV void ck_sliced(const CkArgs& a, unsigned char* smem) {
     const int fy = tap / (int)a.X, fx = tap - fy * (int)a.X;
     int ho = (int)a.Ho, wo = (int)a.Wo, hi = (int)a.Hi, wi = (int)a.Wi;
     const int pixels = (int)a.N * ho * wo, steps = (pixels + 15) / 16;
-    const int s0 = warp * steps / SK_WARPS, nst = (warp + 1) * steps / SK_WARPS - s0;
+    // Warp `wk` of all the slices' warps takes its share of the steps.
+    const ck_i64 workers = (ck_i64)SK_WARPS * gridDim.y, wk = (ck_i64)blockIdx.y * SK_WARPS + warp;
+    const int s0 = (int)(wk * steps / workers), nst = (int)((wk + 1) * steps / workers) - s0;
     const unsigned ring = ck_saddr(smem) + warp * SK_STAGES * SK_STAGE;
     int sh = (int)a.sh, sw = (int)a.sw;
     ck_idx ys_w = ck_ix(a.ys_w);
@@ -40,7 +55,7 @@ CK_DEV void ck_sliced(const CkArgs& a, unsigned char* smem) {
     // A: chunk j of a step is pixel j / (K / 4), channels 4 (j % (K / 4)); the host requires
     // packed pixels, so the step's first pixel is an offset stepping 16 pixels a copy.
     // `left`: pixels from the copy's first on.
-    const int kc = K / 4;
+    const int kc = SK_RAW ? 1 : K / 4;
     int a_px[SK_ACOPY], a_dst[SK_ACOPY], a_src[SK_ACOPY];
 #pragma unroll
     for (int u = 0; u < SK_ACOPY; ++u) {
@@ -73,7 +88,12 @@ CK_DEV void ck_sliced(const CkArgs& a, unsigned char* smem) {
         const unsigned st = ring + slot * SK_STAGE;
 #pragma unroll
         for (int u = 0; u < SK_ACOPY; ++u)
-            if (a_px[u] < 16) {
+            if (SK_RAW) {
+                // Chunk j holds elements 8 j to 8 j + 7 of the step's run of 16 K.
+                const int j = lane + 32 * u, valid = left * K - 8 * j;
+                const int bytes = j < 2 * K ? (valid < 0 ? 0 : valid > 8 ? 16 : 2 * valid) : -1;
+                if (bytes >= 0) ck_cp_async_part(st + 16 * j, dy + (bytes > 0 ? aoff + 8 * j : 0), bytes);
+            } else if (a_px[u] < 16) {
                 const bool ok = a_px[u] < left;
                 ck_cp_async<8>(st + a_dst[u], dy + (ok ? aoff + a_src[u] : 0), ok);
             }
@@ -119,8 +139,25 @@ CK_DEV void ck_sliced(const CkArgs& a, unsigned char* smem) {
         ck_cp_commit();
         const unsigned st = ring + rd * SK_STAGE;
         unsigned fa[SK_MB][4], fb[SK_NB / 2][4];
+        if (SK_RAW) {
+            // Element (k, pixel p) of the run is at p K + k; rows past K are zero.
+            const unsigned short* run = reinterpret_cast<const unsigned short*>(smem + (warp * SK_STAGES + rd) * SK_STAGE);
+            const int g4 = lane / 4, c2 = 2 * (lane % 4);
+            auto pair = [&](int k, int p) -> unsigned {
+                return k < K ? run[p * K + k] | (unsigned)run[(p + 1) * K + k] << 16 : 0u;
+            };
 #pragma unroll
-        for (int m = 0; m < SK_MB; ++m) ck_ldsm<4, true>(fa[m], st + a_ld + m * 32);
+            for (int m = 0; m < SK_MB; ++m) {
+                const int k0 = m * 16 + g4;
+                fa[m][0] = pair(k0, c2);
+                fa[m][1] = pair(k0 + 8, c2);
+                fa[m][2] = pair(k0, c2 + 8);
+                fa[m][3] = pair(k0 + 8, c2 + 8);
+            }
+        } else {
+#pragma unroll
+            for (int m = 0; m < SK_MB; ++m) ck_ldsm<4, true>(fa[m], st + a_ld + m * 32);
+        }
 #pragma unroll
         for (int n = 0; n < SK_NB / 2; ++n) ck_ldsm<4, true>(fb[n], st + b_ld + n * 32);
 #pragma unroll
@@ -149,11 +186,14 @@ CK_DEV void ck_sliced(const CkArgs& a, unsigned char* smem) {
             }
     __syncthreads();
     const ck_i64 wbase = g * a.ws_g + c0 * a.ws_c + fy * a.ws_y + fx * a.ws_x;
+    // A slice of the workspace [slices][G][K][taps · C], as the convert entry reads it.
+    float* ws = reinterpret_cast<float*>(a.ws) + blockIdx.y * a.G * a.M * a.Ng + g * K * a.Ng + n0;
     for (int e = (int)threadIdx.x; e < K * NPB; e += SK_WARPS * 32) {
         float sum = 0.0f;
         for (int w = 0; w < SK_WARPS; ++w) sum += red[w * MPB * NPB + e];
         const int row = e / NPB, col = e - row * NPB;
-        ck_store_final(a, wbase + row * a.ws_k + col * a.ws_c, sum);
+        if (gridDim.y > 1) ws[row * a.Ng + col] = sum;
+        else ck_store_final(a, wbase + row * a.ws_k + col * a.ws_c, sum);
     }
 }
 #endif

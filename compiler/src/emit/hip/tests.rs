@@ -1192,6 +1192,79 @@ fn tiles_with_warps_along_k_run_few_output_channels_on_the_sliced_entry() {
 }
 
 #[test]
+fn sliced_tiles_of_scalar_output_gradient_loads_run_k_under_4_split_over_workgroups() {
+    let raw = emit_hip(
+        &SampleBuilder::new("r", Op::BwdWeight)
+            .tile(256, [16, 32, 128], 8)
+            .waves([1, 1, 8])
+            .vectors(1, 8, false)
+            .build(),
+    )
+    .unwrap();
+    let raw = with_entry(raw, EntryKind::Sliced, "sliced");
+    assert!(raw.source.contains("constexpr int VEC_A = 1;"));
+    // One output channel against 256 input channels of a 3x3 filter on 100x152, N = 2: 72
+    // tiles of 32 channels a tap fill a little over half the 132 compute units, so rows of
+    // workgroups split the 1,900 steps: 264 / 72 = 3 slices (each warp 79 steps), and the
+    // convert adds them.
+    let fcos = ConvDims {
+        g: 1,
+        n: 2,
+        k: 1,
+        c: 256,
+        input: [1, 100, 152],
+        output: [1, 100, 152],
+        ..dims(Op::BwdWeight)
+    };
+    let plan = raw.plan(&fcos, &NV).unwrap();
+    assert_eq!(launches(&plan), [EntryKind::Sliced, EntryKind::Convert]);
+    assert_eq!(plan.args.ws_slices, 3);
+    assert_eq!(plan.workspace_bytes, 3 * 256 * 9 * 4);
+    assert!(matches!(
+        plan.steps[0],
+        Step::Launch {
+            grid: [72, 3, 1],
+            ..
+        }
+    ));
+    // Few pixels: one slice, stored directly. K = 3 at stride 2 too.
+    let small = ConvDims {
+        k: 3,
+        input: [1, 13, 13],
+        output: [1, 7, 7],
+        stride: [1, 2, 2],
+        ..fcos.clone()
+    };
+    let plan = raw.plan(&small, &NV).unwrap();
+    assert_eq!(launches(&plan), [EntryKind::Sliced]);
+    assert_eq!(plan.workspace_bytes, 0);
+    // A group's output gradient interleaved with other groups' (NHWGK, G = 2) is not one run
+    // a step; the 8-byte chunks of other kernels need K in whole chunks of 4.
+    assert!(
+        raw.plan(
+            &ConvDims {
+                g: 2,
+                ..fcos.clone()
+            },
+            &NV
+        )
+        .is_ok_and(|p| launches(&p) != [EntryKind::Sliced, EntryKind::Convert])
+    );
+    let chunked = emit_hip(
+        &SampleBuilder::new("c", Op::BwdWeight)
+            .tile(256, [16, 32, 128], 8)
+            .waves([1, 1, 8])
+            .build(),
+    )
+    .unwrap();
+    assert!(
+        chunked
+            .plan(&fcos, &NV)
+            .is_ok_and(|p| launches(&p)[0] != EntryKind::Sliced)
+    );
+}
+
+#[test]
 fn merged_forward_and_backward_data_run_narrow_groups_on_the_small_channel_entry() {
     for op in [Op::Fwd, Op::BwdData] {
         let merged = merged_forward_or_backward_data(op);

@@ -49,6 +49,12 @@ const DIRECT_MMA_LDS: u64 = 48 * 1024;
 /// Fewest output rows a chunk of the tensor-core path takes (each chunk copies halo rows).
 const DIRECT_MMA_MIN_ROWS: u64 = 4;
 
+/// Workgroups of the `sliced` entry a compute unit holds in the plan's count (eight warps each),
+/// and the fewest 16-pixel steps a warp of a slice takes: below them a slice's fill and the
+/// convert launch cost more than the idle compute units it feeds.
+const SLICED_BLOCKS: u64 = 2;
+const SLICED_MIN_STEPS: u64 = 32;
+
 /// Threads of a small-channel forward / backward-data workgroup (`direct_conv.hip`): each owns
 /// one 8-channel vector of one destination pixel at a time.
 pub(crate) const DCONV_BLOCK: u64 = 256;
@@ -596,12 +602,16 @@ impl KernelConfig {
 
     /// The `sliced` backward-weight plan, where the kernel has that entry and `dims` fits it:
     /// NVIDIA sm_80+ with 16-bit operands of one type and plain loads, a 2-D problem as stated
-    /// (not its transpose), K within the tile's M in whole 8-byte chunks, C in whole N tiles
-    /// (a tile is one filter tap), packed output-gradient pixels with K contiguous and 8-byte
-    /// aligned, channels-last input in aligned 16-byte chunks, pixel counts in 32 bits and at
-    /// most [`MAX_ACCUMULATION`] of them a warp. A workgroup per N tile and group; its warps
-    /// split the pixels and add their sums in LDS, each output is stored once: no workspace, no
-    /// convert.
+    /// (not its transpose), K within the tile's M in whole 8-byte chunks (any K in kernels
+    /// whose A vector is under 4, which read a step's output gradient as one run: then the
+    /// pixels are K apart and a group's run starts on 16 bytes), C in whole N tiles (a tile is
+    /// one filter tap), packed output-gradient pixels with K contiguous and 8-byte aligned,
+    /// channels-last input in aligned 16-byte chunks, pixel counts in 32 bits and at most
+    /// [`MAX_ACCUMULATION`] of them a warp. A workgroup per N tile and group; its warps split
+    /// the pixels and add their sums in LDS, each output is stored once: no workspace, no
+    /// convert. Where those workgroups are fewer than the device holds, rows of them
+    /// (`grid[1]`) split the pixels further, each of at least [`SLICED_MIN_STEPS`] steps a
+    /// warp, and write workspace slices that the convert entry adds.
     fn sliced_plan(
         &self,
         dims: &ConvDims,
@@ -614,33 +624,55 @@ impl KernelConfig {
         let [do_, ho, wo] = dims.output;
         let plain = self.a.op == ElementOp::PassThrough && self.b.op == ElementOp::PassThrough;
         let two_d = dims.input[0] == 1 && dims.filter[0] == 1 && do_ == 1;
+        let raw = self.a.vector < 4;
+        let k_ok = if raw {
+            get(ys, 'W') == dims.k as i64 && (dims.g == 1 || get(ys, 'G') % 8 == 0)
+        } else {
+            dims.k.is_multiple_of(4) && ys.iter().all(|&(_, st)| st % 4 == 0 || st == 1)
+        };
         let dout_ok = get(ys, 'K') == 1
-            && ys.iter().all(|&(_, st)| st % 4 == 0 || st == 1)
+            && k_ok
             && packed(ys, [('W', wo), ('H', ho), ('D', do_), ('N', dims.n)]);
         let input_ok = get(xs, 'C') == 1 && xs.iter().all(|&(l, st)| l == 'C' || st % 8 == 0);
         let tiles = dims.filter.iter().product::<u64>() * dims.c / n;
         let lds = self.sliced_lds_bytes();
+        let pixels = dims.n * ho * wo;
+        let warps = u64::from(self.sliced_warps);
         let fits = self.has_sliced()
             && self.mma_operands(dev)
             && plain
             && two_d
             && !dims.transposed
             && dims.k <= m
-            && dims.k.is_multiple_of(4)
             && dims.c.is_multiple_of(n)
             && dout_ok
             && input_ok
-            && dims.n * ho * wo <= (i32::MAX as u64) / 2
-            && dims.n * ho * wo <= MAX_ACCUMULATION * u64::from(self.sliced_warps)
+            && pixels <= (i32::MAX as u64) / 2
             && lds <= dev.max_lds_bytes
             && tiles <= MAX_GRID_X
             && dims.g <= MAX_GRID_Y;
+        if !fits {
+            return None;
+        }
+        let blocks = tiles * dims.g;
+        let steps = pixels.div_ceil(16);
+        let wanted = (SLICED_BLOCKS * u64::from(dev.compute_units) / blocks)
+            .min(steps / (warps * SLICED_MIN_STEPS));
+        let fewest = pixels.div_ceil(MAX_ACCUMULATION * warps);
+        let slices = wanted.max(fewest).clamp(1, MAX_GRID_Y);
+        if pixels.div_ceil(slices * warps) > MAX_ACCUMULATION {
+            return None;
+        }
         let launch = plain_launch(
             EntryKind::Sliced,
-            [tiles as u32, 1, dims.g as u32],
+            [tiles as u32, slices as u32, dims.g as u32],
             [self.sliced_warps * 32, lds],
         );
-        fits.then(|| single_launch(launch, args, tensor_bytes))
+        Some(if slices > 1 {
+            slices_plan(launch, slices, dims, dev, args, tensor_bytes)
+        } else {
+            single_launch(launch, args, tensor_bytes)
+        })
     }
 
     /// Whether the small-channel entries' tensor-core paths can run on `dev`: NVIDIA sm_80+

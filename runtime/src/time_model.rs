@@ -15,9 +15,9 @@ use crate::problem::ConvProblem;
 use crate::support::Formulation;
 use ck_compiler::ir::Checked;
 use ck_compiler::kernel::{
-    ConvDims, dconv_mma_suits, dconv_strip_rows, dconv_window, dconv_window_stride,
-    depthwise_rows_suit, pointwise_mma_suits, pointwise_suits, stride_phases, takes_stride_phases,
-    window_suits,
+    ConvDims, DeviceInfo, EntryKind, KernelConfig, NO_CLUSTERS, Step, dconv_mma_suits,
+    dconv_strip_rows, dconv_window, dconv_window_stride, depthwise_rows_suit, pointwise_mma_suits,
+    pointwise_suits, stride_phases, takes_stride_phases, window_suits,
 };
 use ck_compiler::model::{Arch, ConvSpec, DataType, ElementOp, Op};
 use std::sync::OnceLock;
@@ -111,7 +111,7 @@ pub fn predict_all(
     let (streamed, copies): (Vec<Option<f64>>, Vec<f64>) = runs
         .iter()
         .map(|(inst, form)| {
-            let e = entry_estimate(inst, form, p);
+            let e = entry_estimate(inst, form, p, dev);
             (e.streamed, e.copies_us)
         })
         .unzip();
@@ -175,11 +175,17 @@ pub struct EntryEstimate {
     pub copies_us: f64,
 }
 
-/// The entry estimate of `inst` running `p` as `form`. The model knows the GEMM of the problem
-/// an instance computes; the pointwise, window, small-channel tensor-core and depthwise rows
-/// entries stream it instead, and padded copies add their own launches. The small-channel entry
-/// runs copies that only add zero groups as stated, without them.
-pub fn entry_estimate(inst: &Checked, form: &Formulation, p: &ConvProblem) -> EntryEstimate {
+/// The entry estimate of `inst` running `p` as `form` on `dev`. The model knows the GEMM of the
+/// problem an instance computes; the pointwise, window, small-channel tensor-core and depthwise
+/// rows entries stream it instead, as does the `sliced` entry of kernels that read the output
+/// gradient as one run, and padded copies add their own launches. The small-channel entry runs
+/// copies that only add zero groups as stated, without them.
+pub fn entry_estimate(
+    inst: &Checked,
+    form: &Formulation,
+    p: &ConvProblem,
+    dev: &DeviceModel,
+) -> EntryEstimate {
     let stated = match form {
         Formulation::Padded(pd) if pd.adds_groups_only(p) => dconv_mma_us(inst, p),
         _ => None,
@@ -196,6 +202,7 @@ pub fn entry_estimate(inst: &Checked, form: &Formulation, p: &ConvProblem) -> En
         .or_else(|| window_us(inst, q))
         .or_else(|| dconv_mma_us(inst, q))
         .or_else(|| depthwise_rows_us(inst, q))
+        .or_else(|| sliced_us(inst, q, dev))
         .map(|us| us + copies_us);
     EntryEstimate {
         streamed,
@@ -336,6 +343,68 @@ fn depthwise_rows_us(inst: &Checked, q: &ConvProblem) -> Option<f64> {
     let fmas = px(dims.output) * dims.filter.iter().product::<u64>() as f64;
     Some(ROWS_LAUNCH_US + bytes / ROWS_BYTES_PER_US + fmas / ROWS_FMAS_PER_US)
 }
+
+/// The estimate of a run of `q` on the `sliced` backward-weight entry of a kernel whose A
+/// vector is under 4 (K of 1 to 3, which the model's training runs of the entry lack), where
+/// its plan on an sm_90 device of `dev`'s compute units takes it there: a launch, the chain of
+/// 16-pixel steps each warp runs (in rounds of two workgroups a compute unit), the bytes each
+/// workgroup streams (its tap's input channels and the output gradient) at one slot's share of
+/// the bandwidth, the input once from memory, and the workspace slices the convert adds.
+fn sliced_us(inst: &Checked, q: &ConvProblem, dev: &DeviceModel) -> Option<f64> {
+    if inst.op != Op::BwdWeight || inst.waves[2] < 2 || vectors(inst)[0] >= 4 {
+        return None;
+    }
+    let dims = conv_dims(q).ok()?;
+    let sm90 = DeviceInfo {
+        compute_units: dev.compute_units,
+        max_lds_bytes: SM90_LDS_BYTES,
+        async_copy: true,
+        wgmma: true,
+        cluster_slots: NO_CLUSTERS,
+    };
+    let plan = KernelConfig::new(inst).ok()?.plan(&dims, &sm90).ok()?;
+    let Some(&Step::Launch {
+        entry: EntryKind::Sliced,
+        grid,
+        ..
+    }) = plan.steps.first()
+    else {
+        return None;
+    };
+    let [tiles, slices, groups] = grid.map(f64::from);
+    let channels = f64::from(inst.tile.n);
+    let pixels = (dims.n * dims.output.iter().product::<u64>()) as f64;
+    let workgroups = tiles * slices * groups;
+    let slots = 2.0 * f64::from(dev.compute_units);
+    let rounds = (workgroups / slots).ceil();
+    let warp_steps = (pixels / 16.0).ceil() / slices / f64::from(inst.waves[2]);
+    let elem = q.dtype_of(Role::Input).bytes() as f64;
+    let streamed = tiles * groups * pixels * (channels + dims.k as f64) * elem;
+    let input = (dims.n * dims.input.iter().product::<u64>() * dims.g * dims.c) as f64 * elem;
+    let workspace = if slices > 1.0 {
+        plan.workspace_bytes as f64
+    } else {
+        0.0
+    };
+    Some(
+        SLICED_LAUNCH_US
+            + rounds * warp_steps * SLICED_STEP_US
+            + rounds * streamed / workgroups.min(slots) / SLICED_SLOT_BYTES_PER_US
+            + input / SLICED_INPUT_BYTES_PER_US
+            + workspace / SLICED_WORKSPACE_BYTES_PER_US,
+    )
+}
+
+/// Shared memory a workgroup may take on sm_90 (the opt-in limit).
+const SM90_LDS_BYTES: u32 = 227 * 1024;
+
+/// The `sliced` entry's terms, fitted to its runs of K of 1 to 4 on an H200
+/// (`docs/performance.md`).
+const SLICED_LAUNCH_US: f64 = 3.1;
+const SLICED_STEP_US: f64 = 0.213;
+const SLICED_SLOT_BYTES_PER_US: f64 = 7.0e4;
+const SLICED_INPUT_BYTES_PER_US: f64 = 7.8e6;
+const SLICED_WORKSPACE_BYTES_PER_US: f64 = 3.1e4;
 
 /// Whether `inst` loads both operands without an element-wise op, as the entries that stream a
 /// problem need.
@@ -494,6 +563,40 @@ mod tests {
         assert_eq!(depthwise_rows_us(&inst, &grouped), None);
         let inst = changed(&inst, |i| i.work.merge_groups = 1);
         assert_eq!(depthwise_rows_us(&inst, &p), None);
+    }
+
+    /// Few output channels on the sliced entry of a kernel that reads the output gradient as one
+    /// run are estimated from its plan (FCOS's K = 1 head: 72 tiles in three rows of
+    /// workgroups, each warp 79 steps, in one round); the K % 4 kernels' sliced tile, which the
+    /// model was trained on, and problems the entry does not take get none.
+    #[test]
+    fn few_output_channels_on_the_sliced_entry_are_estimated_from_its_plan() {
+        let lib = |name: &str| ck_instances::get(name).expect(name);
+        let raw = lib("nv_bwd_weight_k1_2d_fp16_t16x32x128");
+        let fcos = ConvProblem::parse(
+            "bwd_weight 2d N=2 K=1 C=256 filter=3x3 input=100x152 pad=1 dtype=fp16",
+        )
+        .unwrap();
+        let pixels = 2.0 * 100.0 * 152.0;
+        let want = SLICED_LAUNCH_US
+            + (1900.0_f64 / 3.0 / 8.0) * SLICED_STEP_US
+            + 72.0 * pixels * 33.0 * 2.0 / 216.0 / SLICED_SLOT_BYTES_PER_US
+            + pixels * 256.0 * 2.0 / SLICED_INPUT_BYTES_PER_US
+            + 3.0 * 256.0 * 9.0 * 4.0 / SLICED_WORKSPACE_BYTES_PER_US;
+        let got = sliced_us(raw, &fcos, &h200()).unwrap();
+        assert!((got - want).abs() < 1e-9 * want, "{got} against {want}");
+        let chunked = lib("nv_bwd_weight_k4_2d_fp16_t48x32x128");
+        let k36 = ConvProblem::parse(
+            "bwd_weight 2d N=4 K=36 C=256 filter=3x3 input=13x13 pad=1 dtype=fp16",
+        )
+        .unwrap();
+        assert_eq!(sliced_us(chunked, &k36, &h200()), None);
+        // 200 input channels are not whole 32-channel tiles: the kernel's GEMM tile runs it.
+        let odd = ConvProblem::parse(
+            "bwd_weight 2d N=2 K=1 C=200 filter=3x3 input=100x152 pad=1 dtype=fp16",
+        )
+        .unwrap();
+        assert_eq!(sliced_us(raw, &odd, &h200()), None);
     }
 
     /// An H200 as selection sees it.

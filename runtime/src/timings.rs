@@ -162,7 +162,7 @@ pub fn table(timings: &[Timing], reg: &Registry) -> Table {
             let target = t.target.as_deref().and_then(Arch::from_keyword);
             let dev = t.device();
             let form = formulation(inst, &p, &dev).ok()?;
-            let entry = entry_estimate(inst, &form, &p);
+            let entry = entry_estimate(inst, &form, &p, &dev);
             let mut row = vec![
                 t.shape.clone(),
                 t.problem.clone(),

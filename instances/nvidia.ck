@@ -168,6 +168,21 @@ family nv_bwd_weight_merged_2d : nv_bwd_weight {
     }
 }
 
+/// 1-D depthwise backward weight (the Conformer's 31-tap convolution): the 2-D kernel's
+/// depthwise rows entry over NWGC, a row's taps in pieces of 7 and long rows in segments.
+family nv_bwd_weight_merged_1d : nv_bwd_weight {
+    dims = 1;
+    layout = nwgc;
+    vector = [1, 1, 1];
+    split_k = 1;
+    merge_groups = 8;
+    over dtype = [fp16, bf16];
+    rows (tile, warps, warp_tile) {
+        /// Four warps of 16x16 for the problems the rows entry does not take.
+        t16x64x32 = ([16, 64, 32], [1, 4, 1], [16, 16, 16]);
+    }
+}
+
 /// StreamK over the GEMM-K iterations of few output tiles: Linear and Tree fix-up.
 family nv_bwd_weight_streamk_2d : nv_bwd_weight {
     dims = 2;

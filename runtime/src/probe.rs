@@ -760,10 +760,22 @@ pub fn shapes(inst: &Checked) -> Vec<Shape> {
                     rpad: 0,
                     ..base
                 },
+                // Few rows of 67 columns: backward weight's rows entry splits them into
+                // segments (the last one short of whole steps).
+                Shape {
+                    what: "depthwise, rows in segments",
+                    g: 2 * m,
+                    n: 2,
+                    k: 1,
+                    c: 1,
+                    input: 67,
+                    ..base
+                },
                 // Filters other than 3x3, which the forward / backward-data small-channel
                 // entry takes at one or two channels a group: a strided 5x5 and a 7x7 (depthwise
                 // strips, rows of 5 and 10 pixels), a dilated 7x7 of two channels and a filter
-                // wider than its loads' chunk of seven columns.
+                // wider than its loads' chunk of seven columns (in 1-D, backward weight's rows
+                // entry in pieces of seven taps and segments of the row).
                 Shape {
                     what: "depthwise 5x5, strided",
                     g: 2 * m,

@@ -17,7 +17,7 @@ use ck_compiler::ir::Checked;
 use ck_compiler::kernel::{
     ConvDims, DeviceInfo, EntryKind, KernelConfig, NO_CLUSTERS, Step, dconv_mma_suits,
     dconv_strip_rows, dconv_window, dconv_window_stride, depthwise_rows_suit, pointwise_mma_suits,
-    pointwise_suits, stride_phases, takes_stride_phases, window_suits,
+    pointwise_suits, rows_computed_taps, stride_phases, takes_stride_phases, window_suits,
 };
 use ck_compiler::model::{Arch, ConvSpec, DataType, ElementOp, Op};
 use std::sync::OnceLock;
@@ -331,7 +331,7 @@ fn dconv_runs_and_steps(dims: &ConvDims) -> Option<(f64, f64, f64)> {
 /// The estimate of a run of `q` on the depthwise backward-weight rows entries, where `inst`'s
 /// kernel takes it there (it merges groups, plain loads, [`depthwise_rows_suit`]): two launches
 /// (the rows and the convert that adds their slices), the input and output gradient's bytes,
-/// and the multiply-adds on the SIMT lanes.
+/// and the multiply-adds on the SIMT lanes (a long row's pieces, the dropped taps too).
 fn depthwise_rows_us(inst: &Checked, q: &ConvProblem) -> Option<f64> {
     if inst.work.merge_groups < 2 || !plain_loads(inst) {
         return None;
@@ -340,7 +340,7 @@ fn depthwise_rows_us(inst: &Checked, q: &ConvProblem) -> Option<f64> {
     let px = |s: [u64; 3]| (dims.n * dims.g * s.iter().product::<u64>()) as f64;
     let elem = |role| q.dtype_of(role).bytes() as f64;
     let bytes = px(dims.input) * elem(Role::Input) + px(dims.output) * elem(Role::Output);
-    let fmas = px(dims.output) * dims.filter.iter().product::<u64>() as f64;
+    let fmas = px(dims.output) * rows_computed_taps(dims.filter) as f64;
     Some(ROWS_LAUNCH_US + bytes / ROWS_BYTES_PER_US + fmas / ROWS_FMAS_PER_US)
 }
 

@@ -295,8 +295,8 @@ pub struct BenchArgs {
     pub seed: Option<u64>,
     /// Time only the N instances selection ranks first on each shape (and its default choice):
     /// a sweep over many shapes at a fraction of the cost, whose best is a lower bound on the
-    /// library's.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), conflicts_with = "precompile")]
+    /// library's. With --precompile: compile only the N an sm_90 card ranks first.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub top: Option<u32>,
     /// Compile the kernels of every instance that supports a shape into this cubin cache folder,
     /// print the names of the cache files they need and exit (needs NVRTC, no GPU).

@@ -8,7 +8,7 @@ use crate::input::registry;
 use ck_compiler::emit::hip::HipKernel;
 use ck_compiler::ir::Checked;
 use ck_compiler::kernel::{EntryKind, MAX_CLUSTER};
-use ck_compiler::model::{DataType, Op};
+use ck_compiler::model::{Arch, DataType, Op};
 use ck_runtime::cuda::bench::{BenchProblem, KernelTexts, Trials, plain_convolution};
 use ck_runtime::cuda::{CudaBackend, KernelCache};
 use ck_runtime::gpu::portable_kernel;
@@ -408,8 +408,30 @@ fn precompile(
             }
         }
     }
-    // No device: every supported run's kernel is compiled.
-    let work = work(&instances, &kernels, problems, reg.device(), &|_, _| true);
+    // No device: every supported run's kernel is compiled, or with `--top` the first ones of
+    // the ranking the CUDA back end on an sm_90 card makes (the GPU compiles any it adds).
+    let ranked: Option<HashMap<ConvProblem, Vec<&str>>> = args.top.map(|n| {
+        problems
+            .iter()
+            .map(|p| {
+                let names = reg
+                    .candidates_on(p, Arch::Sm90)
+                    .into_iter()
+                    .filter(|c| c.verdict.is_ok())
+                    .take(n as usize)
+                    .map(|c| c.instance.name.as_str())
+                    .collect();
+                (p.clone(), names)
+            })
+            .collect()
+    });
+    let takes = |inst: &Checked, p: &ConvProblem| {
+        ranked.as_ref().is_none_or(|r| {
+            r.get(p)
+                .is_some_and(|names| names.contains(&inst.name.as_str()))
+        })
+    };
+    let work = work(&instances, &kernels, problems, reg.device(), &takes);
     let pairs: Vec<(&str, &str)> = work
         .kernels
         .iter()

@@ -126,15 +126,19 @@ template <int CH, bool ACROSS> CK_DEV void ck_direct(const CkArgs& a, float* red
 }
 
 // ---- Depthwise backward weight along output rows (C = K = 1 a group, one depth tap, unit
-// width dilation, width stride 1 or 2, a 3x3 filter or rows of 5 or 7 taps; the host picks it,
-// see `direct_rows_plan`). A thread owns one 8-group vector and RT filter rows (the three of a
-// 3x3, else one) of one output row at a time: RT·KX taps of 8 sums. The input columns of its
-// rows slide through registers, SX new ones an output column, so each input element is loaded
-// once per output row and filter row where the per-pixel entry above loads it once a tap. A
-// block has direct_vecs vectors by KY / RT filter-row groups by `slots` row slots (blockDim.x
-// holds them all); block y takes output rows [y, y + 1) · direct_rows of the (image, depth,
-// row) sequence, each slot every slots-th of them. The slots' sums meet in LDS, DROWS_CHUNK
-// taps at a time, and the block writes its workspace slice; the convert entry adds the slices.
+// width dilation, width stride 1 or 2, a 3x3 filter or rows of 4 or more taps; the host picks
+// it, see `direct_rows_plan`). A thread owns one 8-group vector and RT filter rows (the three of
+// a 3x3, else one piece of a row: KX = 5 taps for rows of 4 or 5, else pieces of 7, the
+// last piece's taps past the row computed and dropped) of one output row segment at a time:
+// RT·KX taps of 8 sums. The input columns of its rows slide through registers, SX new ones an
+// output column, so each input element is loaded once per output row and filter row where the
+// per-pixel entry above loads it once a tap. A block has direct_vecs vectors by KY / RT · pieces
+// filter-row groups by `slots` row slots (blockDim.x holds them all); block y takes items
+// [y, y + 1) · direct_rows of the (image, depth, row, segment) sequence, a segment being
+// direct_pixels output columns of a row (the whole row when 0: long rows of few images, such
+// as 1-D layers, split so that the device fills), each slot every slots-th of them. The slots'
+// sums meet in LDS, DROWS_CHUNK taps at a time, and the block writes its workspace slice; the
+// convert entry adds the slices.
 constexpr int DROWS_BLOCK = DROWS_VECS * DROWS_SLOTS;
 
 // Eight values as floats; bf16 ones two from each 32-bit word (a shift and a mask).
@@ -164,14 +168,21 @@ template <int RT, int KX, int SX> CK_DEV void ck_rows_taps(const CkArgs& a, floa
     constexpr int COLS = SX == 1 ? KX : KX == 7 ? 1 : 2;
     constexpr int TAPS = RT * KX;
     // The block's vectors (direct_vecs, up to DROWS_VECS: no idle lanes where the groups are
-    // fewer), its filter-row groups and row slots.
-    const int vecs = (int)a.direct_vecs, groups = (int)a.Y / RT;
+    // fewer), its filter-row groups (RT rows, or a piece of a row) and row slots.
+    const int fx = (int)a.X, pieces = (fx + KX - 1) / KX;
+    const int vecs = (int)a.direct_vecs, groups = (int)a.Y / RT * pieces;
     const int slots = (int)blockDim.x / (vecs * groups);
     const int o = (int)threadIdx.x % vecs, fg = (int)threadIdx.x / vecs % groups;
     const int slot = (int)threadIdx.x / (vecs * groups);
+    const int frow = fg / pieces * RT, piece = fg % pieces;
     const int nvec = (int)(a.G / 8), vec = (int)blockIdx.x * vecs + o;
-    const int ho = (int)a.Ho, wo = (int)a.Wo, planes_d = (int)a.Do, pw = (int)a.pw, wi = (int)a.Wi;
-    const int rows = (int)a.N * planes_d * ho, r0 = (int)blockIdx.y * (int)a.direct_rows;
+    // A piece's taps start KX columns on per piece: its columns are those of a row padded that
+    // many columns less.
+    const int ho = (int)a.Ho, wo = (int)a.Wo, planes_d = (int)a.Do, wi = (int)a.Wi;
+    const int pw = (int)a.pw - piece * KX;
+    const int seg_cols = a.direct_pixels > 0 ? (int)a.direct_pixels : wo;
+    const int segs = (wo + seg_cols - 1) / seg_cols;
+    const int rows = (int)a.N * planes_d * ho * segs, r0 = (int)blockIdx.y * (int)a.direct_rows;
     const int r1 = rows - r0 < (int)a.direct_rows ? rows : r0 + (int)a.direct_rows;
     const AT* dy = reinterpret_cast<const AT*>(a.y);
     const BT* x = reinterpret_cast<const BT*>(a.x);
@@ -184,7 +195,9 @@ template <int RT, int KX, int SX> CK_DEV void ck_rows_taps(const CkArgs& a, floa
         for (int k = 0; k < 8; ++k) acc[t][k] = 0.0f;
     // Threads of a row and filter row branch alike (a warp spans at most a few of them).
     for (int r = r0 + slot; vec < nvec && r < r1; r += slots) {
-        const int oh = r % ho, plane = r / ho, od = plane % planes_d, n = plane / planes_d;
+        const int row = r / segs, c_begin = r % segs * seg_cols;
+        const int c_end = wo - c_begin < seg_cols ? wo : c_begin + seg_cols;
+        const int oh = row % ho, plane = row / ho, od = plane % planes_d, n = plane / planes_d;
         // The filter has one depth tap: the input plane is fixed by the output's.
         const int id = od * (int)a.sd - (int)a.pd;
         if (!ck_in(id, a.Di)) continue;
@@ -196,7 +209,7 @@ template <int RT, int KX, int SX> CK_DEV void ck_rows_taps(const CkArgs& a, floa
         bool rows_in = true;
 #pragma unroll
         for (int t = 0; t < RT; ++t) {
-            const int ih = oh * (int)a.sh - (int)a.ph + (fg * RT + t) * (int)a.dh;
+            const int ih = oh * (int)a.sh - (int)a.ph + (frow + t) * (int)a.dh;
             in[t] = ck_in(ih, a.Hi);
             rows_in = rows_in && in[t];
             xr[t] = xp + ih * ck_ix(a.xs_h);
@@ -215,15 +228,15 @@ template <int RT, int KX, int SX> CK_DEV void ck_rows_taps(const CkArgs& a, floa
 #pragma unroll
             for (int j = 0; j < W; ++j) {
                 ck_vec<BT, 8> v;
-                load(v, t, j - pw);
+                load(v, t, c_begin * SX + j - pw);
                 ck_floats8(win[t][j], v);
             }
-        for (int c0 = 0; c0 < wo; c0 += COLS) {
+        for (int c0 = c_begin; c0 < c_end; c0 += COLS) {
             ck_vec<AT, 8> yv[COLS];
             ck_vec<BT, 8> xv[COLS][RT][SX];
             // Output column c0 + j loads input columns first + j·SX + s.
             const int first = c0 * SX - pw + W;
-            if (rows_in && c0 + COLS <= wo && first >= 0 && first + COLS * SX <= wi) {
+            if (rows_in && c0 + COLS <= c_end && first >= 0 && first + COLS * SX <= wi) {
                 // Every load of the step inside the tensors (most steps): no checks.
 #pragma unroll
                 for (int j = 0; j < COLS; ++j) {
@@ -237,8 +250,8 @@ template <int RT, int KX, int SX> CK_DEV void ck_rows_taps(const CkArgs& a, floa
             } else {
 #pragma unroll
                 for (int j = 0; j < COLS; ++j) {
-                    // Columns past the row multiply zeros.
-                    const bool has = c0 + j < wo;
+                    // Columns past the segment multiply zeros.
+                    const bool has = c0 + j < c_end;
                     yv[j] = ck_load8(has ? yr + (c0 + j) * yw : dy);
                     ck_zero_unless(yv[j], has);
 #pragma unroll
@@ -272,8 +285,8 @@ template <int RT, int KX, int SX> CK_DEV void ck_rows_taps(const CkArgs& a, floa
         }
     }
     // Workspace element g·taps + tap of the block's slice; the thread's local tap q is filter
-    // row fg·RT + q / KX, column q % KX.
-    const int taps = (int)a.Y * KX;
+    // row frow + q / KX, column piece·KX + q % KX (dropped past the row).
+    const int taps = (int)a.Y * fx;
     float* out = reinterpret_cast<float*>(a.ws) + (ck_i64)blockIdx.y * a.G * taps;
     float* mine = red + (int)threadIdx.x * DROWS_STRIDE;
 #pragma unroll
@@ -291,21 +304,23 @@ template <int RT, int KX, int SX> CK_DEV void ck_rows_taps(const CkArgs& a, floa
             float sum = 0.0f;
             for (int sl = 0; sl < slots; ++sl)
                 sum += red[((sl * groups + g) * vecs + oo) * DROWS_STRIDE + qq * 8 + k];
-            if (q < TAPS && v < nvec) out[(v * 8 + k) * taps + (g * RT + q / KX) * KX + q % KX] = sum;
+            const int col = g % pieces * KX + q % KX;
+            if (q < TAPS && v < nvec && col < fx)
+                out[(v * 8 + k) * taps + (g / pieces * RT + q / KX) * fx + col] = sum;
         }
         __syncthreads();
     }
 }
 
 // The filters and width strides the host sends to each entry: a 3x3 filter (all three rows a
-// thread), rows of 5 or 7 taps (one a thread). Two entries, so that the 3x3 one keeps its own
-// register count.
+// thread), rows of 4 or 5 taps or pieces of 7 (one a thread). Two entries, so that the 3x3 one
+// keeps its own register count.
 CK_DEV void ck_direct_rows(const CkArgs& a, float* red) {
     a.sw == 1 ? ck_rows_taps<3, 3, 1>(a, red) : ck_rows_taps<3, 3, 2>(a, red);
 }
 CK_DEV void ck_direct_row_taps(const CkArgs& a, float* red) {
     const bool unit = a.sw == 1;
-    if (a.X == 5)
+    if (a.X <= 5)
         unit ? ck_rows_taps<1, 5, 1>(a, red) : ck_rows_taps<1, 5, 2>(a, red);
     else
         unit ? ck_rows_taps<1, 7, 1>(a, red) : ck_rows_taps<1, 7, 2>(a, red);

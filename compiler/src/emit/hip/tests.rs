@@ -1050,10 +1050,12 @@ fn merged_backward_weight_runs_depthwise_along_rows() {
         ..dw.clone()
     }));
     // Rows of 5 or 7 taps go to the entry of one filter row a thread. At stride 2 the 7x7
-    // output has 224 rows: 8 vectors by 5 rows by 6 slots (38 slices of 6 rows, 304 blocks), or
-    // 4 vectors by 7 rows by 9 slots (25 slices, 400 blocks); the LDS the threads' sums.
+    // output has 224 rows: 32 vectors by 5 rows by 1 slot (62 slices, which half the input's
+    // bytes bound, of 4 rows: 124 blocks, one round of a block a compute unit), or 16 vectors by
+    // 7 rows by 2 slots (32 slices of 7 rows, 128 blocks, four rows a slot); the LDS the
+    // threads' sums.
     let taps = with_entry(merged.clone(), EntryKind::DirectRowTaps, "direct_row_taps");
-    for (f, vecs, threads) in [(5, 8, 240), (7, 4, 252)] {
+    for (f, vecs, threads) in [(5, 32, 160), (7, 16, 224)] {
         let d = ConvDims {
             filter: [1, f, f],
             pad: [0, f / 2, f / 2],
@@ -1097,7 +1099,8 @@ fn merged_backward_weight_runs_depthwise_along_rows() {
     assert_eq!(few.args.direct_vecs, 18);
     // A 7x7 image of 960 groups: the slices stop at half the input's bytes (32 images of
     // 47,040 elements, 2 bytes each, against 960 · 25 · 4 bytes a slice), and the blocks take
-    // fewer vectors, so that there are two a compute unit: 4 vectors by 5 rows by 12 slots.
+    // fewer vectors, so that a slot's rows are fewer: 16 vectors by 5 rows by 3 slots, 120
+    // blocks (one round of a block a compute unit), five rows a slot.
     let small = taps
         .plan(
             &ConvDims {
@@ -1114,9 +1117,9 @@ fn merged_backward_weight_runs_depthwise_along_rows() {
         .unwrap();
     let cap = 32 * 7 * 7 * 960 * 2 / (2 * 960 * 25 * 4);
     assert_eq!(small.args.ws_slices as u64, cap);
-    assert_eq!(small.args.direct_vecs, 4);
+    assert_eq!(small.args.direct_vecs, 16);
     assert!(
-        matches!(small.steps[0], Step::Launch { grid: [30, s, 1], block: [240, 1, 1], .. } if u64::from(s) == cap)
+        matches!(small.steps[0], Step::Launch { grid: [8, s, 1], block: [240, 1, 1], .. } if u64::from(s) == cap)
     );
     // Depth taps are not the rows entries'.
     assert!(!matches!(
@@ -1131,6 +1134,88 @@ fn merged_backward_weight_runs_depthwise_along_rows() {
         }),
         EntryKind::DirectRows | EntryKind::DirectRowTaps
     ));
+}
+
+#[test]
+fn depthwise_rows_take_long_rows_in_pieces_and_split_few_rows_into_segments() {
+    let taps = with_entry(
+        merged_backward_weight(),
+        EntryKind::DirectRowTaps,
+        "direct_row_taps",
+    );
+    // The Conformer's 31-tap row over 199 columns of 8 images, 768 groups: five pieces of 7
+    // taps a vector; 96 vectors by 5 pieces by 8 rows are 3,840 thread rows, under a quarter
+    // of two blocks of 256 a compute unit, so the rows split into as many segments as 35 columns
+    // allow (5: 42 columns, whole 7-column steps).
+    let conformer = ConvDims {
+        g: 768,
+        n: 8,
+        filter: [1, 1, 31],
+        input: [1, 1, 199],
+        output: [1, 1, 199],
+        pad: [0, 0, 15],
+        ..depthwise(Op::BwdWeight)
+    };
+    let plan = taps.plan(&conformer, &NV).unwrap();
+    assert_eq!(
+        launches(&plan),
+        [EntryKind::DirectRowTaps, EntryKind::Convert]
+    );
+    assert_eq!(plan.args.direct_pixels, 42);
+    let Step::Launch {
+        grid: [vec_blocks, slices, 1],
+        block: [threads, 1, 1],
+        ..
+    } = plan.steps[0]
+    else {
+        panic!("{:?}", plan.steps[0]);
+    };
+    let vecs = plan.args.direct_vecs as u32;
+    assert_eq!(vec_blocks * vecs, 96);
+    assert_eq!(threads % (vecs * 5), 0);
+    // The slices stay under half the input's bytes (8 · 199 · 768 elements of 2 bytes against
+    // 768 · 31 · 4 a slice) and cover the 40 (row, segment) items: with 8 vectors a block, 6
+    // slots take a block's 6 items, 84 blocks.
+    assert!(u64::from(slices) <= 8 * 199 * 768 * 2 / (2 * 768 * 31 * 4));
+    assert_eq!((vecs, slices, plan.args.direct_rows), (8, 7, 6));
+    assert_eq!(plan.workspace_bytes, u64::from(slices) * 768 * 31 * 4);
+    // The same row over 64 images fills the device as whole rows.
+    let many = taps
+        .plan(
+            &ConvDims {
+                n: 64,
+                ..conformer.clone()
+            },
+            &NV,
+        )
+        .unwrap();
+    assert_eq!(many.args.direct_pixels, 0);
+    // A 3x3 filter over 256x256 images of 16 groups (two vectors), 16 images: 8,192 thread
+    // rows, so 7 segments of 39 columns (whole 3-column steps, at least 32 each).
+    let wide = ConvDims {
+        g: 16,
+        n: 16,
+        input: [1, 256, 256],
+        output: [1, 256, 256],
+        ..depthwise(Op::BwdWeight)
+    };
+    let plan = taps.plan(&wide, &NV).unwrap();
+    assert_eq!(launches(&plan)[0], EntryKind::DirectRows);
+    assert_eq!(plan.args.direct_pixels, 39);
+    // Rows of 9 to 14 taps are two pieces; filter-row groups past the 8 a block holds (a 5x14
+    // filter: 10) and rows of 3 taps other than a 3x3 filter's are not the entry's.
+    let along = |filter: [u64; 3]| {
+        let d = ConvDims {
+            filter,
+            pad: [0, filter[1] / 2, filter[2] / 2],
+            ..depthwise(Op::BwdWeight)
+        };
+        launches(&taps.plan(&d, &NV).unwrap())[0] == EntryKind::DirectRowTaps
+    };
+    assert!(along([1, 4, 14]));
+    assert!(along([1, 1, 4]));
+    assert!(!along([1, 5, 14]));
+    assert!(!along([1, 5, 3]));
 }
 
 #[test]

@@ -26,6 +26,7 @@ pub(crate) use narrow::{
 };
 pub use narrow::{
     dconv_mma_suits, dconv_strip_rows, dconv_window, dconv_window_stride, depthwise_rows_suit,
+    rows_computed_taps,
 };
 pub(crate) use pointwise::{
     PW_BLOCK, PW_PIXELS, PWM_BLOCKS, PWM_STAGED_COLS, PWM_STAGES, PWM_WARPS,

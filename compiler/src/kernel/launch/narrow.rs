@@ -154,67 +154,136 @@ fn direct_mma_plan(
     Some(slices_plan(launch, slices, dims, dev, args, tensor_bytes))
 }
 
+/// Taps of a row piece of the depthwise rows entries (`ck_rows_taps`' `KX`) for rows of `x`
+/// taps that are not a 3x3 filter's: 5 up to 5 taps, else 7 (longer rows split into pieces of
+/// 7, the last one's columns past the row computed and dropped).
+fn rows_piece_taps(x: u64) -> u64 {
+    if x <= 5 { 5 } else { 7 }
+}
+
+/// Filter-row groups of the depthwise rows entries: one for a 3x3 filter (a thread takes its
+/// three rows), else each filter row's pieces.
+fn rows_groups(filter: [u64; 3]) -> u64 {
+    if filter == [1, 3, 3] {
+        1
+    } else {
+        filter[1] * filter[2].div_ceil(rows_piece_taps(filter[2]))
+    }
+}
+
+/// Taps the depthwise rows entries multiply an output pixel: the filter's, with the last
+/// piece of a long row's dropped ones.
+pub fn rows_computed_taps(filter: [u64; 3]) -> u64 {
+    if filter == [1, 3, 3] {
+        9
+    } else {
+        rows_groups(filter) * rows_piece_taps(filter[2])
+    }
+}
+
+/// Thread rows (a vector, a filter-row group, an output row) that fill the device on the rows
+/// entries: two full blocks a compute unit. Below a quarter of that, rows split into column
+/// segments, as many as reach it.
+fn rows_fill(dev: &DeviceInfo) -> u64 {
+    u64::from(dev.compute_units) * 2 * DROWS_SLOTS * DROWS_VECS
+}
+
+/// Fewest output columns of a segment (then rounded up to the entry's step): a segment loads
+/// its window's first columns again.
+const DROWS_MIN_SEGMENT: u64 = 32;
+
 /// The depthwise backward-weight plan along output rows (`ck_direct_rows`): `x` blocks of
-/// `vecs` 8-group vectors by the filter's row groups (a thread takes all three rows of a 3x3
-/// filter, one row of others) by as many row slots as fill [`DROWS_SLOTS`] · [`DROWS_VECS`]
-/// threads (at least one), `y` blocks of `direct_rows` output rows, each writing its workspace
-/// slice; the convert entry adds them. Slices: one output row a slot where that makes at most
-/// eight blocks a compute unit, fewer where the slices would outweigh half the input's bytes
-/// (small images of many groups: the convert reads every slice), at most [`DROWS_MAX_SLICES`]
-/// for rows of 5 or 7 taps, more rows a block beyond.
-/// `vecs`: all the vectors up to [`DROWS_VECS`] (no idle lanes where they are fewer), halved
-/// down to 4 while there are fewer than two blocks a compute unit and halving makes more (the
-/// slices stopped short of the rows): the rows of small images then meet in a block's LDS. None where the grid would
-/// exceed its limits.
+/// `vecs` 8-group vectors by the filter's row groups ([`rows_groups`]) by as many row slots as
+/// fill [`DROWS_SLOTS`] · [`DROWS_VECS`] threads (at least one), `y` blocks of `direct_rows`
+/// items of the (image, depth, row, segment) sequence, each writing its workspace slice; the
+/// convert entry adds them. Rows split into segments of `direct_pixels` output columns (whole
+/// rows when 0) where the thread rows are too few to fill the device ([`rows_fill`]: long rows
+/// of few images, as 1-D layers), each at least [`DROWS_MIN_SEGMENT`] columns.
+/// Slices: one item a slot where that makes at most eight blocks a compute unit, fewer where the
+/// slices would outweigh half the input's bytes (small images of many groups: the convert reads
+/// every slice), at most [`DROWS_MAX_SLICES`] for rows of 5 or more taps, more items a block
+/// beyond. `vecs`: all the vectors up to [`DROWS_VECS`] (no idle lanes where they are fewer),
+/// or half, a quarter ... down to 4 where that costs less: rounds of one block a compute unit
+/// times the items a slot runs in turn and half an item for the block's sum (the slices stop
+/// short of the rows where the convert's chain or the input's bytes bound them, and a block of
+/// many vectors then has few slots, each taking many rows). None where the grid would exceed
+/// its limits.
 fn direct_rows_plan(
     dims: &ConvDims,
     dev: &DeviceInfo,
     mut args: CkArgs,
     tensor_bytes: [u64; 3],
 ) -> Option<LaunchPlan> {
-    let row_groups = if dims.filter == [1, 3, 3] {
-        1
-    } else {
-        dims.filter[1]
-    };
+    let three = dims.filter == [1, 3, 3];
+    let row_groups = rows_groups(dims.filter);
     let nvec = dims.g / 8;
     let rows = dims.n * dims.output[0] * dims.output[1];
+    let wo = dims.output[2];
+    // Output columns a step of the entry takes (`COLS` of `ck_rows_taps`).
+    let kx = if three {
+        3
+    } else {
+        rows_piece_taps(dims.filter[2])
+    };
+    let step = match (dims.stride[2], kx) {
+        (1, _) => kx,
+        (_, 7) => 1,
+        _ => 2,
+    };
+    let thread_rows = nvec * row_groups * rows;
+    let fill = rows_fill(dev);
+    let (segs, seg_cols) = if 4 * thread_rows < fill && wo >= 2 * DROWS_MIN_SEGMENT {
+        let segs = fill
+            .div_ceil(thread_rows)
+            .min(wo / DROWS_MIN_SEGMENT.next_multiple_of(step));
+        let cols = wo.div_ceil(segs).next_multiple_of(step);
+        (wo.div_ceil(cols), cols)
+    } else {
+        (1, 0)
+    };
+    let items = rows * segs;
     let cus = u64::from(dev.compute_units);
     let slice_bytes = dims.g * dims.filter[1] * dims.filter[2] * 4;
-    let max_slices = if row_groups == 1 {
-        MAX_GRID_Y
-    } else {
-        DROWS_MAX_SLICES
-    };
-    // Row slots, vector blocks and slices of `vecs` vectors a block.
+    let max_slices = if three { MAX_GRID_Y } else { DROWS_MAX_SLICES };
+    // Item slots, vector blocks and slices of `vecs` vectors a block.
     let shape = |vecs: u64| {
         let slots = (DROWS_SLOTS * DROWS_VECS / (vecs * row_groups)).max(1);
         let vec_blocks = nvec.div_ceil(vecs);
-        let slices = rows
+        let slices = items
             .div_ceil(slots)
             .min((8 * cus).div_ceil(vec_blocks))
             .min(tensor_bytes[0] / (2 * slice_bytes))
             .clamp(1, max_slices);
         (slots, vec_blocks, slices)
     };
-    let blocks = |vecs: u64| {
-        let (_, vec_blocks, slices) = shape(vecs);
-        vec_blocks * slices
+    // A slot's items run one after another, each a chain of dependent loads, and a compute unit
+    // holds one block of these register-heavy threads: rounds of a block a compute unit times
+    // a slot's items and half an item more for the block's sum and slice (twice that, in whole
+    // numbers).
+    let cost = |vecs: u64| {
+        let (slots, vec_blocks, slices) = shape(vecs);
+        let rounds = (vec_blocks * slices).div_ceil(cus);
+        rounds * (2 * items.div_ceil(slices).div_ceil(slots) + 1)
     };
     let mut vecs = nvec.min(DROWS_VECS);
-    while vecs > 4 && blocks(vecs) < 2 * cus && blocks(vecs / 2) > blocks(vecs) {
-        vecs /= 2;
+    let mut v = vecs;
+    while v > 4 {
+        v /= 2;
+        if cost(v) < cost(vecs) {
+            vecs = v;
+        }
     }
     let (slots, vec_blocks, slices) = shape(vecs);
-    let per_block = rows.div_ceil(slices);
-    let slices = rows.div_ceil(per_block);
-    if vec_blocks > MAX_GRID_X || rows > i32::MAX as u64 {
+    let per_block = items.div_ceil(slices);
+    let slices = items.div_ceil(per_block);
+    if vec_blocks > MAX_GRID_X || items > i32::MAX as u64 {
         return None;
     }
     let threads = vecs * row_groups * slots;
     args.direct_rows = per_block as i64;
     args.direct_vecs = vecs as i64;
-    let entry = if row_groups == 1 {
+    args.direct_pixels = seg_cols as i64;
+    let entry = if three {
         EntryKind::DirectRows
     } else {
         EntryKind::DirectRowTaps
@@ -229,9 +298,10 @@ fn direct_rows_plan(
 
 /// Whether the depthwise rows entries take `dims` (of a kernel that merges groups, with plain
 /// operand loads): backward weight as stated, one channel a group on both sides in whole
-/// 8-group vectors, channels-last tensors, one depth tap, a 3x3 filter or rows of 5 or 7 taps
-/// (at most 8 of them), width stride 1 or 2 at unit width dilation. Selection
-/// estimates such runs by their bytes and multiply-adds.
+/// 8-group vectors, channels-last tensors, one depth tap, a 3x3 filter or rows of 4 or more
+/// taps (at most [`DROWS_SLOTS`] filter-row groups: rows of up to 7 taps, half as many of up
+/// to 14, ...), width stride 1 or 2 at unit width dilation. Selection estimates such runs by
+/// their bytes and multiply-adds.
 pub fn depthwise_rows_suit(dims: &ConvDims) -> bool {
     let [z, y, x] = dims.filter;
     dims.op == Op::BwdWeight
@@ -241,7 +311,7 @@ pub fn depthwise_rows_suit(dims: &ConvDims) -> bool {
         && dims.g.is_multiple_of(8)
         && channels_last(dims)
         && z == 1
-        && (x == 3 && y == 3 || [5, 7].contains(&x) && (1..=DROWS_SLOTS).contains(&y))
+        && (x == 3 && y == 3 || x >= 4 && (1..=DROWS_SLOTS).contains(&rows_groups(dims.filter)))
         && [1, 2].contains(&dims.stride[2])
         && dims.dilation[2] == 1
 }

@@ -299,7 +299,7 @@ fn direct_rows_plan(
 /// Whether the depthwise rows entries take `dims` (of a kernel that merges groups, with plain
 /// operand loads): backward weight as stated, one channel a group on both sides in whole
 /// 8-group vectors, channels-last tensors, one depth tap, a 3x3 filter or rows of 4 or more
-/// taps (at most [`DROWS_SLOTS`] filter-row groups: rows of up to 7 taps, half as many of up
+/// taps (at most `DROWS_SLOTS` (8) filter-row groups: rows of up to 7 taps, half as many of up
 /// to 14, ...), width stride 1 or 2 at unit width dilation. Selection estimates such runs by
 /// their bytes and multiply-adds.
 pub fn depthwise_rows_suit(dims: &ConvDims) -> bool {

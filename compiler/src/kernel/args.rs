@@ -88,8 +88,9 @@ ck_args! {
     /// operands are copied by the tensor-memory accelerator through the maps after the fields
     /// (sm_90a; see `tma.rs`); 0: by every thread with `cp.async`.
     tma: i64 => "ck_i64",
-    /// Small-channel entry: channels per group (1, 2, 4 or 8), destination pixels per block,
-    /// and 8-channel vectors per block (tensor-core backward weight, forward and backward data).
+    /// Small-channel entry: channels per group (1, 2, 4 or 8), destination pixels per block
+    /// (the depthwise rows entries: output columns of a row segment, 0 for whole rows), and
+    /// 8-channel vectors per block (tensor-core backward weight, forward and backward data).
     direct_ch: i64 => "ck_i64", direct_pixels: i64 => "ck_i64", direct_vecs: i64 => "ck_i64",
     /// Backward weight's tensor-core small-channel entry: output rows per chunk of a plane.
     direct_rows: i64 => "ck_i64",

@@ -15,7 +15,7 @@ use ck_runtime::gpu::portable_kernel;
 use ck_runtime::reference::fresh_seed;
 use ck_runtime::shapes::{self, Shape};
 use ck_runtime::timings::Timing;
-use ck_runtime::{Backend, ConvProblem, DeviceModel, Registry, supports_on};
+use ck_runtime::{Backend, Candidate, ConvProblem, DeviceModel, Registry, supports_on};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
@@ -94,24 +94,31 @@ fn work<'a>(
     }
 }
 
+/// `--top n`: per problem, the names of the instances a ranking puts first.
+type Ranked = HashMap<ConvProblem, Vec<String>>;
+
+/// The names of the first `n` supported candidates of a ranking.
+fn first_supported(candidates: Vec<Candidate<'_>>, n: usize) -> Vec<String> {
+    candidates
+        .into_iter()
+        .filter(|c| c.verdict.is_ok())
+        .take(n)
+        .map(|c| c.instance.name.clone())
+        .collect()
+}
+
+/// Whether `--top` keeps `inst` on `p` (everything without it).
+fn ranked_keeps(ranked: Option<&Ranked>, inst: &Checked, p: &ConvProblem) -> bool {
+    ranked.is_none_or(|r| r.get(p).is_some_and(|names| names.contains(&inst.name)))
+}
+
 /// `--top n`: per problem, the names of the `n` instances the back end ranks first and of its
 /// default choice (which the ranking's order of priorities may place lower).
-fn top_ranked(
-    reg: &Registry,
-    be: &CudaBackend,
-    problems: &[ConvProblem],
-    n: usize,
-) -> HashMap<ConvProblem, Vec<String>> {
+fn top_ranked(reg: &Registry, be: &CudaBackend, problems: &[ConvProblem], n: usize) -> Ranked {
     problems
         .iter()
         .map(|p| {
-            let mut names: Vec<String> = reg
-                .candidates_for(p, be)
-                .into_iter()
-                .filter(|c| c.verdict.is_ok())
-                .take(n)
-                .map(|c| c.instance.name.clone())
-                .collect();
+            let mut names = first_supported(reg.candidates_for(p, be), n);
             if let Ok(default) = reg.select_for(p, be)
                 && !names.contains(&default.name)
             {
@@ -176,10 +183,7 @@ pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
         .top
         .map(|n| top_ranked(&reg, &be, &problems, n as usize));
     let takes = |inst: &Checked, p: &ConvProblem| {
-        be.plans(inst, p).is_ok()
-            && ranked
-                .as_ref()
-                .is_none_or(|r| r.get(p).is_some_and(|names| names.contains(&inst.name)))
+        be.plans(inst, p).is_ok() && ranked_keeps(ranked.as_ref(), inst, p)
     };
     let work = work(&instances, &kernels, problems, &be.device_model(), &takes);
     eprintln!(
@@ -410,27 +414,18 @@ fn precompile(
     }
     // No device: every supported run's kernel is compiled, or with `--top` the first ones of
     // the ranking the CUDA back end on an sm_90 card makes (the GPU compiles any it adds).
-    let ranked: Option<HashMap<ConvProblem, Vec<&str>>> = args.top.map(|n| {
+    let ranked: Option<Ranked> = args.top.map(|n| {
         problems
             .iter()
             .map(|p| {
-                let names = reg
-                    .candidates_on(p, Arch::Sm90)
-                    .into_iter()
-                    .filter(|c| c.verdict.is_ok())
-                    .take(n as usize)
-                    .map(|c| c.instance.name.as_str())
-                    .collect();
-                (p.clone(), names)
+                (
+                    p.clone(),
+                    first_supported(reg.candidates_on(p, Arch::Sm90), n as usize),
+                )
             })
             .collect()
     });
-    let takes = |inst: &Checked, p: &ConvProblem| {
-        ranked.as_ref().is_none_or(|r| {
-            r.get(p)
-                .is_some_and(|names| names.contains(&inst.name.as_str()))
-        })
-    };
+    let takes = |inst: &Checked, p: &ConvProblem| ranked_keeps(ranked.as_ref(), inst, p);
     let work = work(&instances, &kernels, problems, reg.device(), &takes);
     let pairs: Vec<(&str, &str)> = work
         .kernels

@@ -165,7 +165,8 @@ pub enum EntryKind {
     DirectMma,
     /// Its depthwise path along output rows (`ck_direct_rows`): 3x3 filters.
     DirectRows,
-    /// The same for rows of 5 or 7 taps, one filter row a thread (`ck_direct_row_taps`).
+    /// The same for other rows of 4 or more taps, one filter row (or a piece of 7 taps of a
+    /// longer one) a thread (`ck_direct_row_taps`).
     DirectRowTaps,
     /// Backward weight with GEMM-K split over the warps of a workgroup (tiles whose warps lie
     /// along K; see [`KernelConfig::sliced_warps`]).

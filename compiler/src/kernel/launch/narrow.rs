@@ -35,7 +35,7 @@ pub(crate) const DROWS_VECS: u64 = 32;
 pub(crate) const DROWS_SLOTS: u64 = 8;
 pub(crate) const DROWS_CHUNK: u64 = 4;
 pub(crate) const DROWS_STRIDE: u64 = DROWS_CHUNK * 8 + 1;
-/// Workspace slices of the 5- and 7-tap rows entry at most: the convert adds an output's slices
+/// Workspace slices of the rows entry of rows other than a 3x3 filter's at most: the convert adds an output's slices
 /// in a chain of loads (at most 8 thread sets an output), whose latency outgrew what more blocks
 /// gained there. The 3x3 entry's blocks (three filter rows a thread) ran faster with every slice
 /// their rows give (docs/performance.md).
@@ -154,11 +154,15 @@ fn direct_mma_plan(
     Some(slices_plan(launch, slices, dims, dev, args, tensor_bytes))
 }
 
-/// Taps of a row piece of the depthwise rows entries (`ck_rows_taps`' `KX`) for rows of `x`
-/// taps that are not a 3x3 filter's: 5 up to 5 taps, else 7 (longer rows split into pieces of
-/// 7, the last one's columns past the row computed and dropped).
-fn rows_piece_taps(x: u64) -> u64 {
-    if x <= 5 { 5 } else { 7 }
+/// Taps of a row piece of the depthwise rows entries (`ck_rows_taps`' `KX`): a 3x3 filter's
+/// rows whole, other rows 5 up to 5 taps, else 7 (longer rows split into pieces of 7, the last
+/// one's columns past the row computed and dropped).
+fn rows_piece_taps(filter: [u64; 3]) -> u64 {
+    match filter {
+        [1, 3, 3] => 3,
+        [_, _, x] if x <= 5 => 5,
+        _ => 7,
+    }
 }
 
 /// Filter-row groups of the depthwise rows entries: one for a 3x3 filter (a thread takes its
@@ -167,7 +171,7 @@ fn rows_groups(filter: [u64; 3]) -> u64 {
     if filter == [1, 3, 3] {
         1
     } else {
-        filter[1] * filter[2].div_ceil(rows_piece_taps(filter[2]))
+        filter[1] * filter[2].div_ceil(rows_piece_taps(filter))
     }
 }
 
@@ -177,7 +181,7 @@ pub fn rows_computed_taps(filter: [u64; 3]) -> u64 {
     if filter == [1, 3, 3] {
         9
     } else {
-        rows_groups(filter) * rows_piece_taps(filter[2])
+        rows_groups(filter) * rows_piece_taps(filter)
     }
 }
 
@@ -201,7 +205,7 @@ const DROWS_MIN_SEGMENT: u64 = 32;
 /// of few images, as 1-D layers), each at least [`DROWS_MIN_SEGMENT`] columns.
 /// Slices: one item a slot where that makes at most eight blocks a compute unit, fewer where the
 /// slices would outweigh half the input's bytes (small images of many groups: the convert reads
-/// every slice), at most [`DROWS_MAX_SLICES`] for rows of 5 or more taps, more items a block
+/// every slice), at most [`DROWS_MAX_SLICES`] for rows of 4 or more taps, more items a block
 /// beyond. `vecs`: all the vectors up to [`DROWS_VECS`] (no idle lanes where they are fewer),
 /// or half, a quarter ... down to 4 where that costs less: rounds of one block a compute unit
 /// times the items a slot runs in turn and half an item for the block's sum (the slices stop
@@ -220,11 +224,7 @@ fn direct_rows_plan(
     let rows = dims.n * dims.output[0] * dims.output[1];
     let wo = dims.output[2];
     // Output columns a step of the entry takes (`COLS` of `ck_rows_taps`).
-    let kx = if three {
-        3
-    } else {
-        rows_piece_taps(dims.filter[2])
-    };
+    let kx = rows_piece_taps(dims.filter);
     let step = match (dims.stride[2], kx) {
         (1, _) => kx,
         (_, 7) => 1,

@@ -771,6 +771,29 @@ pub fn shapes(inst: &Checked) -> Vec<Shape> {
                     input: 67,
                     ..base
                 },
+                // Forward / backward-data depthwise bands: sixteen vectors a block, whose rows
+                // of 67 columns fit the LDS only in two bands of columns (the last strip and
+                // the second band's last one past the row); and 17 vectors, in blocks of 8
+                // whose last holds one.
+                Shape {
+                    what: "depthwise, bands of columns",
+                    g: 16 * m,
+                    n: 1,
+                    k: 1,
+                    c: 1,
+                    input: 67,
+                    ..base
+                },
+                Shape {
+                    what: "depthwise, a last block of one vector",
+                    g: 17 * m,
+                    n: 2,
+                    k: 1,
+                    c: 1,
+                    input: 9,
+                    stride: 2,
+                    ..base
+                },
                 // Filters other than 3x3, which the forward / backward-data small-channel
                 // entry takes at one or two channels a group: a strided 5x5 and a 7x7 (depthwise
                 // strips, rows of 5 and 10 pixels), a dilated 7x7 of two channels and a filter

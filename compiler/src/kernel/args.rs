@@ -97,7 +97,8 @@ ck_args! {
     /// 1: the forward / backward-data small-channel entry runs on tensor cores (sm_80+).
     direct_mma: i64 => "ck_i64",
     /// 1: that entry runs depthwise strips (`ck_dconv_strip`): `direct_pixels` counts strips of
-    /// `DCONV_STRIP` pixels of a row.
+    /// `DCONV_STRIP` pixels of a row; 2: depthwise bands (`ck_dconv_band`) of `direct_rows`
+    /// destination rows by `direct_pixels` strips.
     direct_strip: i64 => "ck_i64",
     /// Repack entry ([`RowMap`](super::RowMap)): `x` is a tensor and `y` its staged copy, rows
     /// of `rp_src` elements against rows of `rp_blocks` blocks of `rp_out` elements whose first

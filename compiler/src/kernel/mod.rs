@@ -15,9 +15,9 @@ pub use args::{IMAGE_BYTES, TMA_MAP_BYTES, TMA_MAPS_OFFSET};
 pub use config::{KernelConfig, PortableError, Schedule, WgmmaLayout, gcd};
 pub use device::{DeviceInfo, MAX_CLUSTER, NO_CLUSTERS};
 pub use launch::{
-    Buffers, ConvDims, EntryKind, LaunchPlan, PlanError, RowMap, Staged, StagedCopy, Step,
-    StridePhase, Transpose, ZeroTarget, dconv_mma_suits, dconv_strip_rows, dconv_window,
-    dconv_window_stride, depthwise_rows_suit, pointwise_mma_suits, pointwise_suits,
+    Buffers, ConvDims, DCONV_BAND_LDS, EntryKind, LaunchPlan, PlanError, RowMap, Staged,
+    StagedCopy, Step, StridePhase, Transpose, ZeroTarget, dconv_mma_suits, dconv_strip_rows,
+    dconv_window, dconv_window_stride, depthwise_rows_suit, pointwise_mma_suits, pointwise_suits,
     rows_computed_taps, stride_phases, takes_stride_phases, window_suits,
 };
 pub use operand::{Elem, OperandCfg};

@@ -18,8 +18,8 @@ use crate::problem::ConvProblem;
 use ck_compiler::emit::hip::HipKernel;
 use ck_compiler::ir::Checked;
 use ck_compiler::kernel::{
-    Buffers, CkArgs, DeviceInfo, EntryKind, KernelConfig, LaunchPlan, NO_CLUSTERS, TensorMap,
-    tensor_maps, tma_mode,
+    Buffers, CkArgs, DCONV_BAND_LDS, DeviceInfo, EntryKind, KernelConfig, LaunchPlan, NO_CLUSTERS,
+    TensorMap, tensor_maps, tma_mode,
 };
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaGraph, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr,
@@ -209,14 +209,19 @@ impl CudaBackend {
             .iter()
             .map(|e| Ok((e.kind, module.load_function(&e.symbol)?)))
             .collect::<Result<Vec<_>, CudaError>>()?;
-        // The main, sliced and tensor-core pointwise entries may need more than the default
-        // 48 KB of dynamic LDS (the last up to the device's limit, by the problem's channels).
+        // The main, sliced, tensor-core pointwise and small-channel entries may need more than
+        // the default 48 KB of dynamic LDS (the pointwise one up to the device's limit, by the
+        // problem's channels; the small-channel one for depthwise bands).
         let main = gpu::entry_function(&functions, EntryKind::Main, &kernel.name)?;
         let entry = |kind| functions.iter().find(|(k, _)| *k == kind).map(|(_, f)| f);
         let limits = [
             (Some(main), kernel.config.lds_bytes_on(&self.device)),
             (entry(EntryKind::Sliced), kernel.config.sliced_lds_bytes()),
             (entry(EntryKind::PointwiseMma), self.device.max_lds_bytes),
+            (
+                entry(EntryKind::Direct),
+                (DCONV_BAND_LDS as u32).min(self.device.max_lds_bytes),
+            ),
         ];
         for (function, lds) in limits {
             if let Some(f) = function.filter(|_| lds > 48 * 1024) {

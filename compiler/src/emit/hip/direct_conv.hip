@@ -4,9 +4,9 @@
 // whose weights fit the LDS, a 3x3 filter with one depth tap for more; 16 on tensor cores
 // only). A GEMM tile would be almost all padding there, so the host launches this entry
 // instead. A thread owns one vector of 8 destination channels (8 / CH groups) of one pixel at a
-// time. A warp's lanes are `direct_vecs` adjacent vectors (a power of two up to 8) by 32 / vecs
-// pixels, so each of its loads and stores covers whole 128-byte lines; the block's warps take
-// further pixels of the block's range. The block's weights sit in LDS as fp32 in the order the
+// time. A block's lanes are `direct_vecs` adjacent vectors (up to 8) by DIRECT_BLOCK / vecs
+// slots of consecutive pixels of the block's range, so a warp's loads and stores cover whole
+// pixels' channels where the vectors span them. The block's weights sit in LDS as fp32 in the order the
 // loop reads them, one tap's in 16-byte reads, vectors DCONV_PAD floats apart so that the lanes'
 // reads of different vectors fall in different banks. Each tap's source vector is one 16-byte
 // load; the 8 results are one 16-byte store.
@@ -52,8 +52,8 @@ template <int CH, bool UNIT> CK_NOINLINE void ck_dconv(const CkArgs& a, float* w
     __syncthreads();
     // Lane = vector + vecs · pixel slot; the block's warps take consecutive pixel slots.
     const int v = (int)threadIdx.x % vecs, slot = (int)threadIdx.x / vecs, slots = DIRECT_BLOCK / vecs;
-    // No barrier follows: lanes past the last vector may leave.
-    if (vb + v >= nvec) return;
+    // No barrier follows: lanes past the last vector or the last whole slot may leave.
+    if (vb + v >= nvec || slot >= slots) return;
     const float* wv = wl + v * WV;
     // Source (input or output gradient) and destination tensors: strides by pixel coordinate.
     const AT* src = reinterpret_cast<const AT*>(fwd ? a.x : a.y);
@@ -151,7 +151,7 @@ template <int CH, bool UNIT> CK_NOINLINE void ck_dconv_any(const CkArgs& a, floa
     }
     __syncthreads();
     const int v = (int)threadIdx.x % vecs, slot = (int)threadIdx.x / vecs, slots = DIRECT_BLOCK / vecs;
-    if (vb + v >= nvec) return;
+    if (vb + v >= nvec || slot >= slots) return;
     const float* wv = wl + v * wvec;
     const AT* src = reinterpret_cast<const AT*>(fwd ? a.x : a.y);
     OT* dst = ck_out(a);
@@ -250,7 +250,7 @@ template <int FX, int S> CK_NOINLINE void ck_dconv_strip(const CkArgs& a, float*
     }
     __syncthreads();
     const int v = (int)threadIdx.x % vecs, slot = (int)threadIdx.x / vecs, slots = DIRECT_BLOCK / vecs;
-    if (vb + v >= nvec) return;
+    if (vb + v >= nvec || slot >= slots) return;
     const float* wv = wl + v * wvec;
     const AT* src = reinterpret_cast<const AT*>(fwd ? a.x : a.y);
     OT* dst = ck_out(a);
@@ -326,6 +326,168 @@ template <int FX, int S> CK_NOINLINE void ck_dconv_strip(const CkArgs& a, float*
                 for (int k = 0; k < 8; ++k) r.v[k] = ck_final(a, o + k, acc[q][k]);
                 *reinterpret_cast<ck_vec<OT, 8>*>(dst + o) = r;
             }
+    }
+}
+
+// A 16-byte chunk into LDS, zeros where `valid` is false: a cp.async where the target has one
+// (landed once ck_stage_wait<N> leaves at most N later groups pending), else a load and a store.
+CK_DEV void ck_stage16(void* dst, const void* src, bool valid) {
+#if defined(CK_CP_ASYNC)
+    ck_cp_async<16>(dst, src, valid);
+#else
+    ck_vec<unsigned, 4> v = {};
+    if (valid) v = *reinterpret_cast<const ck_vec<unsigned, 4>*>(src);
+    *reinterpret_cast<ck_vec<unsigned, 4>*>(dst) = v;
+#endif
+}
+CK_DEV void ck_stage_commit() {
+#if defined(CK_CP_ASYNC)
+    ck_cp_commit();
+#endif
+}
+template <int PENDING> CK_DEV void ck_stage_wait() {
+#if defined(CK_CP_ASYNC)
+    ck_cp_wait<PENDING>();
+#endif
+}
+
+// Depthwise bands (one channel a group, rows of 3, 5 or 7 taps at unit width dilation, one
+// depth tap: forward at width stride S, backward data at unit strides; the host picks it, see
+// `dconv_band`). A band is `direct_rows` destination rows by `direct_pixels` strips of
+// DCONV_STRIP pixels of one (image, depth) plane; the block stages the source rows and columns
+// a band reads, for all of its vectors, in LDS (zeros outside the source: no bounds checks
+// after), and each thread then takes strips of one vector as `ck_dconv_strip` does, reading its
+// columns from LDS. Blocks take every gridDim.x-th band, the copies of the next in flight
+// while one is read (cp.async where the target has it), so memory stays busy at two blocks an
+// SM. Backward data reads the output gradient at i + p − t: the weights are stored reversed
+// along both axes, so its source rows and columns also run forward from the band's first.
+template <int FX, int S> CK_NOINLINE void ck_dconv_band(const CkArgs& a, float* wl, unsigned char* stage) {
+    constexpr int P = DCONV_STRIP, COLS = (P - 1) * S + FX;
+    const bool fwd = CK_OP == CK_FWD;
+    const int fy = (int)a.Y, taps = fy * FX, wvec = taps * 8 + DCONV_PAD;
+    const int vecs = (int)a.direct_vecs, nvec = (int)(a.G / 8);
+    const int vb = (int)blockIdx.y * vecs;
+    const AT* src = reinterpret_cast<const AT*>(fwd ? a.x : a.y);
+    OT* dst = ck_out(a);
+    const ck_idx s_n = ck_ix(fwd ? a.xs_n : a.ys_n), s_d = ck_ix(fwd ? a.xs_d : a.ys_d),
+                 s_h = ck_ix(fwd ? a.xs_h : a.ys_h), s_w = ck_ix(fwd ? a.xs_w : a.ys_w);
+    const ck_idx d_n = ck_ix(fwd ? a.ys_n : a.xs_n), d_d = ck_ix(fwd ? a.ys_d : a.xs_d),
+                 d_h = ck_ix(fwd ? a.ys_h : a.xs_h), d_w = ck_ix(fwd ? a.ys_w : a.xs_w);
+    // A vector's channel stride (8 groups) in the source and the destination.
+    const ck_idx s_v = ck_ix(8 * (fwd ? a.xs_g : a.ys_g)), d_v = ck_ix(8 * (fwd ? a.ys_g : a.xs_g));
+    const ck_idx s_c0 = vb * s_v, d_c0 = vb * d_v;
+    const int sD = (int)(fwd ? a.Di : a.Do), sH = (int)(fwd ? a.Hi : a.Ho), sW = (int)(fwd ? a.Wi : a.Wo);
+    const int dD = (int)(fwd ? a.Do : a.Di), dH = (int)(fwd ? a.Ho : a.Hi), dW = (int)(fwd ? a.Wo : a.Wi);
+    const int dil_h = (int)a.dh, step_h = fwd ? (int)a.sh : 1;
+    // A band's first source row and column relative to its first destination row and column.
+    const int row_off = fwd ? -(int)a.ph : (int)a.ph - (fy - 1) * dil_h;
+    const int col_off = fwd ? -(int)a.pw : (int)a.pw - (FX - 1);
+    const int rows = (int)a.direct_rows, strips = (int)a.direct_pixels;
+    const int span_r = (rows - 1) * step_h + (fy - 1) * dil_h + 1, span_c = (strips * P - 1) * S + FX;
+    // A vector is PV 16-byte pieces (two for fp32).
+    constexpr int PV = (int)sizeof(ck_vec<AT, 8>) / 16;
+    const int pieces = span_r * span_c * vecs * PV, items = rows * strips * vecs;
+    const int row_bands = (dH + rows - 1) / rows, col_bands = ((dW + P - 1) / P + strips - 1) / strips;
+    const int bands = (int)a.N * dD * row_bands * col_bands;
+    // Band b: (image, depth, row band, column band), the last fastest.
+    struct Band { int n, d, r0, c0; };
+    const auto band_of = [&](int b) {
+        Band k;
+        k.c0 = b % col_bands * strips * P;
+        k.r0 = b / col_bands % row_bands * rows;
+        k.d = b / col_bands / row_bands % dD;
+        k.n = b / col_bands / row_bands / dD;
+        return k;
+    };
+    const auto load = [&](int b, unsigned char* buf) {
+        const Band k = band_of(b);
+        const int sd = fwd ? k.d * (int)a.sd - (int)a.pd : k.d + (int)a.pd;
+        const bool plane = sd >= 0 && sd < sD;
+        const ck_idx base = k.n * s_n + (plane ? sd : 0) * s_d + s_c0;
+        const int r_lo = k.r0 * step_h + row_off, c_lo = k.c0 * S + col_off;
+        // Piece e is (row, column, vector, piece), the last fastest: whole pixels, in address
+        // order.
+        for (int e = threadIdx.x; e < pieces; e += DIRECT_BLOCK) {
+            const int px = e / PV, v = px % vecs, col = c_lo + px / vecs % span_c, row = r_lo + px / vecs / span_c;
+            const bool ok = plane && vb + v < nvec && row >= 0 && row < sH && col >= 0 && col < sW;
+            const AT* from = src + (ok ? base + row * s_h + col * s_w + v * s_v + e % PV * (16 / (int)sizeof(AT)) : 0);
+            ck_stage16(buf + e * 16, from, ok);
+        }
+        ck_stage_commit();
+    };
+    const int buf_bytes = pieces * 16;
+    int b = (int)blockIdx.x;
+    if (b < bands) load(b, stage);
+    // The weights while the first band's copies fly.
+    const BT* w = reinterpret_cast<const BT*>(a.w);
+    for (int e = threadIdx.x; e < vecs * taps * 8; e += DIRECT_BLOCK) {
+        const int v = e / (taps * 8), tap = e % (taps * 8) / 8, g = (vb + v) * 8 + e % 8;
+        const int ty = tap / FX, tx = tap % FX;
+        wl[v * wvec + tap * 8 + e % 8] =
+            vb + v < nvec ? ck_to_float(w[g * a.ws_g + (fwd ? ty : fy - 1 - ty) * a.ws_y + (fwd ? tx : FX - 1 - tx) * a.ws_x])
+                          : 0.0f;
+    }
+    for (int k = 0; b < bands; ++k, b += (int)gridDim.x) {
+        const int next = b + (int)gridDim.x;
+        if (next < bands) load(next, stage + ((k + 1) & 1) * buf_bytes);
+        else ck_stage_commit();
+        // Band b's copies have landed (all but the group just issued); the barrier shows every
+        // thread's to all, and on the first band the weights as well.
+        ck_stage_wait<1>();
+        __syncthreads();
+        const Band kb = band_of(b);
+        const ck_vec<AT, 8>* buf = reinterpret_cast<const ck_vec<AT, 8>*>(stage + (k & 1) * buf_bytes);
+        const ck_idx out_row = kb.n * d_n + kb.d * d_d + d_c0;
+        for (int it = threadIdx.x; it < items; it += DIRECT_BLOCK) {
+            const int v = it % vecs, st = it / vecs % strips, q = it / vecs / strips;
+            const int r = kb.r0 + q, o0 = kb.c0 + st * P;
+            if (vb + v >= nvec || r >= dH || o0 >= dW) continue;
+            const float* wv = wl + v * wvec;
+            float acc[P][8];
+#pragma unroll
+            for (int i = 0; i < P; ++i)
+#pragma unroll
+                for (int j = 0; j < 8; ++j) acc[i][j] = 0.0f;
+            for (int ty = 0; ty < fy; ++ty) {
+                float wr[FX][8];
+                const ck_vec<float, 4>* w4 = reinterpret_cast<const ck_vec<float, 4>*>(wv + ty * FX * 8);
+#pragma unroll
+                for (int t = 0; t < FX; ++t)
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) {
+                        const ck_vec<float, 4> wq = w4[2 * t + h];
+#pragma unroll
+                        for (int e = 0; e < 4; ++e) wr[t][4 * h + e] = wq.v[e];
+                    }
+                const ck_vec<AT, 8>* row = buf + ((q * step_h + ty * dil_h) * span_c + st * P * S) * vecs + v;
+#pragma unroll
+                for (int j = 0; j < COLS; ++j) {
+                    const ck_vec<AT, 8> xv = row[j * vecs];
+                    float xf[8];
+#pragma unroll
+                    for (int e = 0; e < 8; ++e) xf[e] = ck_to_float(xv.v[e]);
+#pragma unroll
+                    for (int i = 0; i < P; ++i) {
+                        const int t = j - i * S;
+                        if (t >= 0 && t < FX)
+#pragma unroll
+                            for (int e = 0; e < 8; ++e) acc[i][e] += xf[e] * wr[t][e];
+                    }
+                }
+            }
+            const ck_idx out = out_row + r * d_h + v * d_v;
+#pragma unroll
+            for (int i = 0; i < P; ++i)
+                if (o0 + i < dW) {
+                    const ck_idx o = out + (o0 + i) * d_w;
+                    ck_vec<OT, 8> res;
+#pragma unroll
+                    for (int e = 0; e < 8; ++e) res.v[e] = ck_final(a, o + e, acc[i][e]);
+                    *reinterpret_cast<ck_vec<OT, 8>*>(dst + o) = res;
+                }
+        }
+        // Every thread is done with this buffer before the next band's copies overwrite it.
+        __syncthreads();
     }
 }
 
@@ -712,25 +874,34 @@ constexpr int DC_WARP = 0;
 
 // Two workgroups per SM (at most 128 registers a thread): the per-width bodies fit without
 // spills, and backward data, whose two stride variants needed more at one workgroup, runs as
-// fast as forward.
+// fast as forward. LDS from the launch: the tensor-core path's copy rings, or the SIMT bodies'
+// weights and then a band body's two bands of source pixels.
 CK_ENTRY_THREADS(direct, DIRECT_BLOCK, 2)(const CK_GRID_CONST CkArgs a) {
-    // The scalar path's weights or the tensor-core path's copy rings.
-    constexpr int WL_BYTES = DCONV_LDS_FLOATS * 4;
-    constexpr int RING_BYTES = DC_MMA ? DIRECT_BLOCK / 32 * DC_WARP * 2 : 0;
-    __shared__ __align__(128) unsigned char lds[WL_BYTES > RING_BYTES ? WL_BYTES : RING_BYTES];
-    float* wl = reinterpret_cast<float*>(lds);
+    extern __shared__ __align__(128) unsigned char ck_smem[];
+    float* wl = reinterpret_cast<float*>(ck_smem);
     // The host picks the tensor-core path (a.direct_mma) where the kernel has it.
 #if defined(CK_MMA_SYNC)
     // Not instantiated for fp32 kernels, whose weights have no 16-bit form.
     if constexpr (DC_MMA) {
+        static_assert(DIRECT_BLOCK / 32 * DC_WARP * 2 <= DCONV_MMA_LDS, "the rings fit the launch's LDS");
         if (a.direct_mma) {
-            AT* ring = reinterpret_cast<AT*>(lds);
+            AT* ring = reinterpret_cast<AT*>(ck_smem);
             if (a.direct_ch == 16) ck_dconv_mma_filter<true>(a, ring);
             else ck_dconv_mma_filter<false>(a, ring);
             return;
         }
     }
 #endif
+    if (a.direct_strip == 2) {
+        unsigned char* stage = ck_smem + a.direct_vecs * (a.Y * a.X * 8 + DCONV_PAD) * 4;
+        const bool s2 = CK_OP == CK_FWD && a.sw == 2;
+        switch (a.X) {
+        case 3: s2 ? ck_dconv_band<3, 2>(a, wl, stage) : ck_dconv_band<3, 1>(a, wl, stage); break;
+        case 5: s2 ? ck_dconv_band<5, 2>(a, wl, stage) : ck_dconv_band<5, 1>(a, wl, stage); break;
+        default: s2 ? ck_dconv_band<7, 2>(a, wl, stage) : ck_dconv_band<7, 1>(a, wl, stage); break;
+        }
+        return;
+    }
     // Forward has no division either way.
     const bool unit = CK_OP == CK_FWD || (a.sd == 1 && a.sh == 1 && a.sw == 1);
     if (a.direct_strip) {

@@ -1355,9 +1355,9 @@ fn merged_forward_and_backward_data_run_narrow_groups_on_the_small_channel_entry
         let merged = merged_forward_or_backward_data(op);
         assert!(merged.entry(EntryKind::Direct).is_some());
         assert!(merged.source.contains("ck_dconv<"));
-        // Depthwise, 512 groups: 64 vectors of 8 channels, eight a block; strips of four
-        // pixels of a row over about eight blocks per compute unit, one pass of the block (32
-        // strips) at least.
+        // Depthwise, 512 groups at 14x14: 64 vectors of 8 channels, eight a block; strips of
+        // four pixels of a row over about eight blocks per compute unit, one pass of the block
+        // (32 strips) at least: the bands of so small an image would give a block one or two.
         let dw = depthwise(op);
         let plan = merged.plan(&dw, &DEV).unwrap();
         assert_eq!(launches(&plan), [EntryKind::Direct], "{op:?}");
@@ -1370,6 +1370,22 @@ fn merged_forward_and_backward_data_run_narrow_groups_on_the_small_channel_entry
         assert!(matches!(
             plan.steps[0],
             Step::Launch { grid: [x, 8, 1], block: [256, 1, 1], .. } if u64::from(x) == strips.div_ceil(per)
+        ));
+        // At 56x56: sixteen vectors a block, bands staged in LDS, one wave of two blocks a
+        // compute unit (66 by the four vector blocks).
+        let large = ConvDims {
+            input: [1, 56, 56],
+            output: [1, 56, 56],
+            ..dw.clone()
+        };
+        let plan = merged.plan(&large, &DEV).unwrap();
+        let b = &plan.args;
+        assert_eq!((b.direct_ch, b.direct_vecs, b.direct_strip), (1, 16, 2));
+        let items = (b.direct_rows * b.direct_pixels * 16) as u64;
+        assert!(items <= 4 * 256);
+        assert!(matches!(
+            plan.steps[0],
+            Step::Launch { grid: [66, 4, 1], block: [256, 1, 1], lds_bytes, .. } if u64::from(lds_bytes) <= DCONV_BAND_LDS
         ));
         let pixels: u64 = 32 * 14 * 14;
         // On NVIDIA sm_80+ 8-channel groups of fp16 run on tensor cores: four 16-pixel runs a
@@ -1509,7 +1525,7 @@ fn merged_forward_and_backward_data_run_narrow_groups_on_the_small_channel_entry
         let on_cores = merged.plan(&small, &NV).unwrap().args.direct_mma != 0;
         assert_eq!(on_cores, op == Op::BwdData, "{op:?}");
         // 8 groups of 4 channels: four vectors by 64 pixels a pass; 6 groups of 4: three
-        // vectors, planned as two blocks of two.
+        // vectors, one block of three by 85 pixel slots.
         let narrow = ConvDims {
             g: 8,
             k: 4,
@@ -1524,11 +1540,11 @@ fn merged_forward_and_backward_data_run_narrow_groups_on_the_small_channel_entry
             ..narrow.clone()
         };
         let plan = merged.plan(&six, &DEV).unwrap();
-        assert_eq!(plan.args.direct_vecs, 2);
+        assert_eq!(plan.args.direct_vecs, 3);
         assert!(matches!(
             plan.steps[0],
             Step::Launch {
-                grid: [_, 2, 1],
+                grid: [_, 1, 1],
                 ..
             }
         ));
@@ -1570,28 +1586,36 @@ fn small_channel_forward_and_backward_data_take_any_filter_at_one_or_two_channel
             };
             merged.plan(&d, &NV).unwrap()
         };
-        // Depthwise 5x5 and 7x7, and a 1-D filter of 31 taps: eight vectors a block, never on
-        // tensor cores.
+        // Depthwise 5x5 and 7x7 at 56x56: bands of sixteen vectors, never on tensor cores; a
+        // 1-D filter of 31 taps: eight vectors a block, a thread a pixel.
         for filter in [[1, 5, 5], [1, 7, 7], [1, 1, 31]] {
-            let plan = with(1, filter);
+            let wide = ConvDims {
+                k: 1,
+                c: 1,
+                filter,
+                input: [1, 56, 56],
+                output: [1, 56, 56],
+                pad: [0, filter[1] / 2, filter[2] / 2],
+                ..depthwise(op)
+            };
+            let plan = merged.plan(&wide, &NV).unwrap();
             assert_eq!(launches(&plan), [EntryKind::Direct], "{filter:?}");
-            assert_eq!((plan.args.direct_vecs, plan.args.direct_mma), (8, 0));
-            // Rows of 3, 5 or 7 taps run as strips of four pixels: 32 images of 14 rows of
-            // four strips.
-            let strips: u64 = 32 * 14 * 4;
-            assert_eq!(plan.args.direct_strip, i64::from(filter[2] <= 7));
-            if filter[2] <= 7 {
-                let per = plan.args.direct_pixels as u64;
-                assert!(matches!(
-                    plan.steps[0],
-                    Step::Launch { grid: [x, 8, 1], .. } if u64::from(x) == strips.div_ceil(per)
-                ));
-            }
+            let band = filter[2] <= 7;
+            let a = &plan.args;
+            assert_eq!(
+                (a.direct_vecs, a.direct_mma, a.direct_strip),
+                if band { (16, 0, 2) } else { (8, 0, 0) }
+            );
+            assert!(matches!(
+                plan.steps[0],
+                Step::Launch { grid: [_, y, 1], lds_bytes, .. }
+                    if y == if band { 4 } else { 8 } && u64::from(lds_bytes) <= DCONV_BAND_LDS
+            ));
         }
-        // Two channels a group of a 7x7 filter: 788 floats a vector, four vectors a block, one
-        // pixel a thread.
+        // Two channels a group of a 7x7 filter: 788 floats a vector, five vectors a block (26
+        // blocks for the 128 vectors), one pixel a thread.
         let two = with(2, [1, 7, 7]).args;
-        assert_eq!((two.direct_vecs, two.direct_strip), (4, 0));
+        assert_eq!((two.direct_vecs, two.direct_strip), (5, 0));
         // Four or eight channels a group take only 3x3 filters; other filters run the tiles.
         for c in [4, 8] {
             assert_eq!(launches(&with(c, [1, 5, 5])), [EntryKind::Main]);

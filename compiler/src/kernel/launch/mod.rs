@@ -19,14 +19,15 @@ mod repack;
 mod split;
 mod window;
 
-pub(crate) use narrow::{
-    DCONV_BLOCK, DCONV_LDS_FLOATS, DCONV_PAD, DCONV_STRIP, DCONV_STRIP_ROWS, DCONV_STRIP_ROWS8,
-    DCONV_WARP_VECTORS, DIRECT_DEPTH, DIRECT_LANES, DIRECT_MMA_BLOCKS, DIRECT_RUNS, DIRECT_SETS,
-    DIRECT_SPAN, DIRECT_STEP_ROWS, DROWS_CHUNK, DROWS_SLOTS, DROWS_STRIDE, DROWS_VECS,
-};
 pub use narrow::{
-    dconv_mma_suits, dconv_strip_rows, dconv_window, dconv_window_stride, depthwise_rows_suit,
-    rows_computed_taps,
+    DCONV_BAND_LDS, dconv_mma_suits, dconv_strip_rows, dconv_window, dconv_window_stride,
+    depthwise_rows_suit, rows_computed_taps,
+};
+pub(crate) use narrow::{
+    DCONV_BLOCK, DCONV_LDS_FLOATS, DCONV_MMA_LDS, DCONV_PAD, DCONV_STRIP, DCONV_STRIP_ROWS,
+    DCONV_STRIP_ROWS8, DCONV_WARP_VECTORS, DIRECT_DEPTH, DIRECT_LANES, DIRECT_MMA_BLOCKS,
+    DIRECT_RUNS, DIRECT_SETS, DIRECT_SPAN, DIRECT_STEP_ROWS, DROWS_CHUNK, DROWS_SLOTS,
+    DROWS_STRIDE, DROWS_VECS,
 };
 pub(crate) use pointwise::{
     PW_BLOCK, PW_PIXELS, PWM_BLOCKS, PWM_STAGED_COLS, PWM_STAGES, PWM_WARPS,

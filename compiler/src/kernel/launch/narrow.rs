@@ -62,12 +62,28 @@ pub(crate) const DCONV_BLOCK: u64 = 256;
 /// the floats of that LDS: eight vectors of a 3x3 filter at 8 channels a group.
 pub(crate) const DCONV_PAD: u64 = 4;
 pub(crate) const DCONV_LDS_FLOATS: u64 = 8 * (9 * 64 + DCONV_PAD);
-/// Destination pixels of a row a thread of the depthwise strip bodies takes (`ck_dconv_strip`).
+/// Destination pixels of a row a thread of the depthwise strip bodies takes (`ck_dconv_strip`,
+/// `ck_dconv_band`).
 pub(crate) const DCONV_STRIP: u64 = 4;
+/// LDS of a depthwise band block at most (its weights and two bands' source pixels): two blocks
+/// an SM, as many as the registers hold, on a 227 KB Hopper SM.
+pub const DCONV_BAND_LDS: u64 = 96 * 1024;
+/// Vectors a depthwise band block takes at most: a band's pixels are whole where the groups fit.
+const DCONV_BAND_VECS: u64 = 16;
+/// Thread passes over a band at most (items are strips of one vector).
+const DCONV_BAND_PASSES: u64 = 4;
+/// Bands a block takes at least (else the strips run unstaged): a block's first copies and
+/// its set-up are hidden only behind bands after them.
+const DCONV_BAND_MIN_BANDS: u64 = 3;
+/// Destination rows of a band at most.
+const DCONV_BAND_ROWS: u64 = 32;
 /// Vectors a warp of the small-channel tensor-core path owns (the N of its MMAs, 8 each), at
 /// most 8 channels a group; at 16 a warp owns one group (its weights take twice the registers),
 /// and windows at stride 2 take two vectors (see [`dconv_warp_vectors`]).
 pub(crate) const DCONV_WARP_VECTORS: u64 = 4;
+/// LDS of a small-channel tensor-core block: each warp's ring of three stages of two taps, a
+/// tap 16 pixels by [`DCONV_WARP_VECTORS`] 16-byte vectors.
+pub(crate) const DCONV_MMA_LDS: u64 = DCONV_BLOCK / 32 * 3 * 2 * 16 * DCONV_WARP_VECTORS * 16;
 const DCONV_WARP_VECTORS_NARROW: u64 = 2;
 /// Destination rows of a row-window run (`ck_dconv_mma`'s strips) at 16 channels a group and
 /// at fewer: each source row is copied once for the strip's rows instead of once for each of
@@ -450,8 +466,127 @@ enum DconvBody {
     RowWindows,
 }
 
+/// Vectors a depthwise band block takes: every vector of a pixel where there are at most
+/// [`DCONV_BAND_VECS`] (a band's copies are then whole pixels, in address order), else the
+/// largest divisor of `nvec` from 8 up to that, else 8.
+fn band_vectors(nvec: u64) -> u64 {
+    if nvec <= DCONV_BAND_VECS {
+        return nvec;
+    }
+    (8..=DCONV_BAND_VECS)
+        .rev()
+        .find(|&v| nvec.is_multiple_of(v))
+        .unwrap_or(8)
+}
+
+/// The depthwise band plan (`ck_dconv_band`, forward at width stride 1 or 2, backward data at
+/// unit strides, one depth tap; vectors of `vector_bytes` in the source): blocks of [`band_vectors`] vectors take bands of
+/// `direct_rows` destination rows by `direct_pixels` strips, every `x`-th band of the
+/// problem, two blocks a compute unit. A band's extent is the one whose LDS fits
+/// [`DCONV_BAND_LDS`] with the most destination pixels for the source pixels it copies, the
+/// fewest idle threads in its passes and the least padding past the last row and strip, while
+/// the bands still give every compute unit two blocks. None where one row of one strip does not
+/// fit, or where the bands give a block fewer than [`DCONV_BAND_MIN_BANDS`] (small images).
+fn dconv_band_plan(
+    dims: &ConvDims,
+    dev: &DeviceInfo,
+    vector_bytes: u64,
+    mut args: CkArgs,
+    tensor_bytes: [u64; 3],
+) -> Option<LaunchPlan> {
+    let fwd = dims.op == Op::Fwd;
+    let [fy, fx] = [dims.filter[1], dims.filter[2]];
+    let nvec = dims.g / 8;
+    let vecs = band_vectors(nvec);
+    let vec_blocks = nvec.div_ceil(vecs);
+    let [dd, dh, dw] = if fwd { dims.output } else { dims.input };
+    let (step_h, step_w) = if fwd {
+        (dims.stride[1], dims.stride[2])
+    } else {
+        (1, 1)
+    };
+    let budget = DCONV_BAND_LDS.min(u64::from(dev.max_lds_bytes));
+    let weights = vecs * (fy * fx * 8 + DCONV_PAD) * 4;
+    let strips_row = dw.div_ceil(DCONV_STRIP);
+    let fill = 2 * u64::from(dev.compute_units);
+    // (score, rows, strips, LDS bytes); the score in parts in 2^30, integers for determinism.
+    let mut best: Option<(u64, u64, u64, u64)> = None;
+    for rows in 1..=dh.min(DCONV_BAND_ROWS) {
+        let span_r = (rows - 1) * step_h + (fy - 1) * dims.dilation[1] + 1;
+        let mut last = 0;
+        for col_bands in 1..=strips_row {
+            let strips = strips_row.div_ceil(col_bands);
+            if strips == last {
+                continue;
+            }
+            last = strips;
+            let span_c = (strips * DCONV_STRIP - 1) * step_w + fx;
+            let bytes = weights + 2 * span_r * span_c * vecs * vector_bytes;
+            let items = rows * strips * vecs;
+            if bytes > budget || items > DCONV_BAND_PASSES * DCONV_BLOCK {
+                continue;
+            }
+            let (row_bands, col_bands) = (dh.div_ceil(rows), strips_row.div_ceil(strips));
+            let bands = dims.n * dd * row_bands * col_bands;
+            // Destination pixels over copied source pixels (at most 1 / stride²), threads
+            // working over threads passing, destination rows and columns over those planned,
+            // and the bands' share of the two blocks an SM.
+            let mut score = (1u64 << 30) * rows * strips * DCONV_STRIP / (span_r * span_c);
+            score = score * items / (items.div_ceil(DCONV_BLOCK) * DCONV_BLOCK);
+            score = score * dh / (row_bands * rows);
+            score = score * dw / (col_bands * strips * DCONV_STRIP);
+            score = score * (bands * vec_blocks).min(fill) / fill;
+            if best.is_none_or(|b| score > b.0) {
+                best = Some((score, rows, strips, bytes));
+            }
+        }
+    }
+    let (_, rows, strips, bytes) = best?;
+    let bands = dims.n * dd * dh.div_ceil(rows) * strips_row.div_ceil(strips);
+    if bands * vec_blocks < DCONV_BAND_MIN_BANDS * fill {
+        return None;
+    }
+    // One wave of blocks: two a compute unit.
+    let blocks = bands.min((fill / vec_blocks).max(1));
+    args.direct_ch = 1;
+    args.direct_vecs = vecs as i64;
+    args.direct_rows = rows as i64;
+    args.direct_pixels = strips as i64;
+    args.direct_strip = 2;
+    let launch = plain_launch(
+        EntryKind::Direct,
+        [blocks as u32, vec_blocks as u32, 1],
+        [DCONV_BLOCK as u32, bytes as u32],
+    );
+    Some(single_launch(launch, args, tensor_bytes))
+}
+
+/// Vectors a block of the small-channel SIMT bodies takes, at most `widest`: lanes are
+/// vectors by pixel slots, so the lanes idle are the last block's vectors past `nvec` and the
+/// threads past the last whole slot. The most vectors whose share of working lanes is within
+/// 5 % of the best share, and at least [`SIMT_MIN_VECS`] (or every vector) where the LDS holds
+/// them: a warp's load then covers 64 bytes of a pixel at least (144 groups take 3 blocks of
+/// 6 vectors, where blocks of 8 left a quarter of the lanes idle).
+fn simt_vectors(nvec: u64, widest: u64) -> u64 {
+    // Working lanes of a block of `v` vectors, over all lanes, scaled to parts in 2^20.
+    let working = |v: u64| {
+        let slots = DCONV_BLOCK / v * v;
+        ((nvec * slots) << 20) / (nvec.div_ceil(v) * v * DCONV_BLOCK)
+    };
+    let least = SIMT_MIN_VECS.min(nvec).min(widest).max(1);
+    let best = (least..=widest).map(working).max().unwrap_or(0);
+    (least..=widest)
+        .rev()
+        .find(|&v| working(v) * 20 >= best * 19)
+        .unwrap_or(least)
+}
+
+/// Vectors a block of the small-channel SIMT bodies takes at least, where there are as many.
+const SIMT_MIN_VECS: u64 = 4;
+
 /// The small-channel forward / backward-data plan: `y` blocks of `direct_vecs` adjacent
-/// 8-channel vectors (a power of two up to 8, a warp's lanes span them and 32 / vecs pixels),
+/// 8-channel vectors (up to 8: a power of two on tensor cores, else [`simt_vectors`]; a warp's
+/// lanes span them and 32 / vecs pixels),
 /// `x` blocks of the destination pixels, about eight workgroups per compute unit with at least
 /// one pass of the block's threads each (`mma`, the tensor-core path: [`DCONV_MMA_RUNS`] runs
 /// of 16 pixels for each of its warps; in row windows, rows padded to whole runs and blocks of
@@ -469,7 +604,13 @@ fn dconv_plan(
     let widest = (DCONV_LDS_FLOATS / dconv_vector_floats(dims, c))
         .min(nvec)
         .min(8);
-    let vecs = 1u64 << widest.ilog2();
+    // Tensor-core warps split a block's vectors into sets of DC_VW: a power of two.
+    let mma = matches!(body, DconvBody::TapPairs | DconvBody::RowWindows);
+    let vecs = if mma {
+        1u64 << widest.ilog2()
+    } else {
+        simt_vectors(nvec, widest)
+    };
     let vec_blocks = nvec.div_ceil(vecs);
     let [d, h, w] = if dims.op == Op::Fwd {
         dims.output
@@ -477,10 +618,7 @@ fn dconv_plan(
         dims.input
     };
     // Work items: pixels, or strips of them along rows.
-    let (mma, window) = (
-        matches!(body, DconvBody::TapPairs | DconvBody::RowWindows),
-        body == DconvBody::RowWindows,
-    );
+    let window = body == DconvBody::RowWindows;
     let (h, w) = match body {
         DconvBody::Strip => (h, w.div_ceil(DCONV_STRIP)),
         DconvBody::RowWindows => (
@@ -512,10 +650,16 @@ fn dconv_plan(
     };
     args.direct_strip = i64::from(body == DconvBody::Strip);
     args.direct_pixels = per_block as i64;
+    // LDS: the tensor-core bodies' copy rings, or the SIMT bodies' weights.
+    let lds = if mma {
+        DCONV_MMA_LDS
+    } else {
+        DCONV_LDS_FLOATS * 4
+    };
     let launch = plain_launch(
         EntryKind::Direct,
         [pixels.div_ceil(per_block) as u32, vec_blocks as u32, 1],
-        [DCONV_BLOCK as u32, 0],
+        [DCONV_BLOCK as u32, lds as u32],
     );
     single_launch(launch, args, tensor_bytes)
 }
@@ -573,6 +717,19 @@ impl KernelConfig {
                 _ if dconv_strip(dims, ch) => DconvBody::Strip,
                 _ => DconvBody::Simt,
             };
+            // Strips of one depth tap run in bands where one fits the LDS.
+            if body == DconvBody::Strip
+                && dims.filter[0] == 1
+                && let Some(plan) = dconv_band_plan(
+                    dims,
+                    dev,
+                    8 * u64::from(self.a.elem.bytes()),
+                    args,
+                    tensor_bytes,
+                )
+            {
+                return Some(plan);
+            }
             return Some(dconv_plan(dims, dev, ch, body, args, tensor_bytes));
         } else if let Some(plan) = self.window_plan(dims, dev, ys, args, tensor_bytes) {
             return Some(plan);

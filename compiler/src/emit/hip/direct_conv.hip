@@ -225,6 +225,69 @@ template <int CH, bool UNIT> CK_NOINLINE void ck_dconv_any(const CkArgs& a, floa
     }
 }
 
+// The depthwise strip and band bodies' weights, as fp32 in LDS: vector v's taps (depth, row,
+// column) of its 8 groups at wl[v·(taps·8 + DCONV_PAD) + tap·8 + group]. Backward data's are
+// reversed along the row, and also along the filter rows where `flip_rows`, so that its taps
+// run forward through the source as forward's do.
+template <int FX> CK_DEV void ck_dw_weights(const CkArgs& a, float* wl, int fz, int fy, bool flip_rows) {
+    const bool fwd = CK_OP == CK_FWD;
+    const int taps = fz * fy * FX, wvec = taps * 8 + DCONV_PAD;
+    const int vecs = (int)a.direct_vecs, nvec = (int)(a.G / 8), vb = (int)blockIdx.y * vecs;
+    const BT* w = reinterpret_cast<const BT*>(a.w);
+    for (int e = threadIdx.x; e < vecs * taps * 8; e += DIRECT_BLOCK) {
+        const int v = e / (taps * 8), tap = e % (taps * 8) / 8, g = (vb + v) * 8 + e % 8;
+        const int tz = tap / (fy * FX), ty = tap / FX % fy, tx = tap % FX;
+        const int wy = fwd || !flip_rows ? ty : fy - 1 - ty, wx = fwd ? tx : FX - 1 - tx;
+        wl[v * wvec + tap * 8 + e % 8] =
+            vb + v < nvec ? ck_to_float(w[g * a.ws_g + tz * a.ws_z + wy * a.ws_y + wx * a.ws_x]) : 0.0f;
+    }
+}
+
+// One filter row of a strip of DCONV_STRIP destination pixels: the row's weights (`wrow`, the
+// vector's FX taps of 8 groups in LDS) into registers, then each of the row's source columns
+// once, `col(j, xf)` giving column j as fp32, added into every output it meets.
+template <int FX, int S, typename Col>
+CK_DEV void ck_dw_row(float (&acc)[DCONV_STRIP][8], const float* wrow, Col col) {
+    constexpr int P = DCONV_STRIP, COLS = (P - 1) * S + FX;
+    float wr[FX][8];
+    const ck_vec<float, 4>* w4 = reinterpret_cast<const ck_vec<float, 4>*>(wrow);
+#pragma unroll
+    for (int t = 0; t < FX; ++t)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const ck_vec<float, 4> q = w4[2 * t + h];
+#pragma unroll
+            for (int e = 0; e < 4; ++e) wr[t][4 * h + e] = q.v[e];
+        }
+#pragma unroll
+    for (int j = 0; j < COLS; ++j) {
+        float xf[8];
+        col(j, xf);
+#pragma unroll
+        for (int q = 0; q < P; ++q) {
+            const int t = j - q * S;
+            if (t >= 0 && t < FX)
+#pragma unroll
+                for (int k = 0; k < 8; ++k) acc[q][k] += xf[k] * wr[t][k];
+        }
+    }
+}
+
+// A strip's sums, after the output's element-wise op, as one 16-byte store a pixel: `out` is
+// its row's first element, pixels o0 on, those past `width` left out.
+CK_DEV void ck_dw_store(const CkArgs& a, OT* dst, ck_idx out, ck_idx d_w, int o0, int width,
+                        const float (&acc)[DCONV_STRIP][8]) {
+#pragma unroll
+    for (int q = 0; q < DCONV_STRIP; ++q)
+        if (o0 + q < width) {
+            const ck_idx o = out + (o0 + q) * d_w;
+            ck_vec<OT, 8> r;
+#pragma unroll
+            for (int k = 0; k < 8; ++k) r.v[k] = ck_final(a, o + k, acc[q][k]);
+            *reinterpret_cast<ck_vec<OT, 8>*>(dst + o) = r;
+        }
+}
+
 // Depthwise strips (one channel a group, FX taps a row at unit width dilation: forward at width
 // stride S, backward data at unit strides; the host picks it, see `dconv_strip`): a thread takes
 // DCONV_STRIP adjacent destination pixels of a row, so each source column of a filter row is
@@ -234,20 +297,12 @@ template <int CH, bool UNIT> CK_NOINLINE void ck_dconv_any(const CkArgs& a, floa
 // gradient at i + p − t: the weights are stored reversed along the row (the host's taps then
 // run forward from i + p − (FX − 1)).
 template <int FX, int S> CK_NOINLINE void ck_dconv_strip(const CkArgs& a, float* wl) {
-    constexpr int P = DCONV_STRIP, COLS = (P - 1) * S + FX;
+    constexpr int P = DCONV_STRIP;
     const bool fwd = CK_OP == CK_FWD;
-    const int fz = (int)a.Z, fy = (int)a.Y, taps = fz * fy * FX;
-    const int wvec = taps * 8 + DCONV_PAD;
+    const int fz = (int)a.Z, fy = (int)a.Y, wvec = fz * fy * FX * 8 + DCONV_PAD;
     const int vecs = (int)a.direct_vecs, nvec = (int)(a.G / 8);
     const int vb = (int)blockIdx.y * vecs;
-    const BT* w = reinterpret_cast<const BT*>(a.w);
-    for (int e = threadIdx.x; e < vecs * taps * 8; e += DIRECT_BLOCK) {
-        const int v = e / (taps * 8), tap = e % (taps * 8) / 8, g = (vb + v) * 8 + e % 8;
-        const int tz = tap / (fy * FX), ty = tap / FX % fy, tx = tap % FX;
-        wl[v * wvec + tap * 8 + e % 8] =
-            vb + v < nvec ? ck_to_float(w[g * a.ws_g + tz * a.ws_z + ty * a.ws_y + (fwd ? tx : FX - 1 - tx) * a.ws_x])
-                          : 0.0f;
-    }
+    ck_dw_weights<FX>(a, wl, fz, fy, false);
     __syncthreads();
     const int v = (int)threadIdx.x % vecs, slot = (int)threadIdx.x / vecs, slots = DIRECT_BLOCK / vecs;
     if (vb + v >= nvec || slot >= slots) return;
@@ -288,44 +343,16 @@ template <int FX, int S> CK_NOINLINE void ck_dconv_strip(const CkArgs& a, float*
                 const int sh = ck_dconv_src<true>(px.v[2], ty * dil_h, str_h, pad_h, sH);
                 if (sh < 0) continue;
                 const ck_idx row = px.v[0] * s_n + sd * s_d + sh * s_h + s_c0;
-                float wr[FX][8];
-                const ck_vec<float, 4>* w4 = reinterpret_cast<const ck_vec<float, 4>*>(wv + (tz * fy + ty) * FX * 8);
-#pragma unroll
-                for (int t = 0; t < FX; ++t)
-#pragma unroll
-                    for (int h = 0; h < 2; ++h) {
-                        const ck_vec<float, 4> q = w4[2 * t + h];
-#pragma unroll
-                        for (int e = 0; e < 4; ++e) wr[t][4 * h + e] = q.v[e];
-                    }
-#pragma unroll
-                for (int j = 0; j < COLS; ++j) {
+                ck_dw_row<FX, S>(acc, wv + (tz * fy + ty) * FX * 8, [&](int j, float(&xf)[8]) {
                     const int col = c0 + j;
                     const bool in = col >= 0 && col < sW;
                     const ck_vec<AT, 8> xv = *reinterpret_cast<const ck_vec<AT, 8>*>(src + (in ? row + col * s_w : row));
-                    float xf[8];
 #pragma unroll
                     for (int k = 0; k < 8; ++k) xf[k] = in ? ck_to_float(xv.v[k]) : 0.0f;
-#pragma unroll
-                    for (int q = 0; q < P; ++q) {
-                        const int t = j - q * S;
-                        if (t >= 0 && t < FX)
-#pragma unroll
-                            for (int k = 0; k < 8; ++k) acc[q][k] += xf[k] * wr[t][k];
-                    }
-                }
+                });
             }
         }
-        const ck_idx out = px.v[0] * d_n + px.v[1] * d_d + px.v[2] * d_h + d_c0;
-#pragma unroll
-        for (int q = 0; q < P; ++q)
-            if (o0 + q < dW) {
-                const ck_idx o = out + (o0 + q) * d_w;
-                ck_vec<OT, 8> r;
-#pragma unroll
-                for (int k = 0; k < 8; ++k) r.v[k] = ck_final(a, o + k, acc[q][k]);
-                *reinterpret_cast<ck_vec<OT, 8>*>(dst + o) = r;
-            }
+        ck_dw_store(a, dst, px.v[0] * d_n + px.v[1] * d_d + px.v[2] * d_h + d_c0, d_w, o0, dW, acc);
     }
 }
 
@@ -353,7 +380,7 @@ template <int PENDING> CK_DEV void ck_stage_wait() {
 
 // Depthwise bands (one channel a group, rows of 3, 5 or 7 taps at unit width dilation, one
 // depth tap: forward at width stride S, backward data at unit strides; the host picks it, see
-// `dconv_band`). A band is `direct_rows` destination rows by `direct_pixels` strips of
+// `dconv_band_plan`). A band is `direct_rows` destination rows by `direct_pixels` strips of
 // DCONV_STRIP pixels of one (image, depth) plane; the block stages the source rows and columns
 // a band reads, for all of its vectors, in LDS (zeros outside the source: no bounds checks
 // after), and each thread then takes strips of one vector as `ck_dconv_strip` does, reading its
@@ -361,11 +388,14 @@ template <int PENDING> CK_DEV void ck_stage_wait() {
 // while one is read (cp.async where the target has it), so memory stays busy at two blocks an
 // SM. Backward data reads the output gradient at i + p − t: the weights are stored reversed
 // along both axes, so its source rows and columns also run forward from the band's first.
-template <int FX, int S> CK_NOINLINE void ck_dconv_band(const CkArgs& a, float* wl, unsigned char* stage) {
-    constexpr int P = DCONV_STRIP, COLS = (P - 1) * S + FX;
+// LDS: the weights, then the two bands' buffers.
+template <int FX, int S> CK_NOINLINE void ck_dconv_band(const CkArgs& a, unsigned char* lds) {
+    constexpr int P = DCONV_STRIP;
     const bool fwd = CK_OP == CK_FWD;
-    const int fy = (int)a.Y, taps = fy * FX, wvec = taps * 8 + DCONV_PAD;
+    const int fy = (int)a.Y, wvec = fy * FX * 8 + DCONV_PAD;
     const int vecs = (int)a.direct_vecs, nvec = (int)(a.G / 8);
+    float* wl = reinterpret_cast<float*>(lds);
+    unsigned char* stage = lds + vecs * wvec * 4;
     const int vb = (int)blockIdx.y * vecs;
     const AT* src = reinterpret_cast<const AT*>(fwd ? a.x : a.y);
     OT* dst = ck_out(a);
@@ -419,14 +449,7 @@ template <int FX, int S> CK_NOINLINE void ck_dconv_band(const CkArgs& a, float* 
     int b = (int)blockIdx.x;
     if (b < bands) load(b, stage);
     // The weights while the first band's copies fly.
-    const BT* w = reinterpret_cast<const BT*>(a.w);
-    for (int e = threadIdx.x; e < vecs * taps * 8; e += DIRECT_BLOCK) {
-        const int v = e / (taps * 8), tap = e % (taps * 8) / 8, g = (vb + v) * 8 + e % 8;
-        const int ty = tap / FX, tx = tap % FX;
-        wl[v * wvec + tap * 8 + e % 8] =
-            vb + v < nvec ? ck_to_float(w[g * a.ws_g + (fwd ? ty : fy - 1 - ty) * a.ws_y + (fwd ? tx : FX - 1 - tx) * a.ws_x])
-                          : 0.0f;
-    }
+    ck_dw_weights<FX>(a, wl, 1, fy, true);
     for (int k = 0; b < bands; ++k, b += (int)gridDim.x) {
         const int next = b + (int)gridDim.x;
         if (next < bands) load(next, stage + ((k + 1) & 1) * buf_bytes);
@@ -449,42 +472,14 @@ template <int FX, int S> CK_NOINLINE void ck_dconv_band(const CkArgs& a, float* 
 #pragma unroll
                 for (int j = 0; j < 8; ++j) acc[i][j] = 0.0f;
             for (int ty = 0; ty < fy; ++ty) {
-                float wr[FX][8];
-                const ck_vec<float, 4>* w4 = reinterpret_cast<const ck_vec<float, 4>*>(wv + ty * FX * 8);
-#pragma unroll
-                for (int t = 0; t < FX; ++t)
-#pragma unroll
-                    for (int h = 0; h < 2; ++h) {
-                        const ck_vec<float, 4> wq = w4[2 * t + h];
-#pragma unroll
-                        for (int e = 0; e < 4; ++e) wr[t][4 * h + e] = wq.v[e];
-                    }
                 const ck_vec<AT, 8>* row = buf + ((q * step_h + ty * dil_h) * span_c + st * P * S) * vecs + v;
-#pragma unroll
-                for (int j = 0; j < COLS; ++j) {
+                ck_dw_row<FX, S>(acc, wv + ty * FX * 8, [&](int j, float(&xf)[8]) {
                     const ck_vec<AT, 8> xv = row[j * vecs];
-                    float xf[8];
 #pragma unroll
                     for (int e = 0; e < 8; ++e) xf[e] = ck_to_float(xv.v[e]);
-#pragma unroll
-                    for (int i = 0; i < P; ++i) {
-                        const int t = j - i * S;
-                        if (t >= 0 && t < FX)
-#pragma unroll
-                            for (int e = 0; e < 8; ++e) acc[i][e] += xf[e] * wr[t][e];
-                    }
-                }
+                });
             }
-            const ck_idx out = out_row + r * d_h + v * d_v;
-#pragma unroll
-            for (int i = 0; i < P; ++i)
-                if (o0 + i < dW) {
-                    const ck_idx o = out + (o0 + i) * d_w;
-                    ck_vec<OT, 8> res;
-#pragma unroll
-                    for (int e = 0; e < 8; ++e) res.v[e] = ck_final(a, o + e, acc[i][e]);
-                    *reinterpret_cast<ck_vec<OT, 8>*>(dst + o) = res;
-                }
+            ck_dw_store(a, dst, out_row + r * d_h + v * d_v, d_w, o0, dW, acc);
         }
         // Every thread is done with this buffer before the next band's copies overwrite it.
         __syncthreads();
@@ -893,12 +888,11 @@ CK_ENTRY_THREADS(direct, DIRECT_BLOCK, 2)(const CK_GRID_CONST CkArgs a) {
     }
 #endif
     if (a.direct_strip == 2) {
-        unsigned char* stage = ck_smem + a.direct_vecs * (a.Y * a.X * 8 + DCONV_PAD) * 4;
         const bool s2 = CK_OP == CK_FWD && a.sw == 2;
         switch (a.X) {
-        case 3: s2 ? ck_dconv_band<3, 2>(a, wl, stage) : ck_dconv_band<3, 1>(a, wl, stage); break;
-        case 5: s2 ? ck_dconv_band<5, 2>(a, wl, stage) : ck_dconv_band<5, 1>(a, wl, stage); break;
-        default: s2 ? ck_dconv_band<7, 2>(a, wl, stage) : ck_dconv_band<7, 1>(a, wl, stage); break;
+        case 3: s2 ? ck_dconv_band<3, 2>(a, ck_smem) : ck_dconv_band<3, 1>(a, ck_smem); break;
+        case 5: s2 ? ck_dconv_band<5, 2>(a, ck_smem) : ck_dconv_band<5, 1>(a, ck_smem); break;
+        default: s2 ? ck_dconv_band<7, 2>(a, ck_smem) : ck_dconv_band<7, 1>(a, ck_smem); break;
         }
         return;
     }

@@ -480,9 +480,9 @@ fn band_vectors(nvec: u64) -> u64 {
 }
 
 /// The depthwise band plan (`ck_dconv_band`, forward at width stride 1 or 2, backward data at
-/// unit strides, one depth tap; vectors of `vector_bytes` in the source): blocks of [`band_vectors`] vectors take bands of
-/// `direct_rows` destination rows by `direct_pixels` strips, every `x`-th band of the
-/// problem, two blocks a compute unit. A band's extent is the one whose LDS fits
+/// unit strides, one depth tap; vectors of `vector_bytes` in the source): blocks of
+/// [`band_vectors`] vectors take bands of `direct_rows` destination rows by `direct_pixels`
+/// strips, every `x`-th band of the problem, two blocks a compute unit. A band's extent is the one whose LDS fits
 /// [`DCONV_BAND_LDS`] with the most destination pixels for the source pixels it copies, the
 /// fewest idle threads in its passes and the least padding past the last row and strip, while
 /// the bands still give every compute unit two blocks. None where one row of one strip does not
@@ -585,9 +585,8 @@ fn simt_vectors(nvec: u64, widest: u64) -> u64 {
 const SIMT_MIN_VECS: u64 = 4;
 
 /// The small-channel forward / backward-data plan: `y` blocks of `direct_vecs` adjacent
-/// 8-channel vectors (up to 8: a power of two on tensor cores, else [`simt_vectors`]; a warp's
-/// lanes span them and 32 / vecs pixels),
-/// `x` blocks of the destination pixels, about eight workgroups per compute unit with at least
+/// 8-channel vectors (up to 8: a power of two on tensor cores, else [`simt_vectors`], a block's
+/// threads spanning them by 256 / vecs pixel slots), `x` blocks of the destination pixels, about eight workgroups per compute unit with at least
 /// one pass of the block's threads each (`mma`, the tensor-core path: [`DCONV_MMA_RUNS`] runs
 /// of 16 pixels for each of its warps; in row windows, rows padded to whole runs and blocks of
 /// whole runs). No workspace: each output is written once.

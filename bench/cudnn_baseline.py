@@ -123,6 +123,9 @@ def main():
         row = dict(name=sh["name"], op=a.op, dtype=a.dtype, median_us=round(us, 2),
                    tflops=round(fl / (us * 1e-6) / 1e12, 2), relerr=err)
         rows.append(row)
+        # A sweep stopped by its time limit keeps what it timed.
+        if a.out and len(rows) % 20 == 0:
+            json.dump(rows, open(a.out, "w"), indent=1)
         print(f"{sh['name']:34s} {a.op:10s} {a.dtype} {us:9.2f} us {row['tflops']:8.1f} TFLOP/s err "
               + ("-" if err is None else f"{err:.1e}"), flush=True)
     if a.out:

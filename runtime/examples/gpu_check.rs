@@ -15,17 +15,21 @@
 //! subsets always cover StreamK fix-ups.
 //! `gpu_check --precompile DIR [--arch sm_90a] [--instances PATH]...` needs no GPU: it compiles
 //! every distinct kernel into the cubin cache DIR.
+//! `gpu_check --reference [--filter SUBSTR] [--probe SUBSTR]` checks the device's fp64 reference
+//! (what `ckc bench` and `ckc tune` verify against) against the host's on every distinct problem
+//! of the instances' probes.
 
 use ck_compiler::emit::hip::HipKernel;
 use ck_compiler::ir::{Checked, SplitK};
 use ck_compiler::load::Session;
 use ck_runtime::cuda::CudaBackend;
+use ck_runtime::cuda::bench::{BenchProblem, ReferenceOn};
 use ck_runtime::gpu::{KernelCache, portable_kernel};
 use ck_runtime::layout::Role;
-use ck_runtime::reference::fresh_seed;
+use ck_runtime::reference::{fresh_seed, relative_error_of};
 use ck_runtime::subset::every_nth_with_schedules;
 use ck_runtime::{Backend, ConvProblem, ProblemData, probe};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -40,6 +44,7 @@ struct Args {
     every: usize,
     filter: Option<String>,
     probe: Option<String>,
+    reference: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -51,6 +56,7 @@ fn parse_args() -> Result<Args, String> {
         every: 1,
         filter: None,
         probe: None,
+        reference: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -69,6 +75,7 @@ fn parse_args() -> Result<Args, String> {
                     .ok_or("--every needs a positive count")?
             }
             "--quick" => a.quick = true,
+            "--reference" => a.reference = true,
             other => return Err(format!("unknown argument `{other}`")),
         }
     }
@@ -202,6 +209,54 @@ fn check(
     }
 }
 
+/// Largest relative difference the device reference may have from the host's: both sum in fp64,
+/// in different orders.
+const REFERENCE_AGREEMENT: f64 = 1e-12;
+
+/// The device reference against the host's on every distinct problem of the instances' probes.
+fn check_references(be: &CudaBackend, insts: &[Checked], probe: Option<&str>) -> ExitCode {
+    let (mut pass, mut fail) = (0, 0);
+    let mut seen = HashSet::new();
+    let t0 = std::time::Instant::now();
+    for inst in insts {
+        for (what, p) in probe::problems_for(inst, &be.device_model()) {
+            if probe.is_some_and(|want| !what.contains(want)) || !seen.insert(p.to_string()) {
+                continue;
+            }
+            let seed = fresh_seed();
+            let host = BenchProblem::new(&p, seed, ReferenceOn::Host);
+            let device = BenchProblem::new(&p, seed, ReferenceOn::Device(be));
+            let line = match (host, device) {
+                (Ok(h), Ok(d)) if h.reference().len() == d.reference().len() => {
+                    let d = d.reference();
+                    let diff = relative_error_of(h.reference(), |i| d[i]);
+                    let ok = diff <= REFERENCE_AGREEMENT;
+                    format!("{} difference {diff:.1e}", if ok { "ok  " } else { "FAIL" })
+                }
+                (Ok(_), Ok(_)) => "FAIL the references differ in length".to_string(),
+                (Err(e), _) => format!("FAIL host reference: {e}"),
+                (_, Err(e)) => format!("FAIL device reference: {e}"),
+            };
+            if line.starts_with("ok") {
+                pass += 1;
+            } else {
+                fail += 1;
+            }
+            println!("{line} | {what} | {p}");
+        }
+    }
+    println!(
+        "device reference against the host's on {} problems in {:.1} s: {pass} agreed, {fail} failed",
+        pass + fail,
+        t0.elapsed().as_secs_f64()
+    );
+    if fail == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
 fn main() -> ExitCode {
     let args = match parse_args() {
         Ok(a) => a,
@@ -230,6 +285,9 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if args.reference {
+        return check_references(&real, &insts, args.probe.as_deref());
+    }
     println!(
         "{} instances on {} with {} SMs",
         insts.len(),

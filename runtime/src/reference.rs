@@ -268,13 +268,28 @@ pub fn fresh_seed() -> u64 {
 /// cancel (a few outputs of short sums failed 2e-3 at random).
 /// Zero-element tensors cannot occur: validated problems have no zero lengths.
 pub fn random_tensor(dtype: DataType, desc: TensorDesc, seed: u64) -> Result<Tensor, RunError> {
-    let mut rng = SplitMix64::new(seed);
     let n = desc.elements() as usize;
-    let mut vals = (0..n).map(|_| rng.next_signed());
+    // Large tensors (hundreds of millions of elements in real networks) are drawn on every
+    // core, each chunk resuming the one sequence where it starts.
+    const CHUNK: usize = 1 << 16;
+    fn fill<T: Copy + Default + Send>(
+        n: usize,
+        seed: u64,
+        conv: impl Fn(f32) -> T + Sync,
+    ) -> Vec<T> {
+        let mut out = vec![T::default(); n];
+        out.par_chunks_mut(CHUNK)
+            .enumerate()
+            .for_each(|(c, chunk)| {
+                let mut rng = SplitMix64::at(seed, (c * CHUNK) as u64);
+                chunk.iter_mut().for_each(|v| *v = conv(rng.next_signed()));
+            });
+        out
+    }
     let data = match dtype.storage() {
-        DataType::Fp16 => TensorData::F16(vals.by_ref().map(f16::from_f32).collect()),
-        DataType::Bf16 => TensorData::Bf16(vals.by_ref().map(bf16::from_f32).collect()),
-        DataType::Fp32 => TensorData::F32(vals.map(|v| round_to(dtype, v)).collect()),
+        DataType::Fp16 => TensorData::F16(fill(n, seed, f16::from_f32)),
+        DataType::Bf16 => TensorData::Bf16(fill(n, seed, bf16::from_f32)),
+        DataType::Fp32 => TensorData::F32(fill(n, seed, |v| round_to(dtype, v))),
         other => return Err(RunError::NotSupportedOnCpu(format!("{other} tensors"))),
     };
     Tensor::new(desc, data).map_err(|e| RunError::Internal(e.to_string()))

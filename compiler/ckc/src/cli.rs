@@ -298,6 +298,10 @@ pub struct BenchArgs {
     /// library's. With --precompile: compile only the N an sm_90 card ranks first.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub top: Option<u32>,
+    /// Compute each shape's fp64 reference on the host's cores instead of the GPU (the same
+    /// definition, far slower on large layers).
+    #[arg(long)]
+    pub host_reference: bool,
     /// Compile the kernels of every instance that supports a shape into this cubin cache folder,
     /// print the names of the cache files they need and exit (needs NVRTC, no GPU).
     #[arg(long, value_name = "DIR")]

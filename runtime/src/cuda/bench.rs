@@ -5,6 +5,7 @@
 //! once a problem, and results are compared on every core, so that a kernel's turn costs little
 //! more than its launches.
 
+use super::reference::device_reference;
 use super::{CudaBackend, CudaError, DeviceTensors, LoadedKernel};
 use crate::elementwise::Elementwise;
 use crate::exec::RunError;
@@ -138,10 +139,32 @@ pub struct BenchProblem {
     device: OnceCell<DeviceTensors>,
 }
 
+/// Where a problem's fp64 reference is computed.
+#[derive(Clone, Copy)]
+pub enum ReferenceOn<'a> {
+    /// On every core of the host ([`crate::reference::reference`]).
+    Host,
+    /// On the device ([`device_reference`]): large layers in seconds instead of minutes.
+    Device(&'a CudaBackend),
+}
+
+/// Why a problem's data or reference could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ReferenceError {
+    #[error(transparent)]
+    Host(#[from] RunError),
+    #[error("on the device: {0}")]
+    Device(#[from] CudaError),
+}
+
 impl BenchProblem {
-    /// Uniform `[-1, 1)` sources from `seed` (never zeros) and their reference, computed on every
-    /// core.
-    pub fn new(problem: &ConvProblem, seed: u64) -> Result<BenchProblem, RunError> {
+    /// Uniform `[-1, 1)` sources from `seed` (never zeros) and their reference, computed `on`
+    /// the host (every core) or the device.
+    pub fn new(
+        problem: &ConvProblem,
+        seed: u64,
+        on: ReferenceOn<'_>,
+    ) -> Result<BenchProblem, ReferenceError> {
         let p = problem.clone();
         let t = |role: Role, s: u64| random_tensor(p.dtype_of(role), p.desc(role)?, s);
         let (input, weight, output) = (
@@ -149,17 +172,31 @@ impl BenchProblem {
             t(Role::Weight, seed ^ 1)?,
             t(Role::Output, seed ^ 2)?,
         );
-        let reference = reference(&p, &input, &weight, &output, &Elementwise::NONE)?;
         let bound = tolerance(p.dtype_of(p.destination()), p.gemm().2);
-        Ok(BenchProblem {
+        let mut data = BenchProblem {
             problem: p,
             input,
             weight,
             output,
-            reference,
+            reference: Vec::new(),
             bound,
             device: OnceCell::new(),
-        })
+        };
+        data.reference = match on {
+            ReferenceOn::Host => reference(
+                &data.problem,
+                &data.input,
+                &data.weight,
+                &data.output,
+                &Elementwise::NONE,
+            )?,
+            ReferenceOn::Device(be) => {
+                let t = data.on_device(be)?;
+                let host = [&data.input, &data.weight, &data.output];
+                device_reference(be, &data.problem, t, host)?
+            }
+        };
+        Ok(data)
     }
 
     /// The problem's tensors on the device (uploaded on first use): the sources, and the
@@ -185,6 +222,11 @@ impl BenchProblem {
             d: None,
         };
         Ok(self.device.get_or_init(|| t))
+    }
+
+    /// The fp64 destination, in its memory order.
+    pub fn reference(&self) -> &[f64] {
+        &self.reference
     }
 
     /// The relative-error bound of the destination's type over the problem's GEMM-K.
@@ -360,7 +402,7 @@ mod tests {
             .unwrap()
             .with_pads(&[1], &[1])
             .unwrap();
-        let b = BenchProblem::new(&p, 11).unwrap();
+        let b = BenchProblem::new(&p, 11, ReferenceOn::Host).unwrap();
         assert!(b.input.to_f32().iter().all(|v| v.abs() < 1.0));
         assert!(b.input.to_f32().iter().any(|&v| v != 0.0));
         assert_eq!(b.reference.len(), b.output.len());

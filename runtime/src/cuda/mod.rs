@@ -7,6 +7,7 @@ pub mod bench;
 mod cache;
 mod cluster;
 pub mod nvrtc;
+pub mod reference;
 mod tma;
 pub mod tune;
 
@@ -26,7 +27,7 @@ use cudarc::driver::{
     DriverError, LaunchConfig, PushKernelArg, sys,
 };
 use cudarc::nvrtc::Ptx;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 #[derive(Debug, thiserror::Error)]
 pub enum CudaError {
@@ -78,6 +79,8 @@ pub struct CudaBackend {
     /// Streams of the stride phases after the first (which runs on `stream`), created as
     /// plans need them.
     phase_streams: Mutex<Vec<Arc<CudaStream>>>,
+    /// The fp64 reference kernel, loaded on first use.
+    reference: OnceLock<reference::ReferenceKernel>,
 }
 
 impl CudaBackend {
@@ -131,6 +134,7 @@ impl CudaBackend {
             cache,
             loaded: LoadedKernels::default(),
             phase_streams: Mutex::new(Vec::new()),
+            reference: OnceLock::new(),
         })
     }
 

@@ -4,7 +4,9 @@
 //! of [`Registry::select`] ranks by tile arithmetic alone; tuning ranks by the device's own
 //! clock.
 
-use super::bench::{BenchProblem, KernelTexts, NotPlain, Trials, plain_convolution};
+use super::bench::{
+    BenchProblem, KernelTexts, NotPlain, ReferenceError, ReferenceOn, Trials, plain_convolution,
+};
 use super::{CudaBackend, CudaError};
 use crate::exec::RunError;
 use crate::gpu::portable_kernel;
@@ -69,7 +71,7 @@ pub enum TuneError {
     #[error(transparent)]
     NoInstance(#[from] NoInstance),
     #[error("the problem's reference: {0}")]
-    Reference(#[from] RunError),
+    Reference(#[from] ReferenceError),
     #[error(transparent)]
     Cuda(#[from] CudaError),
     #[error("no supported instance ran and verified:{}", failures(.0))]
@@ -120,7 +122,7 @@ pub fn tune<'r>(
         }
     }
     let loaded = be.build(texts.into_kernels(), &|| ());
-    let data = BenchProblem::new(p, seed)?;
+    let data = BenchProblem::new(p, seed, ReferenceOn::Device(be))?;
     for (inst, own, idx) in runs {
         let us = loaded[idx]
             .as_ref()

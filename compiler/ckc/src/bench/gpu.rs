@@ -9,7 +9,7 @@ use ck_compiler::emit::hip::HipKernel;
 use ck_compiler::ir::Checked;
 use ck_compiler::kernel::{EntryKind, MAX_CLUSTER};
 use ck_compiler::model::{Arch, DataType, Op};
-use ck_runtime::cuda::bench::{BenchProblem, KernelTexts, Trials, plain_convolution};
+use ck_runtime::cuda::bench::{BenchProblem, KernelTexts, ReferenceOn, Trials, plain_convolution};
 use ck_runtime::cuda::{CudaBackend, KernelCache};
 use ck_runtime::gpu::portable_kernel;
 use ck_runtime::reference::fresh_seed;
@@ -225,7 +225,12 @@ pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
             continue;
         }
         bar.set_message(format!("{}: reference", shape.name));
-        let data = BenchProblem::new(p, seed.wrapping_add(n)).map_err(|e| e.to_string());
+        let on = if args.host_reference {
+            ReferenceOn::Host
+        } else {
+            ReferenceOn::Device(&be)
+        };
+        let data = BenchProblem::new(p, seed.wrapping_add(n), on).map_err(|e| e.to_string());
         bar.set_message(shape.name.clone());
         // Instances that share a kernel share its loaded code, but each runs its own launch
         // plan (split-K, for one, is not part of the kernel text).

@@ -1,0 +1,188 @@
+//! The fp64 reference on the device (`reference.cu`): the same direct definition as
+//! [`crate::reference::reference`] for plain convolutions, thousands of times faster than the
+//! host's on the layers of real networks (up to 1e11 multiply-adds), so that benchmarks and
+//! tuning verify every run of every layer. `gpu_check --reference` compares it with the host
+//! reference on every probe problem.
+
+use super::{CudaBackend, CudaError, DeviceTensors};
+use crate::gpu::LaunchError;
+use crate::layout::Role;
+use crate::problem::ConvProblem;
+use crate::tensor::{Tensor, TensorData};
+use ck_compiler::model::Op;
+use cudarc::driver::{
+    CudaFunction, CudaModule, DevicePtr, DeviceRepr, LaunchConfig, PushKernelArg,
+};
+use cudarc::nvrtc::Ptx;
+use std::sync::Arc;
+
+const SOURCE: &str = include_str!("reference.cu");
+
+/// Threads a block, and the threads a launch aims at (a few waves of a large card).
+const BLOCK: u32 = 256;
+const THREADS: u64 = 1 << 22;
+/// Products a thread sums at least before the reduction is split further.
+const MIN_TERMS: u64 = 256;
+
+/// The kernel's argument block: `CkRefArgs` of `reference.cu`, field for field.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+struct RefArgs {
+    op: i64,
+    ty: [i64; 3],
+    g: i64,
+    n: i64,
+    k: i64,
+    c: i64,
+    input: [i64; 3],
+    filter: [i64; 3],
+    output: [i64; 3],
+    stride: [i64; 3],
+    dilation: [i64; 3],
+    left_pad: [i64; 3],
+    xs: [i64; 6],
+    ws: [i64; 6],
+    ys: [i64; 6],
+    dest: i64,
+    chunks: i64,
+    chunk: i64,
+    x: u64,
+    w: u64,
+    y: u64,
+    result: u64,
+}
+
+// SAFETY: plain integers with the layout of the kernel's `CkRefArgs` (all fields 8 bytes).
+unsafe impl DeviceRepr for RefArgs {}
+
+/// The compiled reference kernel, loaded once a back end.
+pub struct ReferenceKernel {
+    function: CudaFunction,
+    _module: Arc<CudaModule>,
+}
+
+impl CudaBackend {
+    fn reference_kernel(&self) -> Result<&ReferenceKernel, CudaError> {
+        if let Some(k) = self.reference.get() {
+            return Ok(k);
+        }
+        let cubin = self.cache.cubin("ck_reference", SOURCE, &self.arch)?;
+        let module = self.ctx.load_module(Ptx::from_binary(cubin))?;
+        let function = module.load_function("ck_reference")?;
+        Ok(self.reference.get_or_init(|| ReferenceKernel {
+            function,
+            _module: module,
+        }))
+    }
+}
+
+/// The fp64 destination of `p` in its memory order, computed on the device from the sources
+/// in `t` (the destination buffer is not read), whose host copies `host` give the element
+/// types.
+pub fn device_reference(
+    be: &CudaBackend,
+    p: &ConvProblem,
+    t: &DeviceTensors,
+    host: [&Tensor; 3],
+) -> Result<Vec<f64>, CudaError> {
+    let problem =
+        |e: crate::problem::ProblemError| CudaError::from(LaunchError::Problem(e.to_string()));
+    p.validate().map_err(problem)?;
+    let descs = [Role::Input, Role::Weight, Role::Output].map(|r| p.desc(r));
+    let [xd, wd, yd] = match descs {
+        [Ok(x), Ok(w), Ok(y)] => [x, w, y],
+        [Err(e), ..] | [_, Err(e), _] | [.., Err(e)] => return Err(problem(e)),
+    };
+    let dest_len = match p.op {
+        Op::Fwd => host[2].len(),
+        Op::BwdData => host[0].len(),
+        Op::BwdWeight => host[1].len(),
+    };
+    let ty = host.map(|t| match t.data() {
+        TensorData::F16(_) => 0,
+        TensorData::Bf16(_) => 1,
+        TensorData::F32(_) => 2,
+    });
+    let int = |v: u64| v as i64;
+    // Spatial sizes at rank 3, leading unit dimensions first.
+    let rank3 = |v: &[u64], fill: u64| -> [i64; 3] {
+        let mut out = [int(fill); 3];
+        for (o, &x) in out[3 - v.len()..].iter_mut().zip(v) {
+            *o = int(x);
+        }
+        out
+    };
+    let strides = |s: &[u64]| -> [i64; 6] {
+        let mut out = [0; 6];
+        out[..3].copy_from_slice(&[int(s[0]), int(s[1]), int(s[2])]);
+        out[6 - (s.len() - 3)..]
+            .iter_mut()
+            .zip(&s[3..])
+            .for_each(|(o, &x)| *o = int(x));
+        out
+    };
+    let output = p.output();
+    let spatial = |v: &[u64]| v.iter().product::<u64>();
+    let dest = match p.op {
+        Op::Fwd => p.g * p.n * p.k * spatial(&output),
+        Op::BwdData => p.g * p.n * p.c * spatial(&p.input),
+        Op::BwdWeight => p.g * p.k * p.c * spatial(&p.filter),
+    };
+    // The reduction each destination element sums, and the products of one of its steps.
+    let (reduced, terms) = match p.op {
+        Op::Fwd => (p.c, spatial(&p.filter)),
+        Op::BwdData => (p.k, spatial(&p.filter)),
+        Op::BwdWeight => (p.n * spatial(&output), 1),
+    };
+    let chunks = (reduced * terms / MIN_TERMS)
+        .min(THREADS.div_ceil(dest.max(1)))
+        .clamp(1, reduced.max(1));
+    let result = be.alloc(dest_len * 8)?;
+    let ptr = |s: &cudarc::driver::CudaSlice<u8>| s.device_ptr(&be.stream).0;
+    let args = RefArgs {
+        op: match p.op {
+            Op::Fwd => 0,
+            Op::BwdData => 1,
+            Op::BwdWeight => 2,
+        },
+        ty,
+        g: int(p.g),
+        n: int(p.n),
+        k: int(p.k),
+        c: int(p.c),
+        input: rank3(&p.input, 1),
+        filter: rank3(&p.filter, 1),
+        output: rank3(&output, 1),
+        stride: rank3(&p.stride, 1),
+        dilation: rank3(&p.dilation, 1),
+        left_pad: rank3(&p.left_pad, 0),
+        xs: strides(&xd.strides),
+        ws: strides(&wd.strides),
+        ys: strides(&yd.strides),
+        dest: int(dest),
+        chunks: int(chunks),
+        chunk: int(reduced.div_ceil(chunks)),
+        x: ptr(&t.input),
+        w: ptr(&t.weight),
+        y: ptr(&t.output),
+        result: ptr(&result),
+    };
+    let blocks = (dest * chunks).div_ceil(u64::from(BLOCK)).clamp(1, 1 << 20) as u32;
+    let k = be.reference_kernel()?;
+    let mut launch = be.stream.launch_builder(&k.function);
+    launch.arg(&args);
+    let cfg = LaunchConfig {
+        grid_dim: (blocks, 1, 1),
+        block_dim: (BLOCK, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    // SAFETY: the argument block matches `CkRefArgs`; the three sources are live buffers of the
+    // problem's tensors (their offsets stay within the descriptors' extents, which the kernel
+    // checks against the problem's sizes), and `result` holds every destination element.
+    unsafe { launch.launch(cfg) }?;
+    let bytes = be.download(&result)?;
+    Ok(bytes
+        .chunks_exact(8)
+        .map(|b| b.try_into().map_or(f64::NAN, f64::from_le_bytes))
+        .collect())
+}

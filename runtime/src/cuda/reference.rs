@@ -7,7 +7,7 @@
 use super::{CudaBackend, CudaError, DeviceTensors};
 use crate::gpu::LaunchError;
 use crate::layout::Role;
-use crate::problem::ConvProblem;
+use crate::problem::{ConvProblem, ProblemError};
 use crate::tensor::{Tensor, TensorData};
 use ck_compiler::model::Op;
 use cudarc::driver::{
@@ -76,6 +76,79 @@ impl CudaBackend {
     }
 }
 
+impl RefArgs {
+    /// The arguments of `p`'s reference with the element types `ty` (input, weight, output:
+    /// 0 fp16, 1 bf16, 2 fp32), its buffers still unset, and the launch's block count.
+    fn new(p: &ConvProblem, ty: [i64; 3]) -> Result<(RefArgs, u32), ProblemError> {
+        p.validate()?;
+        let [xd, wd, yd] = [Role::Input, Role::Weight, Role::Output].map(|r| p.desc(r));
+        let (xd, wd, yd) = (xd?, wd?, yd?);
+        let int = |v: u64| v as i64;
+        // Spatial sizes at rank 3, leading unit dimensions first.
+        let rank3 = |v: &[u64], fill: u64| -> [i64; 3] {
+            let mut out = [int(fill); 3];
+            for (o, &x) in out[3 - v.len()..].iter_mut().zip(v) {
+                *o = int(x);
+            }
+            out
+        };
+        // (g, outer, channel) strides, then the spatial ones at rank 3 (unit dimensions 0).
+        let strides = |s: &[u64]| -> [i64; 6] {
+            let mut out = [0; 6];
+            for (o, &x) in out[..3].iter_mut().zip(s) {
+                *o = int(x);
+            }
+            for (o, &x) in out[6 - (s.len() - 3)..].iter_mut().zip(&s[3..]) {
+                *o = int(x);
+            }
+            out
+        };
+        let output = p.output();
+        let spatial = |v: &[u64]| v.iter().product::<u64>();
+        let dest = match p.op {
+            Op::Fwd => p.g * p.n * p.k * spatial(&output),
+            Op::BwdData => p.g * p.n * p.c * spatial(&p.input),
+            Op::BwdWeight => p.g * p.k * p.c * spatial(&p.filter),
+        };
+        // The reduction each destination element sums, and the products of one of its steps.
+        let (reduced, terms) = match p.op {
+            Op::Fwd => (p.c, spatial(&p.filter)),
+            Op::BwdData => (p.k, spatial(&p.filter)),
+            Op::BwdWeight => (p.n * spatial(&output), 1),
+        };
+        let chunks = (reduced * terms / MIN_TERMS)
+            .min(THREADS.div_ceil(dest.max(1)))
+            .clamp(1, reduced.max(1));
+        let args = RefArgs {
+            op: match p.op {
+                Op::Fwd => 0,
+                Op::BwdData => 1,
+                Op::BwdWeight => 2,
+            },
+            ty,
+            g: int(p.g),
+            n: int(p.n),
+            k: int(p.k),
+            c: int(p.c),
+            input: rank3(&p.input, 1),
+            filter: rank3(&p.filter, 1),
+            output: rank3(&output, 1),
+            stride: rank3(&p.stride, 1),
+            dilation: rank3(&p.dilation, 1),
+            left_pad: rank3(&p.left_pad, 0),
+            xs: strides(&xd.strides),
+            ws: strides(&wd.strides),
+            ys: strides(&yd.strides),
+            dest: int(dest),
+            chunks: int(chunks),
+            chunk: int(reduced.div_ceil(chunks)),
+            ..RefArgs::default()
+        };
+        let blocks = (dest * chunks).div_ceil(u64::from(BLOCK)).clamp(1, 1 << 20) as u32;
+        Ok((args, blocks))
+    }
+}
+
 /// The fp64 destination of `p` in its memory order, computed on the device from the sources
 /// in `t` (the destination buffer is not read), whose host copies `host` give the element
 /// types.
@@ -85,89 +158,22 @@ pub fn device_reference(
     t: &DeviceTensors,
     host: [&Tensor; 3],
 ) -> Result<Vec<f64>, CudaError> {
-    let problem =
-        |e: crate::problem::ProblemError| CudaError::from(LaunchError::Problem(e.to_string()));
-    p.validate().map_err(problem)?;
-    let descs = [Role::Input, Role::Weight, Role::Output].map(|r| p.desc(r));
-    let [xd, wd, yd] = match descs {
-        [Ok(x), Ok(w), Ok(y)] => [x, w, y],
-        [Err(e), ..] | [_, Err(e), _] | [.., Err(e)] => return Err(problem(e)),
-    };
-    let dest_len = match p.op {
-        Op::Fwd => host[2].len(),
-        Op::BwdData => host[0].len(),
-        Op::BwdWeight => host[1].len(),
-    };
     let ty = host.map(|t| match t.data() {
         TensorData::F16(_) => 0,
         TensorData::Bf16(_) => 1,
         TensorData::F32(_) => 2,
     });
-    let int = |v: u64| v as i64;
-    // Spatial sizes at rank 3, leading unit dimensions first.
-    let rank3 = |v: &[u64], fill: u64| -> [i64; 3] {
-        let mut out = [int(fill); 3];
-        for (o, &x) in out[3 - v.len()..].iter_mut().zip(v) {
-            *o = int(x);
-        }
-        out
+    let (mut args, blocks) =
+        RefArgs::new(p, ty).map_err(|e| CudaError::from(LaunchError::Problem(e.to_string())))?;
+    let dest_len = match p.op {
+        Op::Fwd => host[2].len(),
+        Op::BwdData => host[0].len(),
+        Op::BwdWeight => host[1].len(),
     };
-    let strides = |s: &[u64]| -> [i64; 6] {
-        let mut out = [0; 6];
-        out[..3].copy_from_slice(&[int(s[0]), int(s[1]), int(s[2])]);
-        out[6 - (s.len() - 3)..]
-            .iter_mut()
-            .zip(&s[3..])
-            .for_each(|(o, &x)| *o = int(x));
-        out
-    };
-    let output = p.output();
-    let spatial = |v: &[u64]| v.iter().product::<u64>();
-    let dest = match p.op {
-        Op::Fwd => p.g * p.n * p.k * spatial(&output),
-        Op::BwdData => p.g * p.n * p.c * spatial(&p.input),
-        Op::BwdWeight => p.g * p.k * p.c * spatial(&p.filter),
-    };
-    // The reduction each destination element sums, and the products of one of its steps.
-    let (reduced, terms) = match p.op {
-        Op::Fwd => (p.c, spatial(&p.filter)),
-        Op::BwdData => (p.k, spatial(&p.filter)),
-        Op::BwdWeight => (p.n * spatial(&output), 1),
-    };
-    let chunks = (reduced * terms / MIN_TERMS)
-        .min(THREADS.div_ceil(dest.max(1)))
-        .clamp(1, reduced.max(1));
     let result = be.alloc(dest_len * 8)?;
     let ptr = |s: &cudarc::driver::CudaSlice<u8>| s.device_ptr(&be.stream).0;
-    let args = RefArgs {
-        op: match p.op {
-            Op::Fwd => 0,
-            Op::BwdData => 1,
-            Op::BwdWeight => 2,
-        },
-        ty,
-        g: int(p.g),
-        n: int(p.n),
-        k: int(p.k),
-        c: int(p.c),
-        input: rank3(&p.input, 1),
-        filter: rank3(&p.filter, 1),
-        output: rank3(&output, 1),
-        stride: rank3(&p.stride, 1),
-        dilation: rank3(&p.dilation, 1),
-        left_pad: rank3(&p.left_pad, 0),
-        xs: strides(&xd.strides),
-        ws: strides(&wd.strides),
-        ys: strides(&yd.strides),
-        dest: int(dest),
-        chunks: int(chunks),
-        chunk: int(reduced.div_ceil(chunks)),
-        x: ptr(&t.input),
-        w: ptr(&t.weight),
-        y: ptr(&t.output),
-        result: ptr(&result),
-    };
-    let blocks = (dest * chunks).div_ceil(u64::from(BLOCK)).clamp(1, 1 << 20) as u32;
+    (args.x, args.w, args.y, args.result) =
+        (ptr(&t.input), ptr(&t.weight), ptr(&t.output), ptr(&result));
     let k = be.reference_kernel()?;
     let mut launch = be.stream.launch_builder(&k.function);
     launch.arg(&args);
@@ -185,4 +191,55 @@ pub fn device_reference(
         .chunks_exact(8)
         .map(|b| b.try_into().map_or(f64::NAN, f64::from_le_bytes))
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ck_compiler::model::DataType;
+
+    #[test]
+    fn a_1d_problem_runs_at_rank_3_with_unit_leading_dimensions() {
+        let p = ConvProblem::new(Op::Fwd, 1, 2, 8, 4, &[3], &[17], DataType::Fp16)
+            .unwrap()
+            .with_pads(&[1], &[1])
+            .unwrap();
+        let (a, blocks) = RefArgs::new(&p, [0; 3]).unwrap();
+        assert_eq!(
+            (a.input, a.filter, a.output),
+            ([1, 1, 17], [1, 1, 3], [1, 1, 17])
+        );
+        assert_eq!(
+            (a.stride, a.dilation, a.left_pad),
+            ([1, 1, 1], [1, 1, 1], [0, 0, 1])
+        );
+        // NWGC input (G = 1, C = 4): the width's stride is a pixel of G·C elements; no depth or
+        // height.
+        assert_eq!(a.xs[3..], [0, 0, 4]);
+        assert_eq!(a.dest, 2 * 8 * 17);
+        // Forward sums C·taps = 12 products: no slices.
+        assert_eq!((a.chunks, a.chunk, blocks), (1, 4, 2));
+    }
+
+    #[test]
+    fn a_long_weight_reduction_is_sliced_and_every_slice_counted() {
+        let p = ConvProblem::new(
+            Op::BwdWeight,
+            1,
+            64,
+            16,
+            16,
+            &[3, 3],
+            &[56, 56],
+            DataType::Fp16,
+        )
+        .unwrap()
+        .with_pads(&[1, 1], &[1, 1])
+        .unwrap();
+        let (a, _) = RefArgs::new(&p, [0; 3]).unwrap();
+        let reduced = 64 * 56 * 56;
+        assert!(a.chunks > 1 && a.chunks * a.chunk >= reduced);
+        assert!((a.chunks - 1) * a.chunk < reduced, "no slice is empty");
+        assert!(a.chunk >= MIN_TERMS as i64);
+    }
 }

@@ -4,10 +4,11 @@
 //! tuning verify every run of every layer. `gpu_check --reference` compares it with the host
 //! reference on every probe problem.
 
+use super::conv_dims;
 use super::{CudaBackend, CudaError, DeviceTensors};
 use crate::gpu::LaunchError;
 use crate::layout::Role;
-use crate::problem::{ConvProblem, ProblemError};
+use crate::problem::ConvProblem;
 use crate::tensor::{Tensor, TensorData};
 use ck_compiler::model::Op;
 use cudarc::driver::{
@@ -79,19 +80,18 @@ impl CudaBackend {
 impl RefArgs {
     /// The arguments of `p`'s reference with the element types `ty` (input, weight, output:
     /// 0 fp16, 1 bf16, 2 fp32), its buffers still unset, and the launch's block count.
-    fn new(p: &ConvProblem, ty: [i64; 3]) -> Result<(RefArgs, u32), ProblemError> {
-        p.validate()?;
+    fn new(p: &ConvProblem, ty: [i64; 3]) -> Result<(RefArgs, u32), String> {
+        p.validate().map_err(|e| e.to_string())?;
         let [xd, wd, yd] = [Role::Input, Role::Weight, Role::Output].map(|r| p.desc(r));
-        let (xd, wd, yd) = (xd?, wd?, yd?);
-        let int = |v: u64| v as i64;
+        let (xd, wd, yd) = (
+            xd.map_err(|e| e.to_string())?,
+            wd.map_err(|e| e.to_string())?,
+            yd.map_err(|e| e.to_string())?,
+        );
         // Spatial sizes at rank 3, leading unit dimensions first.
-        let rank3 = |v: &[u64], fill: u64| -> [i64; 3] {
-            let mut out = [int(fill); 3];
-            for (o, &x) in out[3 - v.len()..].iter_mut().zip(v) {
-                *o = int(x);
-            }
-            out
-        };
+        let d = conv_dims(p).map_err(|e| e.to_string())?;
+        let int = |v: u64| v as i64;
+        let rank3 = |v: [u64; 3]| v.map(int);
         // (g, outer, channel) strides, then the spatial ones at rank 3 (unit dimensions 0).
         let strides = |s: &[u64]| -> [i64; 6] {
             let mut out = [0; 6];
@@ -103,18 +103,17 @@ impl RefArgs {
             }
             out
         };
-        let output = p.output();
-        let spatial = |v: &[u64]| v.iter().product::<u64>();
+        let spatial = |v: [u64; 3]| v.iter().product::<u64>();
         let dest = match p.op {
-            Op::Fwd => p.g * p.n * p.k * spatial(&output),
-            Op::BwdData => p.g * p.n * p.c * spatial(&p.input),
-            Op::BwdWeight => p.g * p.k * p.c * spatial(&p.filter),
+            Op::Fwd => p.g * p.n * p.k * spatial(d.output),
+            Op::BwdData => p.g * p.n * p.c * spatial(d.input),
+            Op::BwdWeight => p.g * p.k * p.c * spatial(d.filter),
         };
         // The reduction each destination element sums, and the products of one of its steps.
         let (reduced, terms) = match p.op {
-            Op::Fwd => (p.c, spatial(&p.filter)),
-            Op::BwdData => (p.k, spatial(&p.filter)),
-            Op::BwdWeight => (p.n * spatial(&output), 1),
+            Op::Fwd => (p.c, spatial(d.filter)),
+            Op::BwdData => (p.k, spatial(d.filter)),
+            Op::BwdWeight => (p.n * spatial(d.output), 1),
         };
         let chunks = (reduced * terms / MIN_TERMS)
             .min(THREADS.div_ceil(dest.max(1)))
@@ -130,12 +129,12 @@ impl RefArgs {
             n: int(p.n),
             k: int(p.k),
             c: int(p.c),
-            input: rank3(&p.input, 1),
-            filter: rank3(&p.filter, 1),
-            output: rank3(&output, 1),
-            stride: rank3(&p.stride, 1),
-            dilation: rank3(&p.dilation, 1),
-            left_pad: rank3(&p.left_pad, 0),
+            input: rank3(d.input),
+            filter: rank3(d.filter),
+            output: rank3(d.output),
+            stride: rank3(d.stride),
+            dilation: rank3(d.dilation),
+            left_pad: rank3(d.pad),
             xs: strides(&xd.strides),
             ws: strides(&wd.strides),
             ys: strides(&yd.strides),
@@ -164,7 +163,7 @@ pub fn device_reference(
         TensorData::F32(_) => 2,
     });
     let (mut args, blocks) =
-        RefArgs::new(p, ty).map_err(|e| CudaError::from(LaunchError::Problem(e.to_string())))?;
+        RefArgs::new(p, ty).map_err(|e| CudaError::from(LaunchError::Problem(e)))?;
     let dest_len = match p.op {
         Op::Fwd => host[2].len(),
         Op::BwdData => host[0].len(),

@@ -195,7 +195,20 @@ pub fn device_reference(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cuda::nvrtc;
     use ck_compiler::model::DataType;
+
+    #[test]
+    fn the_reference_kernel_compiles_for_sm_90a() {
+        if !nvrtc::available() {
+            let required = std::env::var("CK_REQUIRE_TOOLCHAINS").is_ok_and(|v| v == "1");
+            assert!(!required, "CK_REQUIRE_TOOLCHAINS=1 but NVRTC does not load");
+            eprintln!("skipped: no NVRTC");
+            return;
+        }
+        let cubin = nvrtc::compile_cubin("ck_reference", SOURCE, "sm_90a").unwrap();
+        assert!(!cubin.is_empty());
+    }
 
     #[test]
     fn a_1d_problem_runs_at_rank_3_with_unit_leading_dimensions() {

@@ -387,6 +387,8 @@ fn shape_result(
         instances,
         cudnn_us: cudnn_us.copied(),
         default,
+        models: shape.models.clone(),
+        class: shape.layer_class.clone(),
     }
 }
 

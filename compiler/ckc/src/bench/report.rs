@@ -4,12 +4,14 @@
 use ck_runtime::timings::Spread;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-#[cfg(any(feature = "cuda", test))]
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// Shapes whose ratio is below this are counted (and drawn) as well behind cuDNN.
 pub const BEHIND: f64 = 0.7;
+
+/// Models (of a network corpus) whose geometric mean is below this are counted as behind.
+pub const MODEL_BEHIND: f64 = 0.85;
 
 /// One instance on one shape.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -39,6 +41,10 @@ pub struct ShapeResult {
     /// The instance selection picks for the problem on the card (no tuning); `None` where
     /// none is supported.
     pub default: Option<String>,
+    /// The models the layer occurs in and its class, where the shapes file names them (a
+    /// network corpus): the table and the JSON summarise each.
+    pub models: Vec<String>,
+    pub class: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -158,6 +164,36 @@ impl Report {
     }
 }
 
+/// The geometric mean of the ratios of each group's shapes (a shape in several groups counts
+/// in each), lowest first, with the shape count; groups without a ratio are left out.
+fn by_group<'a>(
+    shapes: &'a [ShapeResult],
+    groups: impl Fn(&'a ShapeResult) -> Vec<&'a str>,
+) -> Vec<(&'a str, f64, usize)> {
+    let mut ratios: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
+    for s in shapes {
+        if let Some(r) = s.ratio() {
+            for g in groups(s) {
+                ratios.entry(g).or_default().push(r);
+            }
+        }
+    }
+    let mut out: Vec<(&str, f64, usize)> = ratios
+        .into_iter()
+        .filter_map(|(g, v)| Some((g, geomean(&v)?, v.len())))
+        .collect();
+    out.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(b.0)));
+    out
+}
+
+fn models_of(s: &ShapeResult) -> Vec<&str> {
+    s.models.iter().map(String::as_str).collect()
+}
+
+fn class_of(s: &ShapeResult) -> Vec<&str> {
+    s.class.as_deref().into_iter().collect()
+}
+
 /// Fixed-point with `digits` decimals, `-` for none.
 fn num(v: Option<f64>, digits: usize) -> String {
     v.map_or("-".into(), |v| format!("{v:.digits$}"))
@@ -274,6 +310,25 @@ pub fn table(r: &Report) -> String {
             "{failed} runs failed to run or verify (excluded from best; see the JSON)"
         );
     }
+    let models = by_group(&r.shapes, models_of);
+    if !models.is_empty() {
+        let behind = models.iter().filter(|m| m.1 < MODEL_BEHIND).count();
+        let _ = writeln!(
+            out,
+            "\nby model, geometric mean of cuDNN µs / ours ({behind} of {} below {MODEL_BEHIND}×):",
+            models.len()
+        );
+        for (m, g, n) in &models {
+            let _ = writeln!(out, "  {m}  {g:.2}×  ({n})");
+        }
+    }
+    let classes = by_group(&r.shapes, class_of);
+    if !classes.is_empty() {
+        let _ = writeln!(out, "\nby class:");
+        for (c, g, n) in &classes {
+            let _ = writeln!(out, "  {c}  {g:.2}×  ({n})");
+        }
+    }
     out
 }
 
@@ -297,6 +352,8 @@ pub fn to_json(r: &Report) -> Value {
                 "cudnn_us": s.cudnn_us,
                 "ratio": s.ratio(),
                 "default": default,
+                "models": s.models,
+                "class": s.class,
                 "instances": s.instances,
             })
         })
@@ -335,8 +392,19 @@ pub fn to_json(r: &Report) -> Value {
             "default_of_best": spread,
             "default_geomean_ratio": geomean(&default_ratios),
             "failed_defaults": r.failed_defaults(),
+            "by_model": groups_json(&by_group(&r.shapes, models_of)),
+            "by_class": groups_json(&by_group(&r.shapes, class_of)),
         },
     })
+}
+
+/// Each group's geometric mean and shape count, by name.
+fn groups_json(groups: &[(&str, f64, usize)]) -> Value {
+    groups
+        .iter()
+        .map(|(g, r, n)| ((*g).to_string(), json!({"geomean_ratio": r, "shapes": n})))
+        .collect::<serde_json::Map<String, Value>>()
+        .into()
 }
 
 /// The report of a JSON file [`to_json`] wrote.
@@ -365,6 +433,13 @@ pub fn from_json(v: &Value) -> Result<Report, String> {
                 cudnn_us: s["cudnn_us"].as_f64(),
                 // Runs saved before the default choice was reported have none.
                 default: s["default"]["name"].as_str().map(String::from),
+                // Runs of shapes files without models or classes (and older runs) have none.
+                models: match &s["models"] {
+                    Value::Null => Vec::new(),
+                    m => serde_json::from_value(m.clone())
+                        .map_err(|e| format!("shape {name}: {e}"))?,
+                },
+                class: s["class"].as_str().map(String::from),
             })
         })
         .collect::<Result<Vec<_>, String>>()?;
@@ -400,6 +475,12 @@ fn check_shapes(shapes: &[ShapeResult]) -> Result<(), String> {
         }
         if !seen.insert(s.name.as_str()) {
             return Err(format!("shape {} appears twice in one run", s.name));
+        }
+        if !s.models.iter().chain(&s.class).all(|m| name_ok(m)) {
+            return Err(format!(
+                "shape {}: a model or class name is longer than {MAX_NAME} bytes or holds control characters",
+                s.name
+            ));
         }
         if s.cudnn_us.is_some_and(|us| !time_ok(us)) {
             return Err(format!(
@@ -635,6 +716,8 @@ mod tests {
             default: instances.first().map(|i| i.name.clone()),
             instances,
             cudnn_us,
+            models: Vec::new(),
+            class: None,
         }
     }
 
@@ -686,6 +769,46 @@ mod tests {
                 shape("<none>", vec![inst("a", None, false)], Some(3.0)),
             ],
         }
+    }
+
+    /// The report's shapes as layers of a corpus: models and classes.
+    fn corpus_report() -> Report {
+        let mut r = report();
+        let tag = [
+            (&["resnet", "vgg"][..], "regular"),
+            (&["resnet"][..], "1x1"),
+            (&["vgg"][..], "regular"),
+        ];
+        for (s, (models, class)) in r.shapes.iter_mut().zip(tag) {
+            s.models = models.iter().map(|m| m.to_string()).collect();
+            s.class = Some(class.into());
+        }
+        r
+    }
+
+    #[test]
+    fn models_and_classes_are_summarised_lowest_first() {
+        let r = corpus_report();
+        // Ratios (cuDNN ÷ best): win 1.5, loss 0.5, tie 0.95.
+        let models = by_group(&r.shapes, models_of);
+        let names: Vec<_> = models.iter().map(|m| (m.0, m.2)).collect();
+        assert_eq!(names, [("resnet", 2), ("vgg", 2)]);
+        assert!((models[0].1 - (1.5f64 * 0.5).sqrt()).abs() < 1e-12);
+        assert!((models[1].1 - (1.5f64 * 0.95).sqrt()).abs() < 1e-12);
+        let text = table(&r);
+        assert!(
+            text.contains("by model, geometric mean of cuDNN µs / ours (0 of 2 below 0.85×):\n  resnet  0.87×  (2)\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\nby class:\n  1x1  0.50×  (1)\n  regular  1.19×  (2)\n"),
+            "{text}"
+        );
+        let v = to_json(&r);
+        assert_eq!(v["summary"]["by_model"]["vgg"]["shapes"], 2);
+        assert_eq!(from_json(&v), Ok(r));
+        // Without models or classes nothing is added.
+        assert!(!table(&report()).contains("by model"));
     }
 
     #[test]
@@ -810,6 +933,9 @@ mod tests {
         assert!(with(&|v| v["shapes"][0]["instances"][0]["us"] = (-3.0).into()).is_err());
         assert!(with(&|v| v["shapes"][0]["cudnn_us"] = (-1.0).into()).is_err());
         assert!(with(&|v| v["shapes"][0]["name"] = "x".repeat(65_536).into()).is_err());
+        // A model name with a control character; models that are not a list of names.
+        assert!(with(&|v| v["shapes"][0]["models"] = json!(["resnet\u{1b}[2J"])).is_err());
+        assert!(with(&|v| v["shapes"][0]["models"] = json!({"a": 1})).is_err());
         let twice = with(&|v| {
             let first = v["shapes"][0].clone();
             v["shapes"].as_array_mut().unwrap().push(first);

@@ -1,11 +1,10 @@
 //! The fp64 reference on the device (`reference.cu`): the same direct definition as
-//! [`crate::reference::reference`] for plain convolutions, thousands of times faster than the
-//! host's on the layers of real networks (up to 1e11 multiply-adds), so that benchmarks and
-//! tuning verify every run of every layer. `gpu_check --reference` compares it with the host
+//! [`crate::reference::reference`] for plain convolutions, which on the layers of real networks
+//! (up to 1e11 multiply-adds) costs the device a fraction of what it costs the host's cores, so
+//! that benchmarks and tuning verify every run of every layer. `gpu_check --reference` compares it with the host
 //! reference on every probe problem.
 
-use super::conv_dims;
-use super::{CudaBackend, CudaError, DeviceTensors};
+use super::{CudaBackend, CudaError, DeviceTensors, conv_dims};
 use crate::gpu::LaunchError;
 use crate::layout::Role;
 use crate::problem::ConvProblem;

@@ -81,12 +81,9 @@ impl RefArgs {
     /// 0 fp16, 1 bf16, 2 fp32), its buffers still unset, and the launch's block count.
     fn new(p: &ConvProblem, ty: [i64; 3]) -> Result<(RefArgs, u32), String> {
         p.validate().map_err(|e| e.to_string())?;
-        let [xd, wd, yd] = [Role::Input, Role::Weight, Role::Output].map(|r| p.desc(r));
-        let (xd, wd, yd) = (
-            xd.map_err(|e| e.to_string())?,
-            wd.map_err(|e| e.to_string())?,
-            yd.map_err(|e| e.to_string())?,
-        );
+        let desc = |role| p.desc(role).map_err(|e| e.to_string());
+        let (xd, wd, yd) = (desc(Role::Input)?, desc(Role::Weight)?, desc(Role::Output)?);
+        let dest = desc(p.destination())?.elements();
         // Spatial sizes at rank 3, leading unit dimensions first.
         let d = conv_dims(p).map_err(|e| e.to_string())?;
         let int = |v: u64| v as i64;
@@ -103,11 +100,6 @@ impl RefArgs {
             out
         };
         let spatial = |v: [u64; 3]| v.iter().product::<u64>();
-        let dest = match p.op {
-            Op::Fwd => p.g * p.n * p.k * spatial(d.output),
-            Op::BwdData => p.g * p.n * p.c * spatial(d.input),
-            Op::BwdWeight => p.g * p.k * p.c * spatial(d.filter),
-        };
         // The reduction each destination element sums, and the products of one of its steps.
         let (reduced, terms) = match p.op {
             Op::Fwd => (p.c, spatial(d.filter)),
@@ -163,12 +155,8 @@ pub fn device_reference(
     });
     let (mut args, blocks) =
         RefArgs::new(p, ty).map_err(|e| CudaError::from(LaunchError::Problem(e)))?;
-    let dest_len = match p.op {
-        Op::Fwd => host[2].len(),
-        Op::BwdData => host[0].len(),
-        Op::BwdWeight => host[1].len(),
-    };
-    let result = be.alloc(dest_len * 8)?;
+    // The destination's packed elements, zeroed.
+    let result = be.alloc(args.dest as usize * 8)?;
     let ptr = |s: &cudarc::driver::CudaSlice<u8>| s.device_ptr(&be.stream).0;
     (args.x, args.w, args.y, args.result) =
         (ptr(&t.input), ptr(&t.weight), ptr(&t.output), ptr(&result));

@@ -1,5 +1,5 @@
 //! Fuzz targets of the inputs a user hands ckdsl: `.ck` source, problem strings, CK instance
-//! strings and saved benchmark runs. Each target is one function of an input's bytes
+//! strings, CK's C++ instance lists and saved benchmark runs. Each target is one function of an input's bytes
 //! ([`targets`]); `src/bin/` gives each a binary whose `main` ([`main!`]) is AFL's loop under
 //! the `afl` feature and a replay of files with random mutants ([`replay`]) without it, and the
 //! workspace's tests replay the corpora through the same functions, so a target's body is
@@ -9,7 +9,7 @@ pub mod mutate;
 pub mod replay;
 pub mod targets;
 
-pub use targets::{bench_json, ck_source, ck_string, problem};
+pub use targets::{bench_json, ck_cpp, ck_source, ck_string, problem};
 
 /// A target: its name (its binary's, and its folder's under `corpus/`), its function, and its
 /// AFL dictionary (`dict/<name>.dict`), whose tokens the plain mutator inserts too.
@@ -19,7 +19,7 @@ pub struct Target {
     pub dict: &'static str,
 }
 
-pub const TARGETS: [Target; 4] = [
+pub const TARGETS: [Target; 5] = [
     Target {
         name: "ck_source",
         run: ck_source,
@@ -34,6 +34,11 @@ pub const TARGETS: [Target; 4] = [
         name: "ck_string",
         run: ck_string,
         dict: include_str!("../dict/ck_string.dict"),
+    },
+    Target {
+        name: "ck_cpp",
+        run: ck_cpp,
+        dict: include_str!("../dict/ck_cpp.dict"),
     },
     Target {
         name: "bench_json",

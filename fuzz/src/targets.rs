@@ -4,7 +4,7 @@
 //! a chart past its bound).
 
 use ck_compiler::emit::{emit_ck, instance_string, manifest_json};
-use ck_compiler::import::{import_list, import_trait, to_ck_source};
+use ck_compiler::import::{import_cpp, import_list, import_trait, to_ck_source};
 use ck_compiler::ir::{Checked, Validated};
 use ck_compiler::load::Session;
 use ck_runtime::{ConvProblem, DeviceModel, Registry, workspace_size};
@@ -109,6 +109,34 @@ pub fn ck_string(data: &[u8]) {
             };
             round_trip(inst);
         }
+    }
+}
+
+/// A `.cpp` of CK's instance library and one header, as `ckc import cpp` reads them: the text
+/// before a line `//--- header` is the file, the rest the header every include names. Every row
+/// it reads spells a string that `import trait` reads back to the same instance, whose `.ck`
+/// source parses.
+pub fn ck_cpp(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let (main, header) = text.split_once("//--- header\n").unwrap_or((text, ""));
+    let Ok(rows) = import_cpp("fuzz.cpp", main, &mut |_: &str| Some(header.to_string())) else {
+        return;
+    };
+    for row in rows.into_iter().take(IMPORTS) {
+        let Ok(imported) = row.result else {
+            continue;
+        };
+        assert_eq!(
+            import_trait(&imported.text).as_ref(),
+            Ok(&imported),
+            "{}",
+            imported.text
+        );
+        let mut session = Session::new();
+        session.add_source("imported.ck", &to_ck_source(&imported));
+        assert!(!session.diagnostics().has_errors(), "{}", imported.text);
     }
 }
 

@@ -7,9 +7,10 @@ use ck_compiler::emit::{
     CkRelease, cmake::cmake_project, dispatcher_name, emit_ck, emit_ck_for, instance_string,
     manifest_json,
 };
+use ck_compiler::import::{RowError, import_cpp};
 use ck_compiler::ir::Validated;
 use ck_compiler::load::Session;
-use ck_compiler::model::Layout;
+use ck_compiler::model::{Kind, Layout};
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -39,6 +40,50 @@ fn instance_strings() {
         .map(|i| format!("{}\n  {}", i.name, instance_string(i)))
         .collect();
     insta::assert_snapshot!(lines.join("\n"));
+}
+
+/// The CK C++ of the library, read back by `import cpp` from each instance file and the headers
+/// it includes, gives every instance the `.cpp` files instantiate, and only those: the library's
+/// instance strings, less CK-Tile's (kernel sources, no lists), the explicit GEMM's (a nested
+/// GEMM op per row) and what a release leaves out. (An alias instantiated once a pipeline held
+/// rows of two pipelines, which made instances the library does not have.)
+#[test]
+fn ck_cpp_imports_back_to_the_library() {
+    let set = library();
+    for release in CkRelease::ALL {
+        let out = emit_ck_for(&set, release).expect("emits");
+        let files: std::collections::BTreeMap<&str, &str> = out
+            .files
+            .iter()
+            .map(|f| (f.path.as_str(), f.contents.as_str()))
+            .collect();
+        let mut imported = BTreeSet::new();
+        for (path, text) in files.iter().filter(|(p, _)| p.ends_with("_instance.cpp")) {
+            let mut include = |p: &str| {
+                files
+                    .get(format!("library/include/{p}").as_str())
+                    .map(|t| t.to_string())
+            };
+            let rows = import_cpp(path, text, &mut include).expect("the file reads");
+            for row in rows {
+                match row.result {
+                    Ok(i) => imported.insert(i.text),
+                    Err(RowError::ExplicitGemm(_)) => continue,
+                    Err(e) => panic!("{path}:{}: {e}", row.line),
+                };
+            }
+        }
+        let left_out: BTreeSet<&str> = out.left_out.iter().map(|(n, _)| n.as_str()).collect();
+        let expected: BTreeSet<String> = set
+            .instances()
+            .iter()
+            .filter(|i| !matches!(i.kind, Kind::Tile | Kind::ExplicitGemm))
+            .filter(|i| !left_out.contains(i.name.as_str()))
+            .map(instance_string)
+            .collect();
+        assert!(!expected.is_empty());
+        assert_eq!(imported, expected, "{release:?}");
+    }
 }
 
 #[test]

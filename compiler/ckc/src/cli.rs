@@ -161,6 +161,19 @@ pub enum ImportSource {
         #[arg(value_name = "STRING")]
         string: String,
     },
+    /// A `.cpp` of CK's instance library: every row of the instance lists it instantiates
+    /// (`add_device_operation_instances`), printed as .ck source.
+    Cpp {
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// A folder of the included instance-list headers (CK's `library/include`); the file's
+        /// own folder is searched first. Includes found in none are not read.
+        #[arg(short = 'I', long = "include", value_name = "DIR")]
+        include: Vec<PathBuf>,
+        /// Print each row's instance string instead of .ck source.
+        #[arg(long)]
+        strings: bool,
+    },
 }
 
 /// Input files: `.ck` files, folders searched for `.ck` files, or `-` for standard input.

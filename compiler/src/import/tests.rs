@@ -108,3 +108,130 @@ fn boolean_spellings_are_kept() {
     let t = print(&samples::sample(CkFormat::FwdXdl), CkFormat::FwdXdl);
     assert!(t.contains(",true,Seq(4,64,1)"), "{t}");
 }
+
+/// An instance header and file in the style of CK's library: aliases for the element types and
+/// specializations, comments, a variadic `S`, rows that leave trailing parameters to their
+/// defaults, and two instantiations of one list.
+const LIST_HEADER: &str = r#"
+#pragma once
+#include "ck/ck.hpp"
+namespace ck { namespace tensor_operation { namespace device { namespace instance {
+using F16 = ck::half_t;
+using F32 = float;
+template <ck::index_t... Is>
+using S = ck::Sequence<Is...>;
+using Empty_Tuple = ck::Tuple<>;
+using namespace ck::tensor_layout::convolution;
+using PassThrough = ck::tensor_operation::element_wise::PassThrough;
+static constexpr auto ConvFwdDefault =
+    ck::tensor_operation::device::ConvolutionForwardSpecialization::Default;
+static constexpr auto ConvFwd1x1S1P0 = ConvolutionForwardSpecialization::Filter1x1Stride1Pad0;
+static constexpr auto GemmMNKPadding = GemmSpecialization::MNKPadding;
+template <index_t NDimSpatial, typename ALayout, typename BLayout, typename DsLayout,
+          typename ELayout, ConvolutionForwardSpecialization ConvSpec>
+using fwd_f16_instances = std::tuple<
+    // clang-format off
+    //####| a table of column names, as CK's lists have |
+    DeviceGroupedConvFwdMultipleABD_Xdl_CShuffle<NDimSpatial,ALayout,BLayout,DsLayout,ELayout, F16, F16, F32, F16, DsLayout, F16, PassThrough, PassThrough, PassThrough, ConvSpec, GemmMNKPadding, 1, 256, 256, 128, 32, 8, 8, 32, 32, 4, 2, S<4, 64, 1>, S<1, 0, 2>, S<1, 0, 2>, 2, 8, 8, 1, S<4, 64, 1>, S<1, 0, 2>, S<1, 0, 2>, 2, 8, 8, 1, 1, 1, S<1, 32, 1, 8>, 8>,
+    /* the generic row */
+    DeviceGroupedConvFwdMultipleABD_Xdl_CShuffle<NDimSpatial,ALayout,BLayout,DsLayout,ELayout, F16, F16, F32, F16, DsLayout, F16, PassThrough, PassThrough, PassThrough, ConvSpec, GemmMNKPadding, 1, 64, 64, 64, 32, 8, 8, 32, 32, 2, 2, S<4, 16, 1>, S<1, 0, 2>, S<1, 0, 2>, 2, 1, 8, 1, S<4, 16, 1>, S<1, 0, 2>, S<1, 0, 2>, 2, 1, 8, 1, 1, 1, S<1, 16, 1, 4>, 1>
+    // clang-format on
+    >;
+}}}}
+"#;
+
+const LIST_FILE: &str = r#"
+#include "ck/library/tensor_operation_instance/add_device_operation_instance.hpp"
+#include "lists/fwd_f16.hpp"
+namespace ck { namespace tensor_operation { namespace device { namespace instance {
+void add_fwd_f16_instances(std::vector<std::unique_ptr<Base>>& instances)
+{
+    add_device_operation_instances(instances,
+        fwd_f16_instances<2, NHWGC, GKYXC, Empty_Tuple, NHWGK, ConvFwdDefault>{});
+    add_device_operation_instances(instances,
+        fwd_f16_instances<2, NHWGC, GKYXC, Empty_Tuple, NHWGK, ConvFwd1x1S1P0>{});
+}
+}}}}
+"#;
+
+fn header_only(path: &str) -> Option<String> {
+    (path == "lists/fwd_f16.hpp").then(|| LIST_HEADER.to_string())
+}
+
+#[test]
+fn cpp_lists_import_as_the_strings_ck_prints_for_their_rows() {
+    let rows = super::import_cpp("fwd.cpp", LIST_FILE, &mut header_only).unwrap();
+    assert_eq!(rows.len(), 4);
+    let text = |i: usize| rows[i].result.as_ref().unwrap().text.clone();
+    // The defaults CK's template fills in: compute types of A's type, the default loop
+    // scheduler, no merged groups; the instance string spells AddExtraM/N as booleans.
+    assert_eq!(
+        text(0),
+        "DeviceGroupedConvFwdMultipleABD_Xdl_CShuffle<2,NHWGC,GKYXC,EmptyTuple,NHWGK,fp16,fp16,\
+         fp32,fp16,EmptyTuple,fp16,PassThrough,PassThrough,PassThrough,Default,MNKPadding,1,256,\
+         256,128,32,8,8,32,32,4,2,Seq(4,64,1),Seq(1,0,2),Seq(1,0,2),2,8,8,true,Seq(4,64,1),\
+         Seq(1,0,2),Seq(1,0,2),2,8,8,true,1,1,Seq(1,32,1,8),8,fp16,fp16,Default,1>"
+    );
+    assert!(text(3).contains(",Filter1x1Stride1Pad0,MNKPadding,1,64,64,64,32,"));
+    // Rows are found at their lines in the header, under the list that holds them.
+    assert_eq!(
+        (rows[1].file.as_str(), rows[1].line, rows[1].list.as_str()),
+        ("lists/fwd_f16.hpp", 23, "fwd_f16_instances")
+    );
+    // The strings read as `import trait` reads them.
+    for r in &rows {
+        let i = r.result.as_ref().unwrap();
+        assert_eq!(&import_trait(&i.text).unwrap(), i);
+    }
+}
+
+#[test]
+fn cpp_lists_report_what_they_cannot_read() {
+    use super::{CppError, RowError};
+    let import = |main: &str, header: &str| {
+        let header = header.to_string();
+        super::import_cpp("f.cpp", main, &mut |p: &str| {
+            (p == "h.hpp").then(|| header.clone())
+        })
+    };
+    let call = "#include \"h.hpp\"\nvoid f() { add_device_operation_instances(v, l<2>{}); }";
+    // No instantiation, a list the files do not define, the wrong number of arguments.
+    assert_eq!(import("int x;", ""), Err(CppError::NoInstances));
+    assert_eq!(
+        import(call, ""),
+        Err(CppError::UnknownList("l".to_string()))
+    );
+    let two = "template <int A, int B> using l = std::tuple<Op<A, B>>;";
+    assert!(matches!(
+        import(call, two),
+        Err(CppError::Arity {
+            expected: 2,
+            given: 1,
+            ..
+        })
+    ));
+    // A row of an op CK's strings do not name, one whose argument cannot be a field, and an
+    // alias cycle: row errors, in bounded time.
+    let row = |h: &str| import(call, h).unwrap().remove(0).result.unwrap_err();
+    let unknown = "template <int N> using l = std::tuple<NotAnOp<N>>;";
+    assert_eq!(row(unknown), RowError::UnknownOp("NotAnOp".to_string()));
+    let odd_type = LIST_HEADER.replacen("F16, F16, F32", "Unknown_t, F16, F32", 1);
+    let main = LIST_FILE.replace("lists/fwd_f16.hpp", "h.hpp");
+    let rows = import(&main, &odd_type).unwrap();
+    assert!(matches!(
+        &rows[0].result,
+        Err(RowError::Field { field: "ADataType", text }) if text == "Unknown_t"
+    ));
+    assert!(rows[1].result.is_ok());
+    let cycle = "using A = B;\nusing B = A;\ntemplate <int N> using l = std::tuple<Op<A>>;";
+    assert!(matches!(row(cycle), RowError::TooDeep(_)));
+    // An unterminated list is a syntax error at its line.
+    let broken = "\n\ntemplate <int N> using l = std::tuple<Op<N>, ;";
+    assert!(matches!(
+        import(call, broken),
+        Err(CppError::Syntax { line: 3, .. })
+    ));
+    // Includes are bounded: a file that includes itself is read once.
+    let looping = "#include \"h.hpp\"\ntemplate <int N> using l = std::tuple<>;";
+    assert_eq!(import(call, looping).unwrap(), Vec::new());
+}

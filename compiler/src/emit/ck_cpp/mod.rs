@@ -16,7 +16,7 @@ use super::spelling::*;
 use super::template::{Text, render};
 use crate::ir::{Checked, Instance, Validated};
 use crate::model::{ConvSpec, DataType, Kind, Layout, Op};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub use release::CkRelease;
 
@@ -99,6 +99,7 @@ pub fn emit_ck_for(set: &Validated, release: CkRelease) -> Result<CkSources, CkC
                 let alias = AliasKey {
                     group: inst.family.as_ref().map_or(&inst.name, |f| &f.name).clone(),
                     dtype: dtype_tag(inst),
+                    pipe: String::new(),
                 };
                 groups
                     .entry(HeaderKey {
@@ -111,6 +112,9 @@ pub fn emit_ck_for(set: &Validated, release: CkRelease) -> Result<CkSources, CkC
                     .push(inst);
             }
         }
+    }
+    for aliases in groups.values_mut() {
+        split_pipelines(aliases);
     }
     let mut declarations: BTreeMap<(Op, &'static str), Vec<String>> = BTreeMap::new();
     let mut cmake: BTreeMap<(Op, u32), Vec<(&'static str, String)>> = BTreeMap::new();
@@ -156,6 +160,41 @@ pub fn emit_ck_for(set: &Validated, release: CkRelease) -> Result<CkSources, CkC
 
 /// The instances of one header, by alias template.
 type Aliases<'a> = BTreeMap<AliasKey, Vec<&'a Checked>>;
+
+/// A source instantiates its alias with one pipeline for every row, so the rows of a family
+/// whose rows run different pipelines go into one alias a pipeline (named with its tag; the
+/// sources' names have it already).
+fn split_pipelines(aliases: &mut Aliases) {
+    let mixed: Vec<AliasKey> = aliases
+        .iter()
+        .filter(|(_, members)| {
+            let pipes: BTreeSet<String> = members.iter().map(|i| pipe_tag(i)).collect();
+            pipes.len() > 1
+        })
+        .map(|(k, _)| k.clone())
+        .collect();
+    for key in mixed {
+        for inst in aliases.remove(&key).unwrap_or_default() {
+            let split = AliasKey {
+                pipe: pipe_tag(inst),
+                ..key.clone()
+            };
+            aliases.entry(split).or_default().push(inst);
+        }
+    }
+}
+
+/// `_pipe{version}` (with `_interwave`) for ops whose alias takes the pipeline, else empty.
+fn pipe_tag(inst: &Checked) -> String {
+    if !has_pipeline_params(inst.format()) {
+        return String::new();
+    }
+    let mut tag = format!("_pipe{}", inst.pipeline.version.keyword());
+    if inst.pipeline.scheduler != crate::model::Scheduler::Intrawave {
+        tag.push_str("_interwave");
+    }
+    tag
+}
 /// A tuple row: its doc lines and `(parameter name, argument)` pairs.
 type Row = (Vec<String>, Vec<(&'static str, String)>);
 
@@ -169,6 +208,8 @@ struct HeaderKey {
 struct AliasKey {
     group: String,
     dtype: String,
+    /// The pipeline tag of a family whose rows run several (one alias each), else empty.
+    pipe: String,
 }
 
 fn op_long(op: Op) -> &'static str {
@@ -251,7 +292,7 @@ fn spec_constant(op: Op, spec: ConvSpec) -> String {
 }
 
 /// The C++ class: the instance-string name, except where CK's class carries a suffix.
-fn class_name(format: CkFormat) -> &'static str {
+pub(crate) fn class_name(format: CkFormat) -> &'static str {
     match format {
         CkFormat::BwdDataXdl => "DeviceGroupedConvBwdDataMultipleD_Xdl_CShuffle_v1",
         f => f.ck_name(),
@@ -530,11 +571,12 @@ fn table(format: CkFormat, members: &[&Checked], release: CkRelease) -> Result<S
 
 fn alias_name(key: &HeaderKey, alias: &AliasKey) -> String {
     format!(
-        "device_grouped_conv_{}_{}_{}_{}_instances",
+        "device_grouped_conv_{}_{}_{}_{}{}_instances",
         key.op.keyword(),
         kind_tag(key.kind),
         alias.group,
-        alias.dtype
+        alias.dtype,
+        alias.pipe
     )
 }
 
@@ -705,7 +747,6 @@ fn sources(key: &HeaderKey, alias: &AliasKey, members: &[&Checked]) -> Vec<Sourc
             layout_text(e),
             spec_constant(key.op, inst.spec),
         ];
-        let mut pipe_tag = String::new();
         if has_pipeline_params(format) {
             args.push(
                 SCHEDULER
@@ -719,11 +760,8 @@ fn sources(key: &HeaderKey, alias: &AliasKey, members: &[&Checked]) -> Vec<Sourc
                     .unwrap_or_default()
                     .to_string(),
             );
-            pipe_tag = format!("_pipe{}", inst.pipeline.version.keyword());
-            if inst.pipeline.scheduler != crate::model::Scheduler::Intrawave {
-                pipe_tag.push_str("_interwave");
-            }
         }
+        let pipe_tag = pipe_tag(inst);
         let stem = format!(
             "device_grouped_conv{}d_{}_{}_{layout_tag}_{}_{spec_tag}{pipe_tag}_{}",
             inst.ndim,

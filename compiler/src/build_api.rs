@@ -175,7 +175,7 @@ mod tests {
     use super::*;
     use crate::ir::Checked;
 
-    fn folder(test: &str, files: &[(&str, &str)]) -> PathBuf {
+    fn folder(test: &str, files: &[(&str, &str)]) -> crate::load::TestFolder {
         crate::load::test_folder("ck-build-api", test, files)
     }
 

@@ -360,12 +360,13 @@ fn io_error(path: &Path, err: &std::io::Error, import: Option<Span>) -> Diagnost
 
 /// A fresh folder under the system temp dir, named for the `prefix`'s tests and `test`, holding
 /// `files` (relative path, contents): the loader's and the build API's tests read such trees.
+/// It is removed when the test drops it.
 #[cfg(test)]
 pub(crate) fn test_folder<T: AsRef<[u8]>>(
     prefix: &str,
     test: &str,
     files: &[(&str, T)],
-) -> PathBuf {
+) -> TestFolder {
     let dir = std::env::temp_dir().join(format!("{prefix}-{}-{test}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     for (path, contents) in files {
@@ -373,14 +374,40 @@ pub(crate) fn test_folder<T: AsRef<[u8]>>(
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, contents).unwrap();
     }
-    dir
+    TestFolder(dir)
+}
+
+/// A test's temporary folder ([`test_folder`]), read as its path.
+#[cfg(test)]
+pub(crate) struct TestFolder(PathBuf);
+
+#[cfg(test)]
+impl std::ops::Deref for TestFolder {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+#[cfg(test)]
+impl AsRef<Path> for TestFolder {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+#[cfg(test)]
+impl Drop for TestFolder {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn folder(test: &str, files: &[(&str, &[u8])]) -> PathBuf {
+    fn folder(test: &str, files: &[(&str, &[u8])]) -> TestFolder {
         test_folder("ck-load", test, files)
     }
 

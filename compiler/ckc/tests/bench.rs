@@ -24,8 +24,8 @@ fn shapes_file(tag: &str) -> PathBuf {
 }
 
 fn bench(tag: &str, extra: &[&str]) -> (Output, String) {
-    let shapes = shapes_file(tag);
-    let shapes = shapes.to_str().expect("UTF-8 path");
+    let file = shapes_file(tag);
+    let shapes = file.to_str().expect("UTF-8 path");
     let mut args = vec![
         "bench",
         "--shapes",
@@ -37,6 +37,7 @@ fn bench(tag: &str, extra: &[&str]) -> (Output, String) {
     ];
     args.extend(extra);
     let out = ckc(&args);
+    std::fs::remove_dir_all(file.parent().expect("the shapes file's folder")).expect("clean up");
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(!stderr.contains("panicked"), "{stderr}");
     (out, stderr)

@@ -148,6 +148,7 @@ fn instances_from_paths_and_their_errors() {
         "--instances",
         bad.to_str().unwrap(),
     ]);
+    std::fs::remove_dir_all(&dir).expect("clean up");
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out).1.contains("CK0110"), "{:?}", text(&out));
     let out = ckc(&["run", "--problem", "fwd 2d N=1 K=0 C=1 filter=1 input=1"]);

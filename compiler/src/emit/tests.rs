@@ -235,9 +235,11 @@ fn doc_text_cannot_break_out_of_its_cpp_comment() {
 /// (CI sets `CK_REQUIRE_TOOLCHAINS=1`, which makes that a failure).
 fn clang_tokens(text: &str) -> Option<Vec<String>> {
     use std::process::Command;
-    let dir = std::env::temp_dir().join(format!("ck-lex-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join(format!("{:016x}.cpp", fnv(text)));
+    let file = std::env::temp_dir().join(format!(
+        "ck-lex-{}-{:016x}.cpp",
+        std::process::id(),
+        fnv(text)
+    ));
     std::fs::write(&file, text).unwrap();
     let out = Command::new("clang++-19")
         .args(["-cc1", "-dump-raw-tokens", "-x", "c++"])

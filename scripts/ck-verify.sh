@@ -14,7 +14,8 @@
 # device assembly at -O3 (no code object: linking would need the device libraries).
 # Writes WORK/results.tsv (file, target, pass|fail, first error) and prints a summary;
 # WORK is $CK_VERIFY_WORK or a temporary folder; CK_COMMIT names a tree without git metadata;
-# CK_VERIFY_FILTER (an extended regex) keeps the .cpp files whose paths match.
+# CK_VERIFY_FILTER (an extended regex) keeps the .cpp files whose paths match;
+# CK_VERIFY_LIBRARY names the .ck files or folder to emit (default: the library, instances/).
 # Exit status 1 when any file fails.
 set -uo pipefail
 CK=$(realpath "${1:?usage: ck-verify.sh CK_TREE [RELEASE] [ARCHS]}")
@@ -28,7 +29,7 @@ mkdir -p "$WORK/config/ck" "$WORK/logs"
 
 (cd "$ROOT" && cargo build -q --release -p ckc) || exit 2
 rm -rf "$WORK/emitted"
-"$ROOT/target/release/ckc" emit ck "$ROOT/instances" --ck-release "$RELEASE" --out "$WORK/emitted" \
+"$ROOT/target/release/ckc" emit ck "${CK_VERIFY_LIBRARY:-$ROOT/instances}" --ck-release "$RELEASE" --out "$WORK/emitted" \
     2>"$WORK/left_out.txt" >/dev/null || { cat "$WORK/left_out.txt" >&2; exit 2; }
 # CMake's configure step writes ck/config.h: every data type and XDL on, the rest as CMake
 # leaves options it is not given.

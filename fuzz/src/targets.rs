@@ -3,7 +3,7 @@
 //! answers (a round trip that comes back different, emitted C++ with a live line in a comment,
 //! a chart past its bound).
 
-use ck_compiler::emit::{emit_ck, instance_string, manifest_json};
+use ck_compiler::emit::{CkRelease, emit_ck, instance_string, manifest_json};
 use ck_compiler::import::{import_cpp, import_list, import_trait, to_ck_source};
 use ck_compiler::ir::{Checked, Validated};
 use ck_compiler::load::Session;
@@ -121,7 +121,8 @@ pub fn ck_cpp(data: &[u8]) {
         return;
     };
     let (main, header) = text.split_once("//--- header\n").unwrap_or((text, ""));
-    let Ok(rows) = import_cpp("fuzz.cpp", main, &mut |_: &str| Some(header.to_string())) else {
+    let include = &mut |_: &str| Some(header.to_string());
+    let Ok(rows) = import_cpp("fuzz.cpp", main, include, CkRelease::Current) else {
         return;
     };
     for row in rows.into_iter().take(IMPORTS) {

@@ -17,16 +17,21 @@ use std::path::Path;
 /// The library, compiled from paths relative to the workspace root so output never names the
 /// checkout's location.
 fn library() -> Validated {
+    compiled("instances")
+}
+
+/// The `.ck` files under `folder` of the workspace, compiled from the workspace root.
+fn compiled(folder: &str) -> Validated {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("workspace root");
     // Every test here sets the same folder, so running them in parallel is fine.
     std::env::set_current_dir(root).expect("the workspace root exists");
     let mut session = Session::new();
-    session.add_path(Path::new("instances"));
+    session.add_path(Path::new(folder));
     ck_compiler::compile(&session).unwrap_or_else(|d| {
         panic!(
-            "the library does not compile:\n{}",
+            "{folder} does not compile:\n{}",
             d.render(session.sources())
         )
     })
@@ -42,17 +47,15 @@ fn instance_strings() {
     insta::assert_snapshot!(lines.join("\n"));
 }
 
-/// The CK C++ of the library, read back by `import cpp` from each instance file and the headers
-/// it includes, gives every instance the `.cpp` files instantiate, and only those: the library's
-/// instance strings, less CK-Tile's (kernel sources, no lists), the explicit GEMM's (a nested
-/// GEMM op per row) and what a release leaves out. (An alias instantiated once a pipeline held
-/// rows of two pipelines, which made instances the library does not have.)
-#[test]
-fn ck_cpp_imports_back_to_the_library() {
-    let set = library();
+/// The instance strings `import cpp` reads from every instance file of `set`'s CK C++ for each
+/// release, against the strings of `set`'s instances that have such rows: every non-CK-Tile
+/// instance (CK-Tile's are kernel sources) but the explicit GEMM's (a nested GEMM op a row),
+/// less what a release leaves out.
+fn cpp_read_back(set: &Validated) -> Vec<(CkRelease, BTreeSet<String>, BTreeSet<String>)> {
+    let mut out = Vec::new();
     for release in CkRelease::ALL {
-        let out = emit_ck_for(&set, release).expect("emits");
-        let files: std::collections::BTreeMap<&str, &str> = out
+        let emitted = emit_ck_for(set, release).expect("emits");
+        let files: std::collections::BTreeMap<&str, &str> = emitted
             .files
             .iter()
             .map(|f| (f.path.as_str(), f.contents.as_str()))
@@ -64,7 +67,7 @@ fn ck_cpp_imports_back_to_the_library() {
                     .get(format!("library/include/{p}").as_str())
                     .map(|t| t.to_string())
             };
-            let rows = import_cpp(path, text, &mut include).expect("the file reads");
+            let rows = import_cpp(path, text, &mut include, release).expect("the file reads");
             for row in rows {
                 match row.result {
                     Ok(i) => imported.insert(i.text),
@@ -73,7 +76,7 @@ fn ck_cpp_imports_back_to_the_library() {
                 };
             }
         }
-        let left_out: BTreeSet<&str> = out.left_out.iter().map(|(n, _)| n.as_str()).collect();
+        let left_out: BTreeSet<&str> = emitted.left_out.iter().map(|(n, _)| n.as_str()).collect();
         let expected: BTreeSet<String> = set
             .instances()
             .iter()
@@ -82,6 +85,36 @@ fn ck_cpp_imports_back_to_the_library() {
             .map(instance_string)
             .collect();
         assert!(!expected.is_empty());
+        out.push((release, imported, expected));
+    }
+    out
+}
+
+/// The CK C++ of the library reads back to the library's instances, and only those. (An alias
+/// instantiated once a pipeline held rows of two pipelines, which made instances the library
+/// does not have.)
+#[test]
+fn ck_cpp_imports_back_to_the_library() {
+    for (release, imported, expected) in cpp_read_back(&library()) {
+        assert_eq!(imported, expected, "{release:?}");
+    }
+}
+
+/// `ck-port/`, CK's own instance lists as `scripts/ck-port.sh` imported them, compiles to the
+/// instances its `SOURCE` counts, emits C++ for either release with none left out, and that C++
+/// reads back to the same instances.
+#[test]
+fn the_ck_port_compiles_and_its_cpp_reads_back() {
+    let set = compiled("ck-port");
+    let source = std::fs::read_to_string("ck-port/SOURCE").expect("ck-port/SOURCE");
+    let count = format!("({} instances)", set.instances().len());
+    assert!(source.contains(&count), "{source} against {count}");
+    for (release, imported, expected) in cpp_read_back(&set) {
+        assert_eq!(
+            expected.len(),
+            set.instances().len(),
+            "{release:?} left some out"
+        );
         assert_eq!(imported, expected, "{release:?}");
     }
 }

@@ -171,8 +171,16 @@ pub enum ImportSource {
         #[arg(short = 'I', long = "include", value_name = "DIR")]
         include: Vec<PathBuf>,
         /// Print each row's instance string instead of .ck source.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "families")]
         strings: bool,
+        /// One `family` a list (axes for its instantiations, a row a tuple row) instead of an
+        /// `instance` a row, where the family compiles back to the same instances.
+        #[arg(long)]
+        families: bool,
+        /// The CK release the file is from, where an op's instance-string format differs by
+        /// release (`2024-10`: forward XDL V3 without `DirectLoad`).
+        #[arg(long, value_name = "RELEASE", default_value = "current", value_parser = ck_release)]
+        ck_release: CkRelease,
     },
 }
 

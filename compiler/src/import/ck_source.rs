@@ -8,7 +8,7 @@ use crate::model::{Kind, Op};
 use std::collections::BTreeSet;
 
 /// Every key the importer writes, in the order it writes them.
-const KEYS: &[&str] = &[
+pub(super) const KEYS: &[&str] = &[
     "op",
     "dims",
     "kind",
@@ -110,36 +110,7 @@ pub fn to_ck_source(imported: &ImportedInstance) -> String {
 /// `inst` as an `instance` item setting every key that `format`'s fields carry (so every
 /// parameter the instance string prints), with `doc` as its doc comment.
 pub fn instance_source(inst: &Instance, format: CkFormat, doc: &str) -> String {
-    let mut keys: BTreeSet<usize> = BTreeSet::new();
-    let mut add = |k: &str| {
-        if let Some(i) = KEYS.iter().position(|&key| key == k) {
-            keys.insert(i);
-        }
-    };
-    for k in [
-        "op",
-        "dims",
-        "kind",
-        "layout",
-        "weight_layout",
-        "output_layout",
-        "targets",
-    ] {
-        add(k);
-    }
-    if inst.ck_format.is_some() {
-        add("ck_format");
-    }
-    if !inst.allow.is_empty() {
-        add("allow");
-    }
-    let tile = inst.kind == Kind::Tile;
-    for field in format.fields() {
-        for k in keys_of(field.value, format.op(), tile, inst) {
-            add(k);
-        }
-    }
-
+    let keys = instance_keys(inst, format);
     let mut out = format!("/// {doc}\ninstance {} {{\n", inst.name);
     let mut section: Option<(&str, Vec<String>)> = None;
     let flush = |out: &mut String, section: &mut Option<(&str, Vec<String>)>| {
@@ -170,6 +141,41 @@ pub fn instance_source(inst: &Instance, format: CkFormat, doc: &str) -> String {
     flush(&mut out, &mut section);
     out.push_str("}\n");
     out
+}
+
+/// The indices into [`KEYS`] of the keys `inst`'s source sets: its head, and every key that
+/// `format`'s fields carry.
+pub(super) fn instance_keys(inst: &Instance, format: CkFormat) -> BTreeSet<usize> {
+    let mut keys: BTreeSet<usize> = BTreeSet::new();
+    let mut add = |k: &str| {
+        if let Some(i) = KEYS.iter().position(|&key| key == k) {
+            keys.insert(i);
+        }
+    };
+    for k in [
+        "op",
+        "dims",
+        "kind",
+        "layout",
+        "weight_layout",
+        "output_layout",
+        "targets",
+    ] {
+        add(k);
+    }
+    if inst.ck_format.is_some() {
+        add("ck_format");
+    }
+    if !inst.allow.is_empty() {
+        add("allow");
+    }
+    let tile = inst.kind == Kind::Tile;
+    for field in format.fields() {
+        for k in keys_of(field.value, format.op(), tile, inst) {
+            add(k);
+        }
+    }
+    keys
 }
 
 /// The keys that carry one field's value.
@@ -274,7 +280,7 @@ fn list<T: ToString>(items: &[T]) -> String {
 }
 
 /// A key's value in `.ck` syntax.
-fn key_value(inst: &Instance, key: &str) -> String {
+pub(super) fn key_value(inst: &Instance, key: &str) -> String {
     let dl = inst.dl.as_ref();
     let dl_list = |f: fn(&crate::ir::Dl) -> &Vec<u32>| dl.map_or("[]".to_string(), |d| list(f(d)));
     let tk = inst.tile_kernel.as_ref();

@@ -3,9 +3,11 @@
 //! `add_device_operation_instances(instances, name<args...>{})`. Each tuple row, its template
 //! parameters bound and the files' aliases (`using F16 = ck::half_t;`, `static constexpr auto
 //! ConvFwdDefault = ...;`) resolved, is written as the instance string CK prints for it and read
-//! as [`import_trait`] reads one, so that both importers agree on every field.
+//! as [`import_trait`] reads one, so that both importers agree on every field. The CK release
+//! the files are from picks among an op's formats where they differ by release.
 
 use super::traits::{ImportError, ImportedInstance, import_trait};
+use crate::emit::CkRelease;
 use crate::emit::ck_cpp::class_name;
 use crate::emit::format::{CkFormat, Field, Role, Spelling, TypeSlot, Value};
 use crate::model::Op;
@@ -109,6 +111,7 @@ pub fn import_cpp(
     name: &str,
     main: &str,
     include: &mut dyn FnMut(&str) -> Option<String>,
+    release: CkRelease,
 ) -> Result<Vec<CppRow>, CppError> {
     let mut files = vec![(name.to_string(), main.to_string())];
     let mut seen = BTreeSet::new();
@@ -165,7 +168,7 @@ pub fn import_cpp(
         for (row, file, line) in &list.rows {
             let mut budget = MAX_NAMES;
             let result = resolve(row, &bound, &defs.aliases, 0, &mut budget)
-                .and_then(|r| instance_string(&r))
+                .and_then(|r| instance_string(&r, release))
                 .and_then(|s| import_trait(&s).map_err(RowError::Import));
             rows.push(CppRow {
                 list: list_name.clone(),
@@ -719,7 +722,7 @@ fn default_of(field: &Field, format: CkFormat, done: &[(&Field, String)]) -> Opt
 /// The instance string of a resolved row `Op<args...>`: the variant of the op's formats whose
 /// template takes that many arguments (the repeated prefetch count and CK-Tile's StreamK fields
 /// are not template arguments; trailing ones may be left to their defaults).
-fn instance_string(row: &Expr) -> Result<String, RowError> {
+fn instance_string(row: &Expr, release: CkRelease) -> Result<String, RowError> {
     let Expr::Name(name, Some(args)) = row else {
         return Err(RowError::UnknownOp(format!("{row:?}")));
     };
@@ -728,7 +731,7 @@ fn instance_string(row: &Expr) -> Result<String, RowError> {
     let mut formats: Vec<CkFormat> = CkFormat::ALL
         .iter()
         .copied()
-        .filter(|&f| class_name(f) == class)
+        .filter(|&f| class_name(f) == class && release.has_format(f))
         .collect();
     let Some(op) = formats.first().map(|f| f.ck_name()) else {
         return Err(RowError::UnknownOp(class.to_string()));
@@ -736,8 +739,18 @@ fn instance_string(row: &Expr) -> Result<String, RowError> {
     if formats.contains(&CkFormat::BwdWeightExplicit) {
         return Err(RowError::ExplicitGemm(class.to_string()));
     }
-    // The default variant first: where two spell the same arguments, it is the one CK prints.
-    formats.sort_by_key(|f| !f.is_default());
+    // A variant whose template takes exactly the row's arguments first (the tree's own op:
+    // CK's October 2024 forward XDL V3 ends before `DirectLoad`), then the default variant,
+    // the one CK prints where two spell the same arguments.
+    let takes = |f: &CkFormat| {
+        let fields = f.fields();
+        let n = fields
+            .iter()
+            .filter(|f| !matches!(f.value, Value::PrefetchAgain | Value::StreamK))
+            .count();
+        n + usize::from(*f == CkFormat::BwdDataXdl)
+    };
+    formats.sort_by_key(|f| (takes(f) != args.len(), !f.is_default()));
     let mut last_err = None;
     let mut counts = Vec::new();
     for format in formats {

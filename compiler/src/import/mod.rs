@@ -3,6 +3,7 @@
 pub mod allow;
 pub mod ck_source;
 pub mod cpp_list;
+pub mod families;
 pub mod traits;
 
 #[cfg(test)]
@@ -13,4 +14,5 @@ mod tests;
 pub use allow::{Compiled, Refused, compile_allowing_breaks};
 pub use ck_source::{instance_source, to_ck_source};
 pub use cpp_list::{CppError, CppRow, RowError, import_cpp};
+pub use families::{Member, family_source};
 pub use traits::{ImportError, ImportedInstance, ListEntry, import_list, import_trait};

@@ -4,8 +4,8 @@
 
 use super::import_trait;
 use super::samples;
-use crate::emit::CkFormat;
 use crate::emit::traits::print;
+use crate::emit::{CkFormat, CkRelease};
 use crate::ir::Instance;
 
 const VERBATIM: &str = include_str!("../../tests/verbatim.txt");
@@ -160,7 +160,8 @@ fn header_only(path: &str) -> Option<String> {
 
 #[test]
 fn cpp_lists_import_as_the_strings_ck_prints_for_their_rows() {
-    let rows = super::import_cpp("fwd.cpp", LIST_FILE, &mut header_only).unwrap();
+    let rows =
+        super::import_cpp("fwd.cpp", LIST_FILE, &mut header_only, CkRelease::Current).unwrap();
     assert_eq!(rows.len(), 4);
     let text = |i: usize| rows[i].result.as_ref().unwrap().text.clone();
     // The defaults CK's template fills in: compute types of A's type, the default loop
@@ -190,9 +191,12 @@ fn cpp_lists_report_what_they_cannot_read() {
     use super::{CppError, RowError};
     let import = |main: &str, header: &str| {
         let header = header.to_string();
-        super::import_cpp("f.cpp", main, &mut |p: &str| {
-            (p == "h.hpp").then(|| header.clone())
-        })
+        super::import_cpp(
+            "f.cpp",
+            main,
+            &mut |p: &str| (p == "h.hpp").then(|| header.clone()),
+            CkRelease::Current,
+        )
     };
     let call = "#include \"h.hpp\"\nvoid f() { add_device_operation_instances(v, l<2>{}); }";
     // No instantiation, a list the files do not define, the wrong number of arguments.
@@ -234,4 +238,46 @@ fn cpp_lists_report_what_they_cannot_read() {
     // Includes are bounded: a file that includes itself is read once.
     let looping = "#include \"h.hpp\"\ntemplate <int N> using l = std::tuple<>;";
     assert_eq!(import(call, looping).unwrap(), Vec::new());
+}
+
+#[test]
+fn a_list_imports_as_one_family_with_its_instantiations_as_axes() {
+    let rows =
+        super::import_cpp("fwd.cpp", LIST_FILE, &mut header_only, CkRelease::Current).unwrap();
+    let members: Vec<super::Member> = rows
+        .iter()
+        .map(|r| super::Member {
+            imported: r.result.as_ref().unwrap(),
+            origin: format!("{}:{}", r.file, r.line),
+        })
+        .collect();
+    let source = super::family_source("fwd_f16", "The list.", &members).unwrap();
+    // Two rows under two ConvSpecs: one axis, a table of the keys the rows differ in.
+    assert!(
+        source.contains("    over spec = [default, filter1x1_stride1_pad0];\n"),
+        "{source}"
+    );
+    assert!(source.contains("rows (block, tile, repeat, a.cluster, a.src_vector, b.cluster, b.src_vector, c.cluster, c.vector)"), "{source}");
+    assert!(
+        source.contains("/// lists/fwd_f16.hpp:23\n        r1 = (64, [64, 64, 32]"),
+        "{source}"
+    );
+    assert_eq!(source.matches(" = (").count(), 2);
+    // Members of two ops cannot share one family.
+    let other = import_trait(&samples_string(CkFormat::BwdWeightXdl)).unwrap();
+    let mixed = [
+        super::Member {
+            imported: &other,
+            origin: String::new(),
+        },
+        super::Member {
+            imported: members[0].imported,
+            origin: String::new(),
+        },
+    ];
+    assert_eq!(super::family_source("mixed", "", &mixed), None);
+}
+
+fn samples_string(format: CkFormat) -> String {
+    print(&samples::sample(format), format)
 }

@@ -6,8 +6,10 @@
 use super::Outcome;
 use crate::cli::{Color, ImportSource};
 use crate::output::print_diagnostics;
+use ck_compiler::emit::CkRelease;
 use ck_compiler::import::{
-    ImportedInstance, compile_allowing_breaks, import_cpp, import_list, import_trait,
+    ImportedInstance, Member, compile_allowing_breaks, family_source, import_cpp, import_list,
+    import_trait,
 };
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -24,7 +26,18 @@ pub fn run(source: ImportSource, color: Color) -> Result<ExitCode, String> {
             file,
             include,
             strings,
-        } => return Ok(from_cpp(&file, &include, strings, color)?.report()),
+            families,
+            ck_release,
+        } => {
+            let form = if strings {
+                CppForm::Strings
+            } else if families {
+                CppForm::Families
+            } else {
+                CppForm::Instances
+            };
+            return Ok(from_cpp(&file, &include, form, ck_release, color)?.report());
+        }
     };
     let outcome = if string == "-" {
         let mut bytes = Vec::new();
@@ -56,12 +69,20 @@ fn read_text(path: &Path) -> Result<String, String> {
     std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// What `import cpp` prints of the rows it reads.
+enum CppForm {
+    Instances,
+    Strings,
+    Families,
+}
+
 /// The rows of the lists `file` instantiates; an include is read from the file's folder or
 /// the first `include` folder that has it.
 fn from_cpp(
     file: &Path,
     include: &[PathBuf],
-    strings: bool,
+    form: CppForm,
+    release: CkRelease,
     color: Color,
 ) -> Result<Outcome, String> {
     let text = read_text(file)?;
@@ -72,37 +93,102 @@ fn from_cpp(
         let found = dirs.iter().map(|d| d.join(path)).find(|p| p.is_file())?;
         read_text(&found).map_err(|e| unreadable.push(e)).ok()
     };
-    let rows = import_cpp(&file.display().to_string(), &text, &mut resolve)
+    let rows = import_cpp(&file.display().to_string(), &text, &mut resolve, release)
         .map_err(|e| format!("{}: {e}", file.display()))?;
     if let Some(e) = unreadable.into_iter().next() {
         return Err(e);
     }
+    // (list, where its row is, instance), the first of each string.
     let mut imported = Vec::new();
     let mut errors = Vec::new();
     let mut first: BTreeMap<String, String> = BTreeMap::new();
     for row in rows {
-        let at = format!("{}:{} ({})", row.file, row.line, row.list);
+        let at = format!("{}:{}", row.file, row.line);
         match row.result {
             Ok(i) => match first.get(&i.text) {
-                Some(before) => eprintln!("warning: {at}: the same instance as {before}; left out"),
+                Some(before) => eprintln!(
+                    "warning: {at} ({}): the same instance as {before}; left out",
+                    row.list
+                ),
                 None => {
-                    first.insert(i.text.clone(), at);
-                    imported.push(i);
+                    first.insert(i.text.clone(), at.clone());
+                    imported.push((row.list, at, i));
                 }
             },
-            Err(e) => errors.push(format!("{at}: {e}")),
+            Err(e) => errors.push(format!("{at} ({}): {e}", row.list)),
         }
     }
-    Ok(if !errors.is_empty() {
-        Outcome::Rejected(errors)
-    } else if strings {
-        for i in &imported {
-            crate::output::outln!("{}", i.text);
+    if !errors.is_empty() {
+        return Ok(Outcome::Rejected(errors));
+    }
+    let instances: Vec<ImportedInstance> = imported.iter().map(|(_, _, i)| i.clone()).collect();
+    Ok(match form {
+        CppForm::Strings => {
+            for i in &instances {
+                crate::output::outln!("{}", i.text);
+            }
+            Outcome::Ok
         }
-        Outcome::Ok
-    } else {
-        print(&imported, color)
+        CppForm::Instances => print(&instances, color),
+        CppForm::Families => families(file, &imported, color),
     })
+}
+
+/// A family a list, named for the file (CK's instance files name their instantiation: `ck_`
+/// and the file's name less `device_grouped_conv` and `_instance`) and, where the file
+/// instantiates more than one list, the list (less `device_grouped_conv_` and `_instances`); a
+/// list whose family would not compile back to its instances prints them one by one.
+fn families(file: &Path, imported: &[(String, String, ImportedInstance)], color: Color) -> Outcome {
+    let mut lists: Vec<&str> = Vec::new();
+    for (list, _, _) in imported {
+        if !lists.contains(&list.as_str()) {
+            lists.push(list);
+        }
+    }
+    let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("list");
+    let stem = stem.strip_prefix("device_grouped_conv").unwrap_or(stem);
+    let stem = stem.strip_suffix("_instance").unwrap_or(stem);
+    let mut sources = Vec::new();
+    for &list in &lists {
+        let members: Vec<Member> = imported
+            .iter()
+            .filter(|(l, _, _)| l == list)
+            .map(|(_, at, i)| Member {
+                imported: i,
+                origin: at.clone(),
+            })
+            .collect();
+        let core = list.strip_prefix("device_grouped_conv_").unwrap_or(list);
+        let core = core.strip_suffix("_instances").unwrap_or(core);
+        let name = if lists.len() > 1 {
+            format!("ck_{stem}_{core}")
+        } else {
+            format!("ck_{stem}")
+        };
+        let name: String = name
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        let doc = format!("CK's `{list}`, as `{}` instantiates it.", file.display());
+        match family_source(&name, &doc, &members) {
+            Some(source) => sources.push(source),
+            None => {
+                for m in &members {
+                    match allowing_its_breaks(m.imported, color) {
+                        Some(text) => sources.push(text),
+                        None => {
+                            return Outcome::Rejected(vec![format!(
+                                "`{}`: its instance breaks rules that `allow` does not relax (above)",
+                                m.imported.text
+                            )]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    crate::output::out!("{}", sources.join("\n"));
+    Outcome::Ok
 }
 
 /// Every line must import; a string repeated on a later line is left out (with a warning), since

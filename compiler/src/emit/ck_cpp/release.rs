@@ -39,27 +39,11 @@ impl CkRelease {
             return None;
         }
         let why = match format {
-            BwdWeightXdlV3Fields43
-            | BwdWeightXdlV3Fields45
-            | BwdWeightXdlV3Fields46
-            | BwdWeightWmmaV3
-            | BwdWeightTwoStageWmma
-            | BwdWeightMultipleDWmma
-            | BwdWeightWavelet
-            | BwdWeightExplicit
-            | FwdWmmaV3
-            | BwdDataWmmaV3
-            | TileBwdWeightA
-            | TileBwdWeightB
-            | TileBwdWeightC
-            | TileBwdWeightD
-            | TileFwd
-            | TileFwdFields30
-            | TileBwdData => format!("it has no {}", format.ck_name()),
             FwdXdlV3Fields50 => format!(
                 "its {} takes 49 parameters (ck_format = \"49\")",
                 format.ck_name()
             ),
+            f if !self.has_format(f) => format!("it has no {}", format.ck_name()),
             FwdXdlV3Fields49 if inst.pipeline.direct_load => {
                 format!("its {} has no direct loads", format.ck_name())
             }
@@ -74,6 +58,33 @@ impl CkRelease {
             _ => return None,
         };
         Some(format!("CK {}: {why}", self.keyword()))
+    }
+
+    /// Whether the tree has the device op of `format` with that format's parameters.
+    pub fn has_format(self, format: CkFormat) -> bool {
+        use CkFormat::*;
+        self == CkRelease::Current
+            || !matches!(
+                format,
+                BwdWeightXdlV3Fields43
+                    | BwdWeightXdlV3Fields45
+                    | BwdWeightXdlV3Fields46
+                    | BwdWeightWmmaV3
+                    | BwdWeightTwoStageWmma
+                    | BwdWeightMultipleDWmma
+                    | BwdWeightWavelet
+                    | BwdWeightExplicit
+                    | FwdWmmaV3
+                    | BwdDataWmmaV3
+                    | TileBwdWeightA
+                    | TileBwdWeightB
+                    | TileBwdWeightC
+                    | TileBwdWeightD
+                    | TileFwd
+                    | TileFwdFields30
+                    | TileBwdData
+                    | FwdXdlV3Fields50
+            )
     }
 
     /// Whether the tree has `ck::tf32_t` (the preamble's `TF32`).

@@ -1,0 +1,43 @@
+/// CK's `device_grouped_conv_bwd_weight_dl_f16_instances`, as `library/src/tensor_operation_instance/gpu/grouped_conv2d_bwd_weight/dl/device_grouped_conv2d_bwd_weight_dl_gnhwc_gkyxc_gnhwk_f16_instance.cpp` instantiates it.
+family ck_2d_bwd_weight_dl_gnhwc_gkyxc_gnhwk_f16 {
+    op = bwd_weight;
+    dims = 2;
+    kind = dl;
+    layout = gnhwc;
+    weight_layout = gkyxc;
+    output_layout = gnhwk;
+    types.in = fp16;
+    types.wei = fp16;
+    types.out = fp16;
+    types.acc = fp32;
+    elementwise.in = pass_through;
+    elementwise.wei = pass_through;
+    elementwise.out = pass_through;
+    block = 256;
+    tile = [128, 128, 16];
+    k1 = 1;
+    dl.m1_per_thread = 4;
+    dl.n1_per_thread = 4;
+    dl.k_per_thread = 1;
+    dl.cluster_m1 = [8, 2];
+    dl.cluster_n1 = [8, 2];
+    dl.a.slice = [1, 8, 1, 1, 1];
+    dl.a.cluster = [1, 2, 1, 128, 1];
+    dl.a.arrange = [0, 2, 3, 1, 4];
+    dl.a.access = [0, 2, 3, 1, 4];
+    dl.a.src_vector = [1, 1, 1, 1, 1];
+    dl.a.src_order = [0, 2, 3, 1, 4];
+    dl.a.dst_vector = [1, 1, 1, 1, 1];
+    dl.b.slice = [1, 1, 1, 8, 1];
+    dl.b.cluster = [1, 16, 1, 16, 1];
+    dl.b.arrange = [0, 1, 4, 2, 3];
+    dl.b.access = [0, 1, 4, 2, 3];
+    dl.b.src_vector = [1, 1, 1, 1, 1];
+    dl.b.src_order = [0, 1, 4, 2, 3];
+    dl.b.dst_vector = [1, 1, 1, 1, 1];
+    dl.c_access_order = [0, 1, 2, 3, 4, 5];
+    dl.c_vector_dim = 5;
+    dl.c_vector = 1;
+    targets = [gfx942];
+    over spec = [default, filter1x1_stride1_pad0];
+}

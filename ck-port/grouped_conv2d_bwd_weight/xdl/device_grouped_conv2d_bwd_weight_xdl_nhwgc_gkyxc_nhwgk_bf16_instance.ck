@@ -1,0 +1,66 @@
+/// CK's `device_grouped_conv_bwd_weight_xdl_c_shuffle_bf16_instances`, as `library/src/tensor_operation_instance/gpu/grouped_conv2d_bwd_weight/xdl/device_grouped_conv2d_bwd_weight_xdl_nhwgc_gkyxc_nhwgk_bf16_instance.cpp` instantiates it.
+family ck_2d_bwd_weight_xdl_nhwgc_gkyxc_nhwgk_bf16 {
+    op = bwd_weight;
+    dims = 2;
+    kind = xdl;
+    layout = nhwgc;
+    weight_layout = gkyxc;
+    output_layout = nhwgk;
+    types.in = bf16;
+    types.wei = bf16;
+    types.out = bf16;
+    types.acc = fp32;
+    types.compute_a = bf16;
+    types.compute_b = bf16;
+    elementwise.in = pass_through;
+    elementwise.wei = pass_through;
+    elementwise.out = pass_through;
+    k1 = 8;
+    instr = [32, 32];
+    a.arrange = [0, 3, 1, 2];
+    a.access = [0, 2, 1, 3];
+    a.vector_dim = 2;
+    a.lds_pad = true;
+    b.arrange = [0, 3, 1, 2];
+    b.access = [0, 2, 1, 3];
+    b.vector_dim = 2;
+    b.lds_pad = true;
+    c.shuffle = [1, 1];
+    transpose = [1, 1];
+    targets = [gfx942];
+    over spec = [default, filter1x1_stride1_pad0];
+    rows (block, tile, repeat, a.cluster, a.src_vector, a.dst_vector, b.cluster, b.src_vector, b.dst_vector, c.cluster, c.vector) {
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_instance.hpp:156
+        r0 = (64, [64, 64, 32], [2, 2], [1, 4, 8, 2], 2, 4, [1, 4, 8, 2], 2, 4, [1, 16, 1, 4], 2);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_instance.hpp:160
+        r1 = (128, [128, 32, 32], [2, 1], [1, 4, 16, 2], 8, 4, [1, 4, 4, 8], 2, 1, [1, 32, 1, 4], 2);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_instance.hpp:161
+        r2 = (64, [32, 64, 32], [1, 2], [1, 4, 4, 4], 2, 2, [1, 4, 8, 2], 8, 4, [1, 16, 1, 4], 8);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_instance.hpp:163
+        r3 = (256, [256, 128, 32], [4, 2], [1, 4, 32, 2], 8, 4, [1, 4, 16, 4], 8, 2, [1, 32, 1, 8], 8);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_instance.hpp:164
+        r4 = (256, [128, 256, 32], [2, 4], [1, 4, 16, 4], 8, 2, [1, 4, 32, 2], 8, 4, [1, 32, 1, 8], 8);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_instance.hpp:165
+        r5 = (128, [128, 128, 32], [4, 2], [1, 4, 16, 2], 8, 4, [1, 4, 16, 2], 8, 4, [1, 32, 1, 4], 8);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_instance.hpp:166
+        r6 = (256, [128, 128, 32], [2, 2], [1, 4, 16, 4], 8, 2, [1, 4, 16, 4], 8, 2, [1, 32, 1, 4], 8);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_instance.hpp:167
+        r7 = (128, [128, 64, 32], [2, 2], [1, 4, 16, 2], 8, 4, [1, 4, 8, 4], 8, 2, [1, 32, 1, 4], 8);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_instance.hpp:168
+        r8 = (128, [64, 128, 32], [2, 2], [1, 4, 8, 4], 8, 2, [1, 4, 16, 2], 8, 4, [1, 32, 1, 4], 8);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_instance.hpp:169
+        r9 = (64, [64, 64, 32], [2, 2], [1, 4, 8, 2], 8, 4, [1, 4, 8, 2], 8, 4, [1, 16, 1, 4], 8);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_instance.hpp:170
+        r10 = (256, [128, 64, 32], [2, 1], [1, 4, 16, 4], 8, 2, [1, 4, 8, 8], 8, 1, [1, 32, 1, 4], 8);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_instance.hpp:171
+        r11 = (256, [64, 128, 32], [1, 2], [1, 4, 8, 8], 8, 1, [1, 4, 16, 4], 8, 2, [1, 32, 1, 4], 8);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_instance.hpp:172
+        r12 = (128, [128, 32, 32], [2, 1], [1, 4, 16, 2], 8, 4, [1, 4, 4, 8], 8, 1, [1, 32, 1, 4], 8);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_instance.hpp:173
+        r13 = (128, [32, 128, 32], [1, 2], [1, 4, 4, 8], 8, 1, [1, 4, 16, 2], 8, 4, [1, 32, 1, 4], 8);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_instance.hpp:174
+        r14 = (64, [64, 32, 32], [2, 1], [1, 4, 8, 2], 8, 4, [1, 4, 4, 4], 8, 2, [1, 16, 1, 4], 8);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_instance.hpp:175
+        r15 = (64, [32, 64, 32], [1, 2], [1, 4, 4, 4], 8, 2, [1, 4, 8, 2], 8, 4, [1, 16, 1, 4], 8);
+    }
+}

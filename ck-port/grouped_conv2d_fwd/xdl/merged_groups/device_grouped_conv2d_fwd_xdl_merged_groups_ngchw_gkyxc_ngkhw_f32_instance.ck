@@ -1,0 +1,55 @@
+/// CK's `device_grouped_conv_fwd_xdl_merged_groups_f32_instances`, as `library/src/tensor_operation_instance/gpu/grouped_conv2d_fwd/xdl/merged_groups/device_grouped_conv2d_fwd_xdl_merged_groups_ngchw_gkyxc_ngkhw_f32_instance.cpp` instantiates it.
+family ck_2d_fwd_xdl_merged_groups_ngchw_gkyxc_ngkhw_f32 {
+    op = fwd;
+    dims = 2;
+    kind = xdl;
+    layout = ngchw;
+    weight_layout = gkyxc;
+    output_layout = ngkhw;
+    types.in = fp32;
+    types.wei = fp32;
+    types.out = fp32;
+    types.acc = fp32;
+    types.compute_a = fp32;
+    types.compute_b = fp32;
+    types.cshuffle = fp32;
+    elementwise.in = pass_through;
+    elementwise.wei = pass_through;
+    elementwise.out = pass_through;
+    gemm_spec = mnk_padding;
+    block = 64;
+    tile = [64, 16, 16];
+    ak1 = 4;
+    bk1 = 4;
+    instr = [16, 16];
+    repeat = [4, 1];
+    a.cluster = [4, 16, 1];
+    a.arrange = [0, 2, 1];
+    a.access = [0, 2, 1];
+    a.vector_dim = 1;
+    a.src_vector = 4;
+    a.dst_vector = 4;
+    a.lds_pad = true;
+    b.cluster = [4, 16, 1];
+    b.arrange = [1, 0, 2];
+    b.access = [1, 0, 2];
+    b.vector_dim = 2;
+    b.src_vector = 1;
+    b.dst_vector = 4;
+    b.lds_pad = true;
+    c.shuffle = [1, 1];
+    c.cluster = [1, 16, 1, 4];
+    c.vector = 1;
+    pipeline.prefetch = 1;
+    pipeline.loop_scheduler = default;
+    targets = [gfx942];
+    over spec = [default, filter3x3];
+    rows (merge_groups) {
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_fwd/device_grouped_conv_fwd_xdl_merged_groups_instance.hpp:87
+        r0 = (8);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_fwd/device_grouped_conv_fwd_xdl_merged_groups_instance.hpp:88
+        r1 = (16);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_fwd/device_grouped_conv_fwd_xdl_merged_groups_instance.hpp:89
+        r2 = (32);
+    }
+}

@@ -1,0 +1,70 @@
+/// CK's `device_grouped_conv_bwd_weight_two_stage_ngchw_xdl_c_shuffle_f16_instances`, as `library/src/tensor_operation_instance/gpu/grouped_conv3d_bwd_weight/xdl/device_grouped_conv3d_bwd_weight_two_stage_xdl_ngcdhw_gkzyxc_ngkdhw_f16_pipev2_instance.cpp` instantiates it.
+family ck_3d_bwd_weight_two_stage_xdl_ngcdhw_gkzyxc_ngkdhw_f16_pipev2 {
+    op = bwd_weight;
+    dims = 3;
+    kind = xdl_two_stage;
+    layout = ngcdhw;
+    weight_layout = gkzyxc;
+    output_layout = ngkdhw;
+    types.in = fp16;
+    types.wei = fp16;
+    types.out = fp16;
+    types.acc = fp32;
+    types.compute_a = fp16;
+    types.compute_b = fp16;
+    elementwise.in = pass_through;
+    elementwise.wei = pass_through;
+    elementwise.out = pass_through;
+    spec = default;
+    block = 64;
+    k1 = 8;
+    a.arrange = [2, 0, 1];
+    a.access = [1, 0, 2];
+    a.vector_dim = 1;
+    a.lds_pad = false;
+    b.arrange = [2, 0, 1];
+    b.access = [1, 0, 2];
+    b.vector_dim = 1;
+    b.lds_pad = false;
+    c.shuffle = [1, 1];
+    c.vector = 1;
+    pipeline.scheduler = intrawave;
+    pipeline.version = v2;
+    targets = [gfx942];
+    rows (tile, instr, repeat, a.cluster, a.src_vector, a.dst_vector, b.cluster, b.src_vector, b.dst_vector, c.cluster, merge_groups, transpose) {
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_two_stage_xdl_instance.hpp:99
+        r0 = ([16, 16, 32], [16, 16], [1, 1], [4, 8, 1], 1, 4, [4, 8, 1], 1, 4, [1, 8, 1, 8], 1, [1, 1]);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_two_stage_xdl_instance.hpp:101
+        r1 = ([32, 32, 32], [32, 32], [1, 1], [4, 8, 1], 2, 2, [4, 16, 1], 2, 2, [1, 8, 1, 8], 2, [2, 2]);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_two_stage_xdl_instance.hpp:102
+        r2 = ([32, 64, 32], [32, 32], [1, 2], [4, 8, 1], 4, 4, [4, 16, 1], 4, 4, [1, 8, 1, 8], 4, [4, 4]);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_two_stage_xdl_instance.hpp:103
+        r3 = ([32, 128, 32], [32, 32], [1, 4], [4, 4, 1], 8, 8, [4, 16, 1], 8, 8, [1, 4, 1, 8], 8, [8, 8]);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_two_stage_xdl_instance.hpp:105
+        r4 = ([32, 32, 32], [32, 32], [1, 1], [4, 16, 1], 2, 2, [4, 8, 1], 2, 2, [1, 8, 1, 8], 2, [2, 2]);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_two_stage_xdl_instance.hpp:106
+        r5 = ([64, 32, 32], [32, 32], [2, 1], [4, 16, 1], 4, 4, [4, 8, 1], 4, 4, [1, 8, 1, 8], 4, [4, 4]);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_two_stage_xdl_instance.hpp:107
+        r6 = ([128, 32, 32], [32, 32], [4, 1], [4, 16, 1], 8, 8, [4, 4, 1], 8, 8, [1, 8, 1, 4], 8, [8, 8]);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_two_stage_xdl_instance.hpp:109
+        r7 = ([32, 32, 32], [32, 32], [1, 1], [4, 8, 1], 2, 2, [4, 16, 1], 2, 2, [1, 8, 1, 8], 2, [1, 2]);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_two_stage_xdl_instance.hpp:110
+        r8 = ([32, 64, 32], [32, 32], [1, 2], [4, 8, 1], 4, 4, [4, 16, 1], 4, 4, [1, 8, 1, 8], 4, [1, 4]);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_two_stage_xdl_instance.hpp:111
+        r9 = ([32, 128, 32], [32, 32], [1, 4], [4, 4, 1], 8, 8, [4, 16, 1], 8, 8, [1, 4, 1, 8], 8, [1, 8]);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_two_stage_xdl_instance.hpp:113
+        r10 = ([64, 32, 32], [32, 32], [2, 1], [4, 16, 1], 4, 4, [4, 8, 1], 4, 4, [1, 8, 1, 8], 4, [1, 4]);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_two_stage_xdl_instance.hpp:114
+        r11 = ([128, 32, 32], [32, 32], [4, 1], [4, 16, 1], 8, 8, [4, 4, 1], 8, 8, [1, 8, 1, 4], 8, [1, 8]);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_two_stage_xdl_instance.hpp:116
+        r12 = ([32, 32, 32], [32, 32], [1, 1], [4, 8, 1], 2, 2, [4, 16, 1], 2, 2, [1, 8, 1, 8], 2, [2, 1]);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_two_stage_xdl_instance.hpp:117
+        r13 = ([32, 64, 32], [32, 32], [1, 2], [4, 8, 1], 4, 4, [4, 16, 1], 4, 4, [1, 8, 1, 8], 4, [4, 1]);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_two_stage_xdl_instance.hpp:118
+        r14 = ([32, 128, 32], [32, 32], [1, 4], [4, 4, 1], 8, 8, [4, 16, 1], 8, 8, [1, 4, 1, 8], 8, [8, 1]);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_two_stage_xdl_instance.hpp:120
+        r15 = ([64, 32, 32], [32, 32], [2, 1], [4, 16, 1], 4, 4, [4, 8, 1], 4, 4, [1, 8, 1, 8], 4, [4, 1]);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_two_stage_xdl_instance.hpp:121
+        r16 = ([128, 32, 32], [32, 32], [4, 1], [4, 16, 1], 8, 8, [4, 4, 1], 8, 8, [1, 8, 1, 4], 8, [8, 1]);
+    }
+}

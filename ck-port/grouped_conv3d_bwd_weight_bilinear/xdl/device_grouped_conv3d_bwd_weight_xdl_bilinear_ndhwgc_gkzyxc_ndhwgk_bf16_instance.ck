@@ -1,0 +1,67 @@
+/// CK's `device_grouped_conv_bwd_weight_xdl_c_shuffle_bf16_bilinear_instances`, as `library/src/tensor_operation_instance/gpu/grouped_conv3d_bwd_weight_bilinear/xdl/device_grouped_conv3d_bwd_weight_xdl_bilinear_ndhwgc_gkzyxc_ndhwgk_bf16_instance.cpp` instantiates it.
+family ck_3d_bwd_weight_xdl_bilinear_ndhwgc_gkzyxc_ndhwgk_bf16 {
+    op = bwd_weight;
+    dims = 3;
+    kind = xdl_multiple_d;
+    layout = ndhwgc;
+    weight_layout = gkzyxc;
+    output_layout = ndhwgk;
+    ds.layouts = [gkzyxc];
+    ds.types = [fp32];
+    types.in = bf16;
+    types.wei = fp32;
+    types.out = bf16;
+    types.acc = fp32;
+    types.compute_a = bf16;
+    types.compute_b = bf16;
+    elementwise.in = pass_through;
+    elementwise.wei = bilinear;
+    elementwise.out = pass_through;
+    k1 = 8;
+    instr = [32, 32];
+    a.arrange = [0, 3, 1, 2];
+    a.access = [0, 2, 1, 3];
+    a.vector_dim = 2;
+    a.lds_pad = true;
+    b.arrange = [0, 3, 1, 2];
+    b.access = [0, 2, 1, 3];
+    b.vector_dim = 2;
+    b.lds_pad = true;
+    c.shuffle = [1, 1];
+    targets = [gfx942];
+    over spec = [default, filter1x1_stride1_pad0];
+    rows (block, tile, repeat, a.cluster, a.src_vector, a.dst_vector, b.cluster, b.src_vector, b.dst_vector, c.cluster, c.vector) {
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_bilinear_instance.hpp:125
+        r0 = (64, [64, 64, 32], [2, 2], [1, 4, 8, 2], 1, 4, [1, 4, 8, 2], 1, 4, [1, 16, 1, 4], 1);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_bilinear_instance.hpp:127
+        r1 = (128, [128, 32, 32], [2, 1], [1, 4, 16, 2], 8, 4, [1, 4, 4, 8], 1, 1, [1, 32, 1, 4], 1);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_bilinear_instance.hpp:128
+        r2 = (64, [32, 64, 32], [1, 2], [1, 4, 4, 4], 1, 2, [1, 4, 8, 2], 8, 4, [1, 16, 1, 4], 4);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_bilinear_instance.hpp:130
+        r3 = (256, [256, 128, 32], [4, 2], [1, 4, 32, 2], 8, 4, [1, 4, 16, 4], 8, 2, [1, 32, 1, 8], 4);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_bilinear_instance.hpp:131
+        r4 = (256, [128, 256, 32], [2, 4], [1, 4, 16, 4], 8, 2, [1, 4, 32, 2], 8, 4, [1, 32, 1, 8], 4);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_bilinear_instance.hpp:132
+        r5 = (128, [128, 128, 32], [4, 2], [1, 4, 16, 2], 8, 4, [1, 4, 16, 2], 8, 4, [1, 32, 1, 4], 4);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_bilinear_instance.hpp:133
+        r6 = (256, [128, 128, 32], [2, 2], [1, 4, 16, 4], 8, 2, [1, 4, 16, 4], 8, 2, [1, 32, 1, 4], 4);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_bilinear_instance.hpp:134
+        r7 = (128, [128, 64, 32], [2, 2], [1, 4, 16, 2], 8, 4, [1, 4, 8, 4], 8, 2, [1, 32, 1, 4], 4);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_bilinear_instance.hpp:135
+        r8 = (128, [64, 128, 32], [2, 2], [1, 4, 8, 4], 8, 2, [1, 4, 16, 2], 8, 4, [1, 32, 1, 4], 4);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_bilinear_instance.hpp:136
+        r9 = (64, [64, 64, 32], [2, 2], [1, 4, 8, 2], 8, 4, [1, 4, 8, 2], 8, 4, [1, 16, 1, 4], 4);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_bilinear_instance.hpp:137
+        r10 = (256, [128, 64, 32], [2, 1], [1, 4, 16, 4], 8, 2, [1, 4, 8, 8], 8, 1, [1, 32, 1, 4], 4);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_bilinear_instance.hpp:138
+        r11 = (256, [64, 128, 32], [1, 2], [1, 4, 8, 8], 8, 1, [1, 4, 16, 4], 8, 2, [1, 32, 1, 4], 4);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_bilinear_instance.hpp:139
+        r12 = (128, [128, 32, 32], [2, 1], [1, 4, 16, 2], 8, 4, [1, 4, 4, 8], 8, 1, [1, 32, 1, 4], 4);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_bilinear_instance.hpp:140
+        r13 = (128, [32, 128, 32], [1, 2], [1, 4, 4, 8], 8, 1, [1, 4, 16, 2], 8, 4, [1, 32, 1, 4], 4);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_bilinear_instance.hpp:141
+        r14 = (64, [64, 32, 32], [2, 1], [1, 4, 8, 2], 8, 4, [1, 4, 4, 4], 8, 2, [1, 16, 1, 4], 4);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_bwd_weight/device_grouped_conv_bwd_weight_xdl_bilinear_instance.hpp:142
+        r15 = (64, [32, 64, 32], [1, 2], [1, 4, 4, 4], 8, 2, [1, 4, 8, 2], 8, 4, [1, 16, 1, 4], 4);
+    }
+}

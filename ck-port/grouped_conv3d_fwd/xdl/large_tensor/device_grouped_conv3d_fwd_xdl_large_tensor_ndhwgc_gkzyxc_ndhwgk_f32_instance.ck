@@ -1,0 +1,44 @@
+/// CK's `device_grouped_conv_fwd_xdl_large_tensor_f32_instances`, as `library/src/tensor_operation_instance/gpu/grouped_conv3d_fwd/xdl/large_tensor/device_grouped_conv3d_fwd_xdl_large_tensor_ndhwgc_gkzyxc_ndhwgk_f32_instance.cpp` instantiates it.
+family ck_3d_fwd_xdl_large_tensor_ndhwgc_gkzyxc_ndhwgk_f32 {
+    op = fwd;
+    dims = 3;
+    kind = xdl_large_tensor;
+    layout = ndhwgc;
+    weight_layout = gkzyxc;
+    output_layout = ndhwgk;
+    types.in = fp32;
+    types.wei = fp32;
+    types.out = fp32;
+    types.acc = fp32;
+    types.compute_a = fp32;
+    types.compute_b = fp32;
+    types.cshuffle = fp32;
+    elementwise.in = pass_through;
+    elementwise.wei = pass_through;
+    elementwise.out = pass_through;
+    spec = default;
+    gemm_spec = mnk_padding;
+    ak1 = 4;
+    bk1 = 4;
+    instr = [32, 32];
+    a.arrange = [1, 0, 2];
+    a.access = [1, 0, 2];
+    a.vector_dim = 2;
+    a.dst_vector = 4;
+    a.lds_pad = true;
+    b.arrange = [1, 0, 2];
+    b.access = [1, 0, 2];
+    b.vector_dim = 2;
+    b.dst_vector = 4;
+    b.lds_pad = true;
+    c.shuffle = [1, 1];
+    pipeline.prefetch = 1;
+    pipeline.loop_scheduler = default;
+    targets = [gfx942];
+    rows (block, tile, repeat, a.cluster, a.src_vector, b.cluster, b.src_vector, c.cluster, c.vector) {
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_fwd/device_grouped_conv_fwd_xdl_large_tensor_instance.hpp:85
+        r0 = (64, [64, 64, 16], [2, 2], [4, 16, 1], 1, [4, 16, 1], 1, [1, 8, 1, 8], 1);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_fwd/device_grouped_conv_fwd_xdl_large_tensor_instance.hpp:87
+        r1 = (256, [256, 128, 16], [4, 2], [4, 64, 1], 4, [4, 64, 1], 4, [1, 16, 1, 16], 4);
+    }
+}

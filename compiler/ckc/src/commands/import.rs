@@ -172,19 +172,10 @@ fn families(file: &Path, imported: &[(String, String, ImportedInstance)], color:
         let doc = format!("CK's `{list}`, as `{}` instantiates it.", file.display());
         match family_source(&name, &doc, &members) {
             Some(source) => sources.push(source),
-            None => {
-                for m in &members {
-                    match allowing_its_breaks(m.imported, color) {
-                        Some(text) => sources.push(text),
-                        None => {
-                            return Outcome::Rejected(vec![format!(
-                                "`{}`: its instance breaks rules that `allow` does not relax (above)",
-                                m.imported.text
-                            )]);
-                        }
-                    }
-                }
-            }
+            None => match instance_sources(members.iter().map(|m| m.imported), color) {
+                Ok(one_by_one) => sources.extend(one_by_one),
+                Err(refused) => return refused,
+            },
         }
     }
     crate::output::out!("{}", sources.join("\n"));
@@ -222,20 +213,31 @@ fn from_list(text: &str, color: Color) -> Outcome {
 }
 
 fn print(imported: &[ImportedInstance], color: Color) -> Outcome {
-    let mut sources = Vec::new();
-    for i in imported {
-        match allowing_its_breaks(i, color) {
-            Some(text) => sources.push(text),
-            None => {
-                return Outcome::Rejected(vec![format!(
+    match instance_sources(imported.iter(), color) {
+        Ok(sources) => {
+            crate::output::out!("{}", sources.join("\n"));
+            Outcome::Ok
+        }
+        Err(refused) => refused,
+    }
+}
+
+/// The `.ck` source of each instance, or the refusal of the first whose breaks `allow` does
+/// not relax.
+fn instance_sources<'a>(
+    imported: impl Iterator<Item = &'a ImportedInstance>,
+    color: Color,
+) -> Result<Vec<String>, Outcome> {
+    imported
+        .map(|i| {
+            allowing_its_breaks(i, color).ok_or_else(|| {
+                Outcome::Rejected(vec![format!(
                     "`{}`: its instance breaks rules that `allow` does not relax (above)",
                     i.text
-                )]);
-            }
-        }
-    }
-    crate::output::out!("{}", sources.join("\n"));
-    Outcome::Ok
+                )])
+            })
+        })
+        .collect()
 }
 
 /// The `.ck` source of `imported` as it compiles (allowing the rules it breaks, which print as

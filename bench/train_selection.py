@@ -7,14 +7,14 @@ A development tool (LightGBM and NumPy from PyPI); neither the build nor the tes
         [--corpus SHAPES.json ...] --out MODEL_DIR [--holdout 0.2] [--seed 1]
 
 One LightGBM regressor per op predicts log2 of an instance's microseconds from its features
-(the table's columns after `copies_us`). The shapes files (default: bench/networks/corpus.json
+(the table's columns after `us`), the runs of entries that stream a problem and of padded
+copies included: their analytic estimates are features. The shapes files (default: bench/networks/corpus.json
 and its variants.json) name each layer's models; runs of shapes they do not name (the benchmark
 suite's) are left out, so that the suite scores the models out of sample. The validation split
 holds out whole networks: a shape whose models are all held out is validation, one with any
 trained model is training, so no layer of a validation network is ever trained on. For each
-validation (shape, op) the instance ranked first as selection ranks (an entry's estimate where
-one streams the run, else the model's time plus the padded copies') is looked up in the
-measured times and compared with the fastest: mean / median / P10 / worst of best ÷ chosen, next to the analytic cost model's
+validation (shape, op) the instance the model ranks first is looked up in the measured times and
+compared with the fastest: mean / median / P10 / worst of best ÷ chosen, next to the analytic cost model's
 choice (the `log2_cost` feature) on the same rows. Each model is written as
 MODEL_DIR/<op>.json in the format `runtime/src/gbdt.rs` evaluates, with the validation rows'
 features and LightGBM's predictions in MODEL_DIR/<op>_validation.json and the validation
@@ -32,10 +32,8 @@ import math
 import random
 import sys
 
-# The columns ahead of the features (`ck_runtime::timings::META`): entry_us is the estimate of
-# an entry that streams the run (selection uses it in place of the model: empty where the
-# model predicts), copies_us the padded copies' time selection adds to the model's prediction.
-META = ["shape", "problem", "instance", "card", "us", "entry_us", "copies_us"]
+# The columns ahead of the features (`ck_runtime::timings::META`).
+META = ["shape", "problem", "instance", "card", "us"]
 
 
 def export(booster, base=0.0):
@@ -148,7 +146,7 @@ def train(args):
         y = lambda rs: np.log2(np.array([float(r[4]) for r in rs]))
         ds = lgb.Dataset(x(tr), y(tr), feature_name=feats)
         booster = lgb.train({"objective": "regression", "num_leaves": args.leaves,
-                             "learning_rate": 0.1, "min_data_in_leaf": 10, "feature_fraction": 0.8,
+                             "learning_rate": args.rate, "min_data_in_leaf": 10, "feature_fraction": 0.8,
                              "bagging_fraction": 0.8, "bagging_freq": 1, "verbose": -1,
                              "seed": args.seed}, ds, num_boost_round=args.rounds)
         name = op.split("=", 1)[1]
@@ -156,22 +154,21 @@ def train(args):
             json.dump(export(booster), f)
         result = {"train_rows": len(tr), "validation_rows": len(va)}
         if va:
-            # Ranked as selection ranks: an entry's estimate where one streams the run, else
-            # the model's microseconds plus the copies'.
             raw = booster.predict(x(va))
-            pred = [math.log2(float(r[5])) if r[5] else math.log2(2.0 ** p + float(r[6]))
-                    for r, p in zip(va, raw)]
             cost = x(va)[:, feats.index("log2_cost")]
             # One choice per problem (a shape in one data type).
             by_shape = {}
-            for r, p, c in zip(va, pred, cost):
+            for r, p, c in zip(va, raw, cost):
                 by_shape.setdefault(r[1], []).append((float(r[4]), p, c))
-            model_fr, cost_fr = [], []
-            for runs in by_shape.values():
+            model_fr, cost_fr, by_type = [], [], {}
+            for problem, runs in by_shape.items():
                 best = min(u for u, _, _ in runs)
                 model_fr.append(best / min(runs, key=lambda t: t[1])[0])
                 cost_fr.append(best / min(runs, key=lambda t: t[2])[0])
+                dtype = problem.split(" in=", 1)[1].split()[0] if " in=" in problem else "?"
+                by_type.setdefault(dtype, []).append(model_fr[-1])
             result["model"] = quantiles(model_fr)
+            result["model_by_type"] = {t: quantiles(fr) for t, fr in sorted(by_type.items())}
             result["cost_model"] = quantiles(cost_fr)
             with open(f"{args.out}/{name}_validation.json", "w") as f:
                 json.dump({"features": feats, "rows": x(va)[:200].tolist(),
@@ -200,6 +197,7 @@ def main():
     ap.add_argument("--holdout", type=float, default=0.2)
     ap.add_argument("--rounds", type=int, default=300)
     ap.add_argument("--leaves", type=int, default=63)
+    ap.add_argument("--rate", type=float, default=0.1, help="learning rate")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--fixture")
     args = ap.parse_args()

@@ -10,13 +10,16 @@
 //!   widths, merged groups, split-K / StreamK settings, two-stage, CK-Tile, whether it targets
 //!   the device;
 //! - **launch**: tiles, K iterations, k_batch, workgroups, waves on the device and the last
-//!   wave's fill, M/N/K padding efficiency, and the analytic cost ([`crate::select::cost`]).
+//!   wave's fill, M/N/K padding efficiency, and the analytic cost ([`crate::select::cost`]);
+//! - **entry**: whether an entry streams the problem instead of the GEMM, its analytic estimate
+//!   and the padded copies' ([`crate::entry_estimate`]), which the models learn to correct.
 //!
 //! Names are stable strings (categoricals one-hot by keyword, e.g. `kind=xdl_v3`), so that a
 //! model file records the features it was trained on and is evaluated by name.
 
 use crate::decompose::{GemmShape, is_two_stage, k_batch};
 use crate::device::DeviceModel;
+use crate::entry_estimate::entry_estimate;
 use crate::probe::vectors;
 use crate::problem::ConvProblem;
 use crate::select::cost;
@@ -86,7 +89,7 @@ pub fn rows_of(
                     problems.push((q, f.values.clone()));
                 }
             }
-            beside_problem(&mut f, inst, form, q, dev, target);
+            beside_problem(&mut f, inst, form, p, dev, target);
             f.values
         })
         .collect()
@@ -142,23 +145,38 @@ fn collect(
     dev: &DeviceModel,
     target: Option<Arch>,
 ) {
-    let q = form.problem(p);
-    problem(f, q);
-    beside_problem(f, inst, form, q, dev, target);
+    problem(f, form.problem(p));
+    beside_problem(f, inst, form, p, dev, target);
 }
 
-/// The features after the problem's own, of `inst` computing `q` as `form`.
+/// The features after the problem's own, of `inst` computing `p` as `form`.
 fn beside_problem(
     f: &mut Features,
     inst: &Checked,
     form: &Formulation,
-    q: &ConvProblem,
+    p: &ConvProblem,
     dev: &DeviceModel,
     target: Option<Arch>,
 ) {
     f.push("transposed", matches!(form, Formulation::Transposed(_)));
     instance(f, inst, target);
-    launch(f, inst, q, dev);
+    launch(f, inst, form.problem(p), dev);
+    entry(f, inst, form, p, dev);
+}
+
+/// The entry's estimate (log2 µs, 0 where the GEMM runs the problem) and the padded copies'
+/// (log2 of 1 + µs): finite either way, for a model evaluated without missing values.
+fn entry(f: &mut Features, inst: &Checked, form: &Formulation, p: &ConvProblem, dev: &DeviceModel) {
+    let e = entry_estimate(inst, form, p, dev);
+    f.push("streamed", e.streamed.is_some());
+    f.push(
+        "log2_entry_us",
+        e.streamed.map_or(0.0, |us| us.max(1.0).log2()),
+    );
+    f.push(
+        "log2_copies_us",
+        e.copies_us.ln_1p() / std::f64::consts::LN_2,
+    );
 }
 
 /// Values, and their names where asked for.

@@ -7,6 +7,7 @@ pub mod decompose;
 pub mod device;
 pub mod dims;
 pub mod elementwise;
+pub mod entry_estimate;
 pub mod exec;
 pub mod features;
 pub mod gbdt;

@@ -9,9 +9,9 @@ use crate::features::{names, values_of};
 use crate::problem::ConvProblem;
 use crate::registry::Registry;
 use crate::support::formulation;
-use crate::time_model::entry_estimate;
 use ck_compiler::model::Arch;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 
 /// How a set of fractions (e.g. fastest ÷ chosen, one a problem) spreads: their mean, median,
 /// 10th percentile by nearest rank and smallest.
@@ -127,34 +127,35 @@ pub fn parse(text: &str) -> Result<Vec<Timing>, TimingsError> {
 }
 
 /// The columns ahead of the features in a [`Table`]: the timing's shape, problem, instance, card
-/// and microseconds, then what selection knows of the run without the model
-/// ([`entry_estimate`]): the streaming entry's estimate (empty where the model predicts the run)
-/// and the padded copies' microseconds added to the model's prediction.
-pub const META: [&str; 7] = [
-    "shape",
-    "problem",
-    "instance",
-    "card",
-    "us",
-    "entry_us",
-    "copies_us",
-];
+/// and microseconds.
+pub const META: [&str; 5] = ["shape", "problem", "instance", "card", "us"];
 
 /// The training table: a header row, then per verified timing the [`META`] columns and the
 /// [`features`](crate::features). Timings whose instance is not in `reg`, whose problem does not
-/// parse or which no longer support it are left out and counted.
+/// parse or which no longer support it are left out and counted; of several timings of one
+/// instance on one problem the last is kept, and the earlier ones are counted as superseded.
 pub struct Table {
     pub header: Vec<String>,
     pub rows: Vec<Vec<String>>,
     pub left_out: usize,
+    pub superseded: usize,
 }
 
 pub fn table(timings: &[Timing], reg: &Registry) -> Table {
     let mut header: Vec<String> = META.map(String::from).to_vec();
     header.extend(names());
+    let last: HashMap<(&str, &str), usize> = timings
+        .iter()
+        .enumerate()
+        .map(|(i, t)| ((t.problem.as_str(), t.instance.as_str()), i))
+        .collect();
     let mut rows = Vec::new();
-    let mut left_out = 0;
-    for t in timings {
+    let (mut left_out, mut superseded) = (0, 0);
+    for (i, t) in timings.iter().enumerate() {
+        if last[&(t.problem.as_str(), t.instance.as_str())] != i {
+            superseded += 1;
+            continue;
+        }
         let row = (|| {
             let us = t.us.filter(|_| t.verified)?;
             let inst = reg.get(&t.instance)?;
@@ -162,15 +163,12 @@ pub fn table(timings: &[Timing], reg: &Registry) -> Table {
             let target = t.target.as_deref().and_then(Arch::from_keyword);
             let dev = t.device();
             let form = formulation(inst, &p, &dev).ok()?;
-            let entry = entry_estimate(inst, &form, &p, &dev);
             let mut row = vec![
                 t.shape.clone(),
                 t.problem.clone(),
                 t.instance.clone(),
                 t.card.clone(),
                 format!("{us}"),
-                entry.streamed.map(|e| format!("{e}")).unwrap_or_default(),
-                format!("{}", entry.copies_us),
             ];
             row.extend(
                 values_of(inst, &form, &p, &dev, target)
@@ -188,6 +186,7 @@ pub fn table(timings: &[Timing], reg: &Registry) -> Table {
         header,
         rows,
         left_out,
+        superseded,
     }
 }
 
@@ -278,8 +277,18 @@ mod tests {
             timing("gone", Some(1.0), true),
         ];
         let t = table(&timings, &reg);
+        // The unverified timing supersedes the first, and is left out itself.
+        assert_eq!(t.rows.len(), 0);
+        assert_eq!((t.left_out, t.superseded), (2, 1));
+        let timings = [
+            timing("test_xdl_v3", Some(9.0), false),
+            timing("test_xdl_v3", Some(12.5), true),
+            timing("gone", Some(1.0), true),
+        ];
+        let t = table(&timings, &reg);
         assert_eq!(t.rows.len(), 1);
-        assert_eq!(t.left_out, 2);
+        assert_eq!((t.left_out, t.superseded), (1, 1));
+        assert_eq!(t.rows[0][4], "12.5");
         assert_eq!(t.header.len(), t.rows[0].len());
         let csv = t.to_csv();
         let mut lines = csv.lines();
@@ -287,7 +296,7 @@ mod tests {
             lines
                 .next()
                 .unwrap()
-                .starts_with("shape,problem,instance,card,us,entry_us,copies_us,op=fwd")
+                .starts_with("shape,problem,instance,card,us,op=fwd")
         );
         assert!(
             lines

@@ -57,10 +57,9 @@ pub enum Command {
     /// consults before the cost model. Problems the database holds are not timed again.
     Tune(TuneArgs),
     /// The training table of a run-time model: for each verified record of `ckc bench
-    /// --records`, its problem, instance, card, µs, the estimate of an entry that streams the
-    /// run and the padded copies' µs (what selection uses beside the model), and features (CSV;
-    /// instances not in the library, or that no longer support the problem, are left out and
-    /// counted).
+    /// --records`, its problem, instance, card, µs and features (CSV; the last record of an
+    /// instance on a problem replaces earlier ones; instances not in the library, or that no
+    /// longer support the problem, are left out and counted).
     Features(FeaturesArgs),
     /// Prints the table of runs `ckc bench --json` saved (and writes their chart or one JSON
     /// file where asked): later runs replace earlier runs' shapes of the same name, each ratio

@@ -84,8 +84,8 @@ pub enum Walk {
 }
 
 /// [`Walk::Fastest`]'s stages, as fractions of the model's trees and the runs kept for the next:
-/// every run walks the first 2/15 of the trees, the 12 fastest by that estimate up to half of
-/// them, and the 6 fastest of those the rest. Boosting's first trees carry most of a
+/// every run walks the first 2/15 of the trees, the 16 fastest by that estimate up to 2/5 of
+/// them, and the 8 fastest of those the rest. Boosting's first trees carry most of a
 /// prediction, later ones refine it.
 const CASCADE: [((usize, usize), usize); 2] = [((2, 15), 16), ((2, 5), 8)];
 

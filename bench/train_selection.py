@@ -156,13 +156,14 @@ def train(args):
         if va:
             raw = booster.predict(x(va))
             cost = x(va)[:, feats.index("log2_cost")]
-            # One choice per problem (a shape in one data type).
-            by_shape = {}
+            # One choice per problem (a shape in one data type) and card: times of two cards
+            # are not compared.
+            by_problem = {}
             for r, p, c in zip(va, raw, cost):
-                by_shape.setdefault(r[1], []).append((float(r[4]), p, c))
+                by_problem.setdefault((r[3], r[1]), []).append((float(r[4]), p, c, r[2]))
             model_fr, cost_fr, by_type = [], [], {}
-            for problem, runs in by_shape.items():
-                best = min(u for u, _, _ in runs)
+            for (_, problem), runs in by_problem.items():
+                best = min(u for u, _, _, _ in runs)
                 model_fr.append(best / min(runs, key=lambda t: t[1])[0])
                 cost_fr.append(best / min(runs, key=lambda t: t[2])[0])
                 dtype = problem.split(" in=", 1)[1].split()[0] if " in=" in problem else "?"
@@ -174,13 +175,16 @@ def train(args):
                 json.dump({"features": feats, "rows": x(va)[:200].tolist(),
                            "predictions": raw[:200].tolist()}, f)
             # The validation problems' measured times, for the runtime's own check of its
-            # choices (one problem string a shape, sorted for a stable file).
+            # choices (one problem string a shape, sorted for a stable file): of a problem
+            # timed on several cards, the card that timed the most of its instances.
             runs_of = {}
-            for r in va:
-                runs_of.setdefault(r[1], []).append([r[2], float(r[4])])
+            for (card, problem), runs in sorted(by_problem.items()):
+                if len(runs) > len(runs_of.get(problem, [])):
+                    runs_of[problem] = runs
             with open(f"{args.out}/{name}_selection.json", "w") as f:
                 json.dump({"held_out_networks": sorted(held),
-                           "problems": {p: sorted(v) for p, v in sorted(runs_of.items())}},
+                           "problems": {p: sorted([[i, u] for u, _, _, i in v])
+                                        for p, v in sorted(runs_of.items())}},
                           f, separators=(",", ":"))
         report[name] = result
     report["held_out_networks"] = sorted(held)

@@ -133,7 +133,8 @@ pub const META: [&str; 5] = ["shape", "problem", "instance", "card", "us"];
 /// The training table: a header row, then per verified timing the [`META`] columns and the
 /// [`features`](crate::features). Timings whose instance is not in `reg`, whose problem does not
 /// parse or which no longer support it are left out and counted; of several timings of one
-/// instance on one problem the last is kept, and the earlier ones are counted as superseded.
+/// instance on one problem on one card the last is kept, and the earlier ones are counted as
+/// superseded.
 pub struct Table {
     pub header: Vec<String>,
     pub rows: Vec<Vec<String>>,
@@ -144,15 +145,15 @@ pub struct Table {
 pub fn table(timings: &[Timing], reg: &Registry) -> Table {
     let mut header: Vec<String> = META.map(String::from).to_vec();
     header.extend(names());
-    let last: HashMap<(&str, &str), usize> = timings
-        .iter()
-        .enumerate()
-        .map(|(i, t)| ((t.problem.as_str(), t.instance.as_str()), i))
-        .collect();
+    fn key(t: &Timing) -> (&str, &str, &str) {
+        (&t.card, &t.problem, &t.instance)
+    }
+    let last: HashMap<(&str, &str, &str), usize> =
+        timings.iter().enumerate().map(|(i, t)| (key(t), i)).collect();
     let mut rows = Vec::new();
     let (mut left_out, mut superseded) = (0, 0);
     for (i, t) in timings.iter().enumerate() {
-        if last[&(t.problem.as_str(), t.instance.as_str())] != i {
+        if last[&key(t)] != i {
             superseded += 1;
             continue;
         }

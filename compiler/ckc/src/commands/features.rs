@@ -24,7 +24,7 @@ pub fn run(args: &FeaturesArgs, color: Color) -> Result<ExitCode, String> {
         None => crate::output::text(&csv),
     }
     eprintln!(
-        "{} rows of {} features from {} records; {} superseded by a later record of the same instance and problem, {} left out (not verified, not in the library, or no longer supported)",
+        "{} rows of {} features from {} records; {} superseded by a later record of the same instance, problem and card, {} left out (not verified, not in the library, or no longer supported)",
         table.rows.len(),
         table.header.len() - ck_runtime::timings::META.len(),
         timings.len(),

@@ -326,16 +326,7 @@ const COPY_BYTES_PER_US: f64 = 2.2e6;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::changed;
-
-    /// An H200 as selection sees it.
-    fn h200() -> DeviceModel {
-        DeviceModel {
-            arch: None,
-            compute_units: 132,
-            occupancy: 2,
-        }
-    }
+    use crate::testing::{changed, h200};
 
     /// Runs on the pointwise entry are estimated by their bytes and products on tensor cores
     /// (16-bit operands, at most 256 source channels), by their bytes, multiply-adds and

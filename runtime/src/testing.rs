@@ -140,6 +140,15 @@ pub fn instance(v: Variant) -> Checked {
     checked(built(v))
 }
 
+/// An H200 (or H100: 132 compute units) as selection sees it.
+pub fn h200() -> crate::DeviceModel {
+    crate::DeviceModel {
+        arch: None,
+        compute_units: 132,
+        occupancy: 2,
+    }
+}
+
 /// `inst`, validated.
 pub fn checked(inst: Instance) -> Checked {
     validate_instance(inst).unwrap_or_else(|e| panic!("{e}"))

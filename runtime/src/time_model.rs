@@ -148,7 +148,7 @@ pub fn predict_all(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::changed;
+    use crate::testing::{changed, h200};
     use serde::Deserialize;
 
     #[derive(Deserialize)]
@@ -156,15 +156,6 @@ mod tests {
         features: Vec<String>,
         rows: Vec<Vec<f64>>,
         predictions: Vec<f64>,
-    }
-
-    /// An H200 as selection sees it.
-    fn h200() -> DeviceModel {
-        DeviceModel {
-            arch: None,
-            compute_units: 132,
-            occupancy: 2,
-        }
     }
 
     /// Under the cascade the runs that walk every tree keep their exact predictions and rank

@@ -148,8 +148,11 @@ pub fn table(timings: &[Timing], reg: &Registry) -> Table {
     fn key(t: &Timing) -> (&str, &str, &str) {
         (&t.card, &t.problem, &t.instance)
     }
-    let last: HashMap<(&str, &str, &str), usize> =
-        timings.iter().enumerate().map(|(i, t)| (key(t), i)).collect();
+    let last: HashMap<(&str, &str, &str), usize> = timings
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (key(t), i))
+        .collect();
     let mut rows = Vec::new();
     let (mut left_out, mut superseded) = (0, 0);
     for (i, t) in timings.iter().enumerate() {

@@ -95,6 +95,23 @@ pub fn rows_of(
         .collect()
 }
 
+/// The log2 µs of the analytic estimate a row of [`values`] holds for the entry that streams
+/// its run; None where the kernel's GEMM runs it.
+pub fn entry_log2_us(row: &[f64]) -> Option<f64> {
+    static AT: OnceLock<(usize, usize)> = OnceLock::new();
+    let &(streamed, log2_us) = AT.get_or_init(|| {
+        let names = names();
+        let at = |name: &str| {
+            names
+                .iter()
+                .position(|n| n == name)
+                .expect("an entry feature")
+        };
+        (at("streamed"), at("log2_entry_us"))
+    });
+    (row[streamed] == 1.0).then(|| row[log2_us])
+}
+
 /// Room for a row of values: at least as many as [`names`] gives, so that a row is one
 /// allocation.
 const ROW: usize = 128;

@@ -5,7 +5,7 @@
 //! without enough measurements), the analytic cost model ([`crate::select::cost`]) ranks.
 
 use crate::device::DeviceModel;
-use crate::features::{names, rows_of};
+use crate::features::{entry_log2_us, names, rows_of};
 use crate::gbdt::Gbdt;
 use crate::problem::ConvProblem;
 use crate::support::Formulation;
@@ -89,10 +89,16 @@ pub enum Walk {
 /// prediction, later ones refine it.
 const CASCADE: [((usize, usize), usize); 2] = [((2, 15), 16), ((2, 5), 8)];
 
+/// How much of a streamed run's log2 prediction is its entry's analytic estimate, the rest the
+/// model's (`bench/train_selection.py` ranks its validation runs the same way). The estimates,
+/// fitted to each entry's own runs, hold the model to them where few runs describe an entry.
+const ENTRY_WEIGHT: f64 = 0.25;
+
 /// Predicted microseconds of each instance running `p` as its formulation (from the support
 /// checks) on `dev`, for a back end targeting `target` whose model for `p`'s op is `model`.
 /// The model predicts every run, those of entries that stream a problem and of padded copies
-/// too: their analytic estimates are among its features ([`crate::entry_estimate`]).
+/// too: their analytic estimates are among its features ([`crate::entry_estimate`]), and a
+/// streamed run's prediction leans on its entry's estimate by [`ENTRY_WEIGHT`].
 pub fn predict_all(
     model: &Loaded,
     runs: &[(&Checked, &Formulation)],
@@ -106,6 +112,13 @@ pub fn predict_all(
     let m = &model.model;
     let trees = m.tree_count();
     let mut log2_us = vec![m.base(); rows.len()];
+    let entry: Vec<Option<f64>> = rows.iter().map(|r| entry_log2_us(r)).collect();
+    // A run's log2 µs by the trees walked so far.
+    let blended = |log2_us: &[f64], j: usize| {
+        entry[j].map_or(log2_us[j], |e| {
+            (1.0 - ENTRY_WEIGHT) * log2_us[j] + ENTRY_WEIGHT * e
+        })
+    };
     let stages: Vec<(usize, usize)> = match walk {
         Walk::Fastest => CASCADE
             .iter()
@@ -127,11 +140,13 @@ pub fn predict_all(
         }
         walked = until;
         if walked < trees && walking.len() > keep {
-            walking.sort_by(|&a, &b| log2_us[a].total_cmp(&log2_us[b]));
+            walking.sort_by(|&a, &b| blended(&log2_us, a).total_cmp(&blended(&log2_us, b)));
             left.push(walking.split_off(keep));
         }
     }
-    let mut us: Vec<f64> = log2_us.iter().map(|l| l.exp2()).collect();
+    let mut us: Vec<f64> = (0..rows.len())
+        .map(|j| blended(&log2_us, j).exp2())
+        .collect();
     // A run left behind ranks after every run that walked further, in the order of its
     // partial estimate: the last stage's leavers after the runs that walked every tree, and
     // so on back to the first stage's.
@@ -199,6 +214,33 @@ mod tests {
             .map(|&j| exact[j])
             .fold(f64::INFINITY, f64::min);
         assert_eq!(fast[order[0]], best);
+    }
+
+    /// A run on an entry that streams the problem leans on the entry's estimate by
+    /// [`ENTRY_WEIGHT`]; a GEMM tile's run is the model's prediction alone.
+    #[test]
+    fn streamed_runs_lean_on_their_entry_estimate() {
+        use crate::testing::{Variant, instance};
+        let pointwise = changed(&instance(Variant::FwdTile), |i| {
+            i.spec = ck_compiler::model::ConvSpec::Filter1x1Stride1Pad0
+        });
+        let tile = instance(Variant::FwdTile);
+        let p =
+            ConvProblem::parse("fwd 2d N=32 K=32 C=16 filter=1x1 input=56x56 dtype=fp16").unwrap();
+        let model = model_for(Arch::Sm90, &p).expect("a forward model");
+        let dev = h200();
+        let runs = [
+            (&pointwise, &Formulation::Direct),
+            (&tile, &Formulation::Direct),
+        ];
+        let us = predict_all(model, &runs, &p, &dev, Some(Arch::Sm90), Walk::Exact);
+        let rows = rows_of(&runs, &p, &dev, Some(Arch::Sm90));
+        let alone = model.model.predict(&rows);
+        let e = entry_log2_us(&rows[0]).expect("the pointwise entry streams the run");
+        let want = (1.0 - ENTRY_WEIGHT) * alone[0] + ENTRY_WEIGHT * e;
+        assert!((us[0].log2() - want).abs() < 1e-9, "{us:?}");
+        assert_eq!(entry_log2_us(&rows[1]), None);
+        assert!((us[1].log2() - alone[1]).abs() < 1e-9, "{us:?}");
     }
 
     /// Each shipped model loads, reads features the runtime computes, and predicts through the

@@ -98,7 +98,7 @@ const ENTRY_WEIGHT: f64 = 0.25;
 /// checks) on `dev`, for a back end targeting `target` whose model for `p`'s op is `model`.
 /// The model predicts every run, those of entries that stream a problem and of padded copies
 /// too: their analytic estimates are among its features ([`crate::entry_estimate`]), and a
-/// streamed run's prediction leans on its entry's estimate by [`ENTRY_WEIGHT`].
+/// streamed run's prediction leans on its entry's estimate (`ENTRY_WEIGHT`).
 pub fn predict_all(
     model: &Loaded,
     runs: &[(&Checked, &Formulation)],

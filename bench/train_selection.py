@@ -162,7 +162,8 @@ def train(args):
         booster = lgb.train({"objective": "regression", "num_leaves": args.leaves,
                              "learning_rate": args.rate, "min_data_in_leaf": 10, "feature_fraction": 0.8,
                              "bagging_fraction": 0.8, "bagging_freq": 1, "verbose": -1,
-                             "seed": args.seed}, ds, num_boost_round=args.rounds)
+                             "max_depth": args.depth, "seed": args.seed}, ds,
+                            num_boost_round=args.rounds)
         name = op.split("=", 1)[1]
         with open(f"{args.out}/{name}.json", "w") as f:
             json.dump(export(booster), f)
@@ -217,6 +218,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=300)
     ap.add_argument("--leaves", type=int, default=63)
     ap.add_argument("--rate", type=float, default=0.1, help="learning rate")
+    ap.add_argument("--depth", type=int, default=-1,
+                    help="the deepest a tree grows (-1: no bound but the leaves)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--fixture")
     args = ap.parse_args()

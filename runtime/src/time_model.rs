@@ -84,10 +84,10 @@ pub enum Walk {
 }
 
 /// [`Walk::Fastest`]'s stages, as fractions of the model's trees and the runs kept for the next:
-/// every run walks the first 2/15 of the trees, the 16 fastest by that estimate up to 2/5 of
+/// every run walks the first tenth of the trees, the 16 fastest by that estimate up to 2/5 of
 /// them, and the 8 fastest of those the rest. Boosting's first trees carry most of a
 /// prediction, later ones refine it.
-const CASCADE: [((usize, usize), usize); 2] = [((2, 15), 16), ((2, 5), 8)];
+const CASCADE: [((usize, usize), usize); 2] = [((1, 10), 16), ((2, 5), 8)];
 
 /// How much of a streamed run's log2 prediction is its entry's analytic estimate, the rest the
 /// model's (`bench/train_selection.py` ranks its validation runs the same way). The estimates,

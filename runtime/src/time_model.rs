@@ -113,7 +113,8 @@ pub fn predict_all(
     let trees = m.tree_count();
     let mut log2_us = vec![m.base(); rows.len()];
     let entry: Vec<Option<f64>> = rows.iter().map(|r| entry_log2_us(r)).collect();
-    // A run's log2 µs by the trees walked so far.
+    // A run's log2 µs by the trees walked so far, a streamed run's leaning on its entry's
+    // estimate.
     let blended = |log2_us: &[f64], j: usize| {
         entry[j].map_or(log2_us[j], |e| {
             (1.0 - ENTRY_WEIGHT) * log2_us[j] + ENTRY_WEIGHT * e

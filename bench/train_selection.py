@@ -216,7 +216,7 @@ def main():
     ap.add_argument("--out", default=".")
     ap.add_argument("--holdout", type=float, default=0.2)
     ap.add_argument("--rounds", type=int, default=300)
-    ap.add_argument("--leaves", type=int, default=63)
+    ap.add_argument("--leaves", type=int, default=127)
     ap.add_argument("--rate", type=float, default=0.1, help="learning rate")
     ap.add_argument("--depth", type=int, default=-1,
                     help="the deepest a tree grows (-1: no bound but the leaves)")

@@ -18,7 +18,7 @@ use ck_compiler::kernel::{
     dconv_strip_rows, dconv_window, dconv_window_stride, depthwise_rows_suit, pointwise_mma_suits,
     pointwise_suits, rows_computed_taps, stride_phases, takes_stride_phases, window_suits,
 };
-use ck_compiler::model::{ConvSpec, DataType, ElementOp, Op};
+use ck_compiler::model::{Arch, ConvSpec, DataType, ElementOp, Op};
 
 /// What is known of a run before a learned model: the estimate of the entry that streams it,
 /// where one does, and the padded copies' time.
@@ -213,7 +213,7 @@ fn sliced_us(inst: &Checked, q: &ConvProblem, dev: &DeviceModel) -> Option<f64> 
     let dims = conv_dims(q).ok()?;
     let sm90 = DeviceInfo {
         compute_units: dev.compute_units,
-        max_lds_bytes: SM90_LDS_BYTES,
+        max_lds_bytes: ck_compiler::arch::info(Arch::Sm90).lds_bytes,
         async_copy: true,
         wgmma: true,
         cluster_slots: NO_CLUSTERS,
@@ -250,9 +250,6 @@ fn sliced_us(inst: &Checked, q: &ConvProblem, dev: &DeviceModel) -> Option<f64> 
             + workspace / SLICED_WORKSPACE_BYTES_PER_US,
     )
 }
-
-/// Shared memory a workgroup may take on sm_90 (the opt-in limit).
-const SM90_LDS_BYTES: u32 = 227 * 1024;
 
 /// The `sliced` entry's terms, fitted to its runs of K of 1 to 4 on an H200
 /// (`docs/performance.md`).

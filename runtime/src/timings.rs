@@ -293,6 +293,11 @@ mod tests {
         assert_eq!(t.rows.len(), 1);
         assert_eq!((t.left_out, t.superseded), (1, 1));
         assert_eq!(t.rows[0][4], "12.5");
+        // Another card's timing of the same instance and problem is a row of its own.
+        let mut h200 = timing("test_xdl_v3", Some(8.0), true);
+        h200.card = "NVIDIA H200".into();
+        let t = table(&[timing("test_xdl_v3", Some(12.5), true), h200], &reg);
+        assert_eq!((t.rows.len(), t.superseded), (2, 0));
         assert_eq!(t.header.len(), t.rows[0].len());
         let csv = t.to_csv();
         let mut lines = csv.lines();

@@ -3,9 +3,9 @@
 //! `runtime/tests/fixtures/models/<op>_selection.json` holds, for each validation problem of the
 //! model's training run (the layers of the held-out networks), the measured time of every
 //! instance that verified on one card, an H200 or an H100 (`bench/train_selection.py` writes it
-//! from `bench/selection/`). For each problem the instance the runtime ranks first among the measured
-//! ones, as the CUDA back end on an sm_90 card ranks, is looked up in the times and compared with
-//! the fastest: the choice [`Registry::select_for`] makes among the measured instances for a back
+//! from `bench/selection/`). For each problem the instance the runtime ranks first among the
+//! measured ones, as the CUDA back end on an sm_90 card ranks, is looked up in the times and
+//! compared with the fastest: the choice [`Registry::select_for`] makes among the measured instances for a back
 //! end targeting sm_90, whose model ranking walks every tree only for the runs that lead after
 //! the first trees. The mean, median, P10 and worst of best ÷ chosen must reach what selection is
 //! asked for (97 %, 99 %, 90 %, 60 %), or where an op stands short of it, what the shipped model

@@ -58,8 +58,8 @@ pub enum Command {
     Tune(TuneArgs),
     /// The training table of a run-time model: for each verified record of `ckc bench
     /// --records`, its problem, instance, card, µs and features (CSV; the last record of an
-    /// instance on a problem replaces earlier ones; instances not in the library, or that no
-    /// longer support the problem, are left out and counted).
+    /// instance on a problem on one card replaces earlier ones; instances not in the library, or
+    /// that no longer support the problem, are left out and counted).
     Features(FeaturesArgs),
     /// Prints the table of runs `ckc bench --json` saved (and writes their chart or one JSON
     /// file where asked): later runs replace earlier runs' shapes of the same name, each ratio

@@ -109,7 +109,7 @@ fn pointwise_us(inst: &Checked, q: &ConvProblem) -> Option<f64> {
 /// The estimate of a run of `q` on the window forward entry, where `inst`'s kernel takes it
 /// there (forward, scalar loads of both operands, no merged groups, plain loads,
 /// [`window_suits`]): a launch, the input's and output's bytes, and the multiply-adds on the
-/// SIMT lanes.
+/// SIMT lanes (of the outputs padded to whole 8-channel vectors, which the lanes compute).
 fn window_us(inst: &Checked, q: &ConvProblem) -> Option<f64> {
     let [va, vb, _] = vectors(inst);
     if inst.op != Op::Fwd || va != 1 || vb != 1 || inst.work.merge_groups > 1 || !plain_loads(inst)
@@ -122,7 +122,7 @@ fn window_us(inst: &Checked, q: &ConvProblem) -> Option<f64> {
     let bytes = px(dims.input) * dims.c as f64 * elem(Role::Input)
         + px(dims.output) * dims.k as f64 * elem(Role::Output);
     let taps = dims.filter.iter().product::<u64>();
-    let fmas = px(dims.output) * (taps * dims.c * dims.k) as f64;
+    let fmas = px(dims.output) * (taps * dims.c * dims.k.next_multiple_of(8)) as f64;
     Some(WINDOW_LAUNCH_US + bytes / WINDOW_BYTES_PER_US + fmas / WINDOW_FMAS_PER_US)
 }
 

@@ -41,7 +41,7 @@ pub enum TreeError {
     Leaf(usize),
     #[error("a node or leaf no path reaches")]
     Unreached,
-    #[error("an index past 32 bits")]
+    #[error("a node or feature index past 16 bits")]
     Wide,
 }
 
@@ -72,7 +72,7 @@ struct RawTree {
 struct Tree {
     nodes: Vec<Node>,
     /// The number of internal nodes: node `internal + i` is leaf `i`.
-    internal: u32,
+    internal: u16,
     leaf: Vec<f64>,
     /// Internal nodes on the longest path from the root: every walk ends within this many
     /// steps.
@@ -82,10 +82,10 @@ struct Tree {
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Node {
     threshold: f64,
-    split: u32,
-    nan_left: bool,
     /// Children by node index (left, right).
-    child: [u32; 2],
+    child: [u16; 2],
+    split: u16,
+    nan_left: bool,
 }
 
 /// Rows walked side by side: their steps are independent, so the processor overlaps them where
@@ -162,7 +162,8 @@ impl RawTree {
         Ok(())
     }
 
-    /// The checked tree with its nodes packed; node and feature indices fit 32 bits.
+    /// The checked tree with its nodes packed; node and feature indices fit 16 bits, so that a
+    /// node fills 16 bytes.
     fn packed(self, features: usize) -> Result<Tree, TreeError> {
         self.check(features)?;
         let internal = self.split.len();
@@ -173,13 +174,13 @@ impl RawTree {
             } else {
                 internal + (-c - 1) as usize
             };
-            u32::try_from(i).map_err(|_| TreeError::Wide)
+            u16::try_from(i).map_err(|_| TreeError::Wide)
         };
         let mut nodes = (0..internal)
             .map(|i| {
                 Ok(Node {
                     threshold: self.threshold[i],
-                    split: u32::try_from(self.split[i]).map_err(|_| TreeError::Wide)?,
+                    split: u16::try_from(self.split[i]).map_err(|_| TreeError::Wide)?,
                     nan_left: self.nan_left[i],
                     child: [index(self.left[i])?, index(self.right[i])?],
                 })
@@ -206,7 +207,7 @@ impl RawTree {
         }
         Ok(Tree {
             nodes,
-            internal: u32::try_from(internal).map_err(|_| TreeError::Wide)?,
+            internal: u16::try_from(internal).map_err(|_| TreeError::Wide)?,
             leaf: self.leaf,
             depth,
         })
@@ -216,7 +217,7 @@ impl RawTree {
 impl Tree {
     /// Adds the tree's value for each of [`LANES`] rows to `out`.
     fn add_to(&self, rows: &[&[f64]; LANES], out: &mut [f64; LANES]) {
-        let mut at = [0u32; LANES];
+        let mut at = [0u16; LANES];
         for _ in 0..self.depth {
             for l in 0..LANES {
                 let n = &self.nodes[at[l] as usize];
@@ -267,8 +268,8 @@ impl Gbdt {
         let index = self
             .features
             .iter()
-            .map(|f| u32::try_from(names.iter().position(|n| n == f)?).ok())
-            .collect::<Option<Vec<u32>>>()?;
+            .map(|f| u16::try_from(names.iter().position(|n| n == f)?).ok())
+            .collect::<Option<Vec<u16>>>()?;
         for t in &mut self.trees {
             for n in &mut t.nodes[..t.internal as usize] {
                 n.split = index[n.split as usize];

@@ -478,8 +478,9 @@ pub fn shapes(inst: &Checked) -> Vec<Shape> {
         });
     }
     // Scalar-load forward kernels run few input channels on their window entry: a strided
-    // three-channel stem whose output vectors do not divide the workgroup, then one channel a
-    // group through a dilated filter with a one-sided pad.
+    // three-channel stem whose output vectors do not divide the workgroup, one channel a group
+    // through a dilated filter with a one-sided pad, and an output count that leaves the last
+    // vector partial.
     if inst.op == Op::Fwd && v == 1 && m == 1 {
         shapes.extend([
             Shape {
@@ -502,6 +503,16 @@ pub fn shapes(inst: &Checked) -> Vec<Shape> {
                 dilation: 2,
                 lpad: 2,
                 rpad: 0,
+                ..base
+            },
+            Shape {
+                what: "few input channels, a partial output vector",
+                g: 2,
+                n: 1,
+                k: 13,
+                c: 3,
+                filter: 3,
+                input: 7,
                 ..base
             },
         ]);

@@ -113,15 +113,14 @@ fn check(op: Op, floor: [f64; 4]) {
 
 /// What selection is asked for: 97 %, 99 %, 90 % and 60 %.
 const TARGET: [f64; 4] = [0.97, 0.99, 0.90, 0.60];
-/// Forward stands short of the target in its worst layer, backward data in its mean and (by
-/// rounding) its worst: the floor there is what the shipped model reaches, so that a change of
-/// features or models that loses ground fails.
-const FORWARD: [f64; 4] = [0.97, 0.99, 0.90, 0.40];
+/// Backward data stands short of the target in its mean and (by rounding) its worst: the
+/// floor there is what the shipped model reaches, so that a change of features or models that
+/// loses ground fails.
 const BACKWARD_DATA: [f64; 4] = [0.965, 0.99, 0.90, 0.59];
 
 #[test]
 fn forward_choices_reach_the_fastest_on_held_out_networks() {
-    check(Op::Fwd, FORWARD);
+    check(Op::Fwd, TARGET);
 }
 
 #[test]

@@ -2035,14 +2035,36 @@ fn scalar_load_forward_kernels_run_few_input_channels_on_their_window_entry() {
             if u64::from(x) == (4u64 * 7 * 7).div_ceil(span) && lds_bytes == 49 * 3 * 24 * 4
     ));
     assert_eq!(plan.workspace_bytes, 0);
-    // Eight channels, outputs off the vectors, weights past the LDS: the GEMM tile.
+    // 20 outputs: three vectors, the last partial, its weights padded with zeros in LDS.
+    let odd = ConvDims {
+        k: 20,
+        ..stem.clone()
+    };
+    let plan = kernel.plan(&odd, &DEV).unwrap();
+    assert_eq!(launches(&plan), [EntryKind::Window]);
+    assert!(matches!(
+        plan.steps[0],
+        Step::Launch { lds_bytes, .. } if lds_bytes == 49 * 3 * 24 * 4
+    ));
+    // One group of 3 outputs (an image's last layer): one partial vector.
+    let rgb = ConvDims {
+        k: 3,
+        g: 1,
+        ..stem.clone()
+    };
+    assert_eq!(
+        launches(&kernel.plan(&rgb, &DEV).unwrap()),
+        [EntryKind::Window]
+    );
+    // Eight channels, groups of fewer outputs than a vector, weights past the LDS: the GEMM
+    // tile.
     for other in [
         ConvDims {
             c: 8,
             ..stem.clone()
         },
         ConvDims {
-            k: 20,
+            k: 4,
             ..stem.clone()
         },
         ConvDims {

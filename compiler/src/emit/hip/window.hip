@@ -3,22 +3,24 @@
 // the scalar-load kernels. A GEMM tile there has a GEMM-K of one filter window (27 values for a
 // 3x3 filter over 3 channels) and an N of a few tens of outputs: mostly padding, or padded
 // copies of the input. Here a pixel's window is its "source row": each workgroup keeps one
-// group's weights in LDS as fp32, [tap][input channel][output channel], and a thread owns one
-// 8-channel vector of the output (`j`) for WIN_PIXELS pixels, a warp's lanes the `K / 8` vectors
-// of 32 / (K / 8) adjacent pixels, so that each store of the warp covers whole pixels in a row.
+// group's weights in LDS as fp32, [tap][input channel][output channel] (the outputs padded with
+// zero weights to whole 8-channel vectors), and a thread owns one 8-channel vector of the output
+// (`j`) for WIN_PIXELS pixels, a warp's lanes the `ceil(K / 8)` vectors of adjacent pixels, so
+// that each store of the warp covers whole pixels in a row.
 // Each window element is one scalar load (the lanes of one pixel read the same address, and
 // adjacent pixels' windows overlap: L1 serves most of them) and feeds 8 fp32 multiply-adds with
 // the two 16-byte LDS reads of its weights, which the thread's pixels share. Padding taps read
-// nothing. The epilogue is the GEMM's (`ck_final`).
+// nothing. The epilogue is the GEMM's (`ck_final`); outputs in whole vectors are one 16-byte
+// store, others (odd counts such as 31 or 33) one element at a time, the padding channels not.
 //
 // Few registers a thread, so that WIN_BLOCKS workgroups share an SM: one workgroup of eight
 // warps could not hide its loads. The host launches this entry only for forward problems with
-// 1 to 4 channels a group whose weights fit the LDS, outputs in whole 8-channel vectors
-// (`window_plan`).
+// 1 to 4 channels a group whose weights fit the LDS, and at least 8 outputs a group or one
+// group (`window_plan`).
 
 template <int CH>
 CK_DEV void ck_window(const CkArgs& a, const float* wl) {
-    const int K = (int)a.K, tp = K / 8, slots = WIN_BLOCK / tp;
+    const int K = (int)a.K, KP = (K + 7) & ~7, tp = KP / 8, slots = WIN_BLOCK / tp;
     // No barrier follows: threads past the last whole pixel slot leave.
     if ((int)threadIdx.x >= slots * tp) return;
     const int j = (int)threadIdx.x % tp, slot = (int)threadIdx.x / tp;
@@ -66,7 +68,7 @@ CK_DEV void ck_window(const CkArgs& a, const float* wl) {
                     row_in[q] = id >= 0 && id < Di && ih >= 0 && ih < Hi;
                     row[q] = img[q] + id * xs_d + ih * xs_h;
                 }
-                for (int tx = 0; tx < fx; ++tx, wt += CH * K) {
+                for (int tx = 0; tx < fx; ++tx, wt += CH * KP) {
                     // The tap's input channels of each pixel (padding reads nothing).
                     float xv[WIN_PIXELS][CH];
 #pragma unroll
@@ -79,8 +81,8 @@ CK_DEV void ck_window(const CkArgs& a, const float* wl) {
                     }
 #pragma unroll
                     for (int c = 0; c < CH; ++c) {
-                        const ck_vec<float, 4> wa = *reinterpret_cast<const ck_vec<float, 4>*>(wt + c * K);
-                        const ck_vec<float, 4> wb = *reinterpret_cast<const ck_vec<float, 4>*>(wt + c * K + 4);
+                        const ck_vec<float, 4> wa = *reinterpret_cast<const ck_vec<float, 4>*>(wt + c * KP);
+                        const ck_vec<float, 4> wb = *reinterpret_cast<const ck_vec<float, 4>*>(wt + c * KP + 4);
 #pragma unroll
                         for (int q = 0; q < WIN_PIXELS; ++q) {
 #pragma unroll
@@ -99,10 +101,16 @@ CK_DEV void ck_window(const CkArgs& a, const float* wl) {
             if (p >= pixels) continue;
             const ck_d4 px = ck_split4(p, pr);
             const ck_idx out = px.v[0] * ys_n + px.v[1] * ys_d + px.v[2] * ys_h + px.v[3] * ys_w + y0;
-            ck_vec<OT, 8> o;
+            if (KP == K) {
+                ck_vec<OT, 8> o;
 #pragma unroll
-            for (int d = 0; d < 8; ++d) o.v[d] = ck_final(a, out + d, acc[q][d]);
-            *reinterpret_cast<ck_vec<OT, 8>*>(y + out) = o;
+                for (int d = 0; d < 8; ++d) o.v[d] = ck_final(a, out + d, acc[q][d]);
+                *reinterpret_cast<ck_vec<OT, 8>*>(y + out) = o;
+            } else {
+#pragma unroll
+                for (int d = 0; d < 8; ++d)
+                    if (8 * j + d < K) y[out + d] = ck_final(a, out + d, acc[q][d]);
+            }
         }
     }
 }
@@ -110,15 +118,17 @@ CK_DEV void ck_window(const CkArgs& a, const float* wl) {
 CK_ENTRY_THREADS(window, WIN_BLOCK, WIN_BLOCKS)(const CK_GRID_CONST CkArgs a) {
     extern __shared__ __align__(16) unsigned char ck_smem[];
     float* wl = reinterpret_cast<float*>(ck_smem);
-    const int C = (int)a.C, K = (int)a.K, fy = (int)a.Y, fx = (int)a.X;
+    const int C = (int)a.C, K = (int)a.K, KP = (K + 7) & ~7, fy = (int)a.Y, fx = (int)a.X;
     const int rows = (int)(a.Z * a.Y * a.X) * C;
     const ck_i64 g = blockIdx.y;
     const BT* w = reinterpret_cast<const BT*>(a.w);
-    // Row r = tap · C + c of the LDS weights holds input channel c's weight for each output.
-    for (int e = threadIdx.x; e < rows * K; e += WIN_BLOCK) {
-        const int r = e / K, k = e - r * K, tap = r / C, c = r - tap * C;
+    // Row r = tap · C + c of the LDS weights holds input channel c's weight for each output,
+    // zeros for the channels that pad the last vector.
+    for (int e = threadIdx.x; e < rows * KP; e += WIN_BLOCK) {
+        const int r = e / KP, k = e - r * KP, tap = r / C, c = r - tap * C;
         const int tz = tap / (fy * fx), ty = tap / fx % fy, tx = tap % fx;
-        wl[e] = ck_to_float(w[g * a.ws_g + k * a.ws_k + c * a.ws_c + tz * a.ws_z + ty * a.ws_y + tx * a.ws_x]);
+        wl[e] = k < K ? ck_to_float(w[g * a.ws_g + k * a.ws_k + c * a.ws_c + tz * a.ws_z + ty * a.ws_y + tx * a.ws_x])
+                      : 0.0f;
     }
     __syncthreads();
     switch (C) {

@@ -215,13 +215,22 @@ impl RawTree {
 }
 
 impl Tree {
-    /// Adds the tree's value for each of [`LANES`] rows to `out`.
+    /// Adds the tree's value for each of [`LANES`] rows to `out`, rows at least as long as the
+    /// model's features (which [`Gbdt::add_trees`] asserts).
     fn add_to(&self, rows: &[&[f64]; LANES], out: &mut [f64; LANES]) {
         let mut at = [0u16; LANES];
         for _ in 0..self.depth {
             for l in 0..LANES {
-                let n = &self.nodes[at[l] as usize];
-                let v = rows[l][n.split as usize];
+                debug_assert!(usize::from(at[l]) < self.nodes.len());
+                // SAFETY: `at` starts at the root (node 0; a tree with a split has nodes, and
+                // one without walks no step) and moves only to children, which `RawTree::check`
+                // proved are nodes of the tree.
+                let n = unsafe { self.nodes.get_unchecked(usize::from(at[l])) };
+                debug_assert!(usize::from(n.split) < rows[l].len());
+                // SAFETY: an internal node's split is one of the model's features (`check`,
+                // and `Gbdt::over` maps it into the names the model reads); a leaf's is 0, and a
+                // tree with a split reads at least one feature. Every row holds them all.
+                let v = unsafe { *rows[l].get_unchecked(usize::from(n.split)) };
                 let left = (v <= n.threshold) | (n.nan_left & v.is_nan());
                 at[l] = n.child[usize::from(!left)];
             }

@@ -8,8 +8,8 @@
 //! compared with the fastest: the choice [`Registry::select_for`] makes among the measured instances for a back
 //! end targeting sm_90, whose model ranking walks every tree only for the runs that lead after
 //! the first trees. The mean, median, P10 and worst of best ÷ chosen must reach what selection is
-//! asked for (97 %, 99 %, 90 %, 60 %), or where an op stands short of it, what the shipped model
-//! reaches.
+//! asked for (97 %, 99 %, 90 %, 60 %) in every op; each data type's figures are printed beside
+//! them.
 //!
 //! `runtime/tests/fixtures/models/suite_<op>.json` holds the same for the shapes of the shared
 //! suite (`bench/shapes.json`) that an H200 timed with every supporting instance: there the
@@ -113,10 +113,6 @@ fn check(op: Op, floor: [f64; 4]) {
 
 /// What selection is asked for: 97 %, 99 %, 90 % and 60 %.
 const TARGET: [f64; 4] = [0.97, 0.99, 0.90, 0.60];
-/// Backward data stands short of the target in its mean and (by rounding) its worst: the
-/// floor there is what the shipped model reaches, so that a change of features or models that
-/// loses ground fails.
-const BACKWARD_DATA: [f64; 4] = [0.965, 0.99, 0.90, 0.59];
 
 #[test]
 fn forward_choices_reach_the_fastest_on_held_out_networks() {
@@ -125,7 +121,7 @@ fn forward_choices_reach_the_fastest_on_held_out_networks() {
 
 #[test]
 fn backward_data_choices_reach_the_fastest_on_held_out_networks() {
-    check(Op::BwdData, BACKWARD_DATA);
+    check(Op::BwdData, TARGET);
 }
 
 #[test]

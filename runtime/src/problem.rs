@@ -347,8 +347,17 @@ impl ConvProblem {
             (Role::Weight, self.dtype.weight),
             (Role::Output, self.dtype.output),
         ] {
-            let desc = self.desc(role)?;
-            let elements = desc.elements();
+            // The descriptor's element count without building it (selection validates each
+            // form of a problem): with the layouts checked above, its only error is an
+            // overflow, which `desc` then reports.
+            let Some(elements) = self.packed_elements(role) else {
+                let too_large = ProblemError::TooLarge {
+                    role,
+                    elements: u64::MAX,
+                    dtype,
+                };
+                return Err(self.desc(role).err().unwrap_or(too_large));
+            };
             if elements
                 .checked_mul(dtype.bytes() as u64)
                 .is_none_or(|b| b > isize::MAX as u64)
@@ -361,6 +370,27 @@ impl ConvProblem {
             }
         }
         Ok(())
+    }
+
+    /// The element count of a tensor's packed descriptor ([`Self::desc`]), `None` where the
+    /// descriptor would overflow (a product past `u64`, or past the `isize` offsets of 8-byte
+    /// elements).
+    fn packed_elements(&self, role: Role) -> Option<u64> {
+        let (outer, channel) = match role {
+            Role::Input => (self.n, self.c),
+            Role::Weight => (self.k, self.c),
+            Role::Output => (self.n, self.k),
+        };
+        let spatial = (0..self.ndim as usize).map(|d| match role {
+            Role::Input => self.input[d],
+            Role::Weight => self.filter[d],
+            Role::Output => self.output_at(d),
+        });
+        [self.g, outer, channel]
+            .into_iter()
+            .chain(spatial)
+            .try_fold(1u64, u64::checked_mul)
+            .filter(|&e| e <= isize::MAX as u64 / 8)
     }
 
     /// Descriptor of one of the three tensors.

@@ -709,6 +709,25 @@ mod tests {
     }
 
     #[test]
+    fn element_counts_are_the_descriptors() {
+        for text in [
+            "fwd 1d G=3 N=2 K=5 C=7 filter=3 input=11 stride=2 pad=1",
+            "bwd_data 2d G=1 N=4 K=6 C=9 filter=3x2 input=13x8 dilation=2 pad=2",
+            "bwd_weight 3d G=2 N=1 K=4 C=3 filter=3x3x1 input=6x7x5 stride=2x1x1 pad=1",
+        ] {
+            let p = ConvProblem::parse(text).unwrap();
+            for role in [Role::Input, Role::Weight, Role::Output] {
+                let desc = p.desc(role).unwrap();
+                assert_eq!(
+                    p.packed_elements(role),
+                    Some(desc.elements()),
+                    "{text} {role}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn json_round_trip_validates() {
         let p = base();
         let text = serde_json::to_string(&p).unwrap();

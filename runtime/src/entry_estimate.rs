@@ -566,7 +566,7 @@ mod tests {
         );
         let dev = h200();
         let p = ConvProblem::parse("fwd 2d G=13 N=8 K=8 C=8 filter=3x3 input=28x28 pad=1").unwrap();
-        let padded = Formulation::Padded(p.groups_padded(8).unwrap());
+        let padded = Formulation::Padded(p.groups_padded(8).unwrap().into());
         let e = entry_estimate(&inst, &padded, &p, &dev);
         assert_eq!(e.copies_us, 0.0);
         assert_eq!(e.streamed, dconv_mma_us(&inst, &p));
@@ -578,7 +578,7 @@ mod tests {
         };
         let copies =
             pd.copies() as f64 * COPY_LAUNCH_US + pd.copy_bytes() as f64 / COPY_BYTES_PER_US;
-        let e = entry_estimate(&inst, &Formulation::Padded(pd), &rgb, &dev);
+        let e = entry_estimate(&inst, &Formulation::Padded(pd.into()), &rgb, &dev);
         assert!(copies > 0.0 && (e.copies_us - copies).abs() < 1e-9, "{e:?}");
     }
 }

@@ -424,7 +424,7 @@ mod tests {
         let narrow = wide.clone();
         let narrow = forced(&narrow, |i| i.tile.n /= 2);
         let p = ConvProblem::parse("bwd_weight 2d N=4 K=32 C=64 filter=3 input=14 pad=1").unwrap();
-        let t = Formulation::Transposed(p.transposed().unwrap());
+        let t = Formulation::Transposed(p.transposed().unwrap().into());
         let dev = DeviceModel::default();
         let runs = [
             (&wide, &Formulation::Direct),

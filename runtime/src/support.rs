@@ -34,6 +34,7 @@ use ck_compiler::model::{ConvSpec, DataType, Kind, Layout, Op};
 use serde::Serialize;
 use std::cell::OnceCell;
 use std::fmt;
+use std::sync::Arc;
 
 /// The rule an unsupported problem breaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -127,20 +128,22 @@ pub fn supports_on(inst: &Checked, p: &ConvProblem, dev: &DeviceModel) -> Result
     formulation(inst, p, dev).map(drop)
 }
 
-/// How an instance runs a problem it supports.
+/// How an instance runs a problem it supports. The problems it runs are shared with the
+/// problem's other instances (selection judges hundreds against one problem's forms): a
+/// formulation is a pointer, not a copy of a problem's six dimension lists.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Formulation {
     /// As stated.
     Direct,
     /// As its transpose ([`ConvProblem::transposed`]), which the instance supports as stated.
-    Transposed(ConvProblem),
+    Transposed(Arc<ConvProblem>),
     /// As its fold ([`ConvProblem::folded`]: the same tensors, the last spatial stride in the
     /// channels), which the instance supports as stated.
-    Folded(ConvProblem),
+    Folded(Arc<ConvProblem>),
     /// On copies of some of its tensors with the channels `C` or `K` padded
     /// ([`ConvProblem::padded`]) or the groups `G` ([`ConvProblem::groups_padded`]), whose
     /// problem the instance supports as stated.
-    Padded(Padded),
+    Padded(Arc<Padded>),
 }
 
 /// How an instance runs a problem, without the problem it runs.
@@ -196,8 +199,8 @@ pub(crate) struct Forms<'p> {
     problem: &'p ConvProblem,
     /// Why the problem is impossible, if it is: no instance supports it.
     invalid: Option<String>,
-    folded: Option<ConvProblem>,
-    transposed: Option<ConvProblem>,
+    folded: Option<Arc<ConvProblem>>,
+    transposed: Option<Arc<ConvProblem>>,
     /// [`ConvProblem::padded`] to vectors of 1, 2, 4, 8 and 16 channels (C, then K), derived on
     /// first use, each with its 2 GB rule.
     padded: [[PaddedForm; 5]; 5],
@@ -211,35 +214,39 @@ pub(crate) struct Forms<'p> {
 /// A problem's 2 GB rule, decided on first use.
 type Sizes = OnceCell<Result<(), Unsupported>>;
 /// A padded form and its 2 GB rule, derived on first use (none where padding changes nothing).
-type PaddedForm = OnceCell<Option<(Padded, Sizes)>>;
+type PaddedForm = OnceCell<Option<(Arc<Padded>, Sizes)>>;
 
 impl<'p> Forms<'p> {
     pub(crate) fn of(problem: &'p ConvProblem) -> Forms<'p> {
         Forms {
             problem,
             invalid: problem.validate().err().map(|e| e.to_string()),
-            folded: problem.folded(),
-            transposed: problem.transposed(),
+            folded: problem.folded().map(Arc::new),
+            transposed: problem.transposed().map(Arc::new),
             padded: Default::default(),
             grouped: Default::default(),
             sizes: Default::default(),
         }
     }
 
-    fn padded(&self, vc: u64, vk: u64) -> Option<&(Padded, Sizes)> {
+    fn padded(&self, vc: u64, vk: u64) -> Option<&(Arc<Padded>, Sizes)> {
         let slot = |v: u64| [1, 2, 4, 8, 16].iter().position(|&w| w == v);
         self.padded[slot(vc)?][slot(vk)?]
-            .get_or_init(|| self.problem.padded(vc, vk).map(|pd| (pd, Sizes::new())))
+            .get_or_init(|| {
+                self.problem
+                    .padded(vc, vk)
+                    .map(|pd| (Arc::new(pd), Sizes::new()))
+            })
             .as_ref()
     }
 
-    fn groups_padded(&self, merge: u64) -> Option<&(Padded, Sizes)> {
+    fn groups_padded(&self, merge: u64) -> Option<&(Arc<Padded>, Sizes)> {
         let slot = [2, 4, 8, 16].iter().position(|&m| m == merge)?;
         self.grouped[slot]
             .get_or_init(|| {
                 self.problem
                     .groups_padded(merge)
-                    .map(|pd| (pd, Sizes::new()))
+                    .map(|pd| (Arc::new(pd), Sizes::new()))
             })
             .as_ref()
     }

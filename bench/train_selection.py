@@ -6,20 +6,21 @@ A development tool (LightGBM and NumPy from PyPI); neither the build nor the tes
     venv/bin/python bench/train_selection.py TABLE.csv [TABLE.csv ...] \
         [--corpus SHAPES.json ...] --out MODEL_DIR [--holdout 0.2] [--seed 1]
 
-One LightGBM regressor per op predicts log2 of an instance's microseconds from its features
-(the table's columns after `us`), the runs of entries that stream a problem and of padded
-copies included: their analytic estimates are features. The shapes files (default: bench/networks/corpus.json
-and its variants.json) name each layer's models; runs of shapes they do not name (the benchmark
-suite's) are left out, so that the suite scores the models out of sample. The validation split
-holds out whole networks: a shape whose models are all held out is validation, one with any
-trained model is training, so no layer of a validation network is ever trained on. For each
-validation (shape, op) the instance ranked first as selection ranks (the model's time, a run
-on an entry that streams the problem leaning on the entry's estimate) is looked up in the
-measured times and compared with the fastest: mean / median / P10 / worst of best ÷ chosen, next to the analytic cost model's
-choice (the `log2_cost` feature) on the same rows. Each model is written as
-MODEL_DIR/<op>.json in the format `runtime/src/gbdt.rs` evaluates, with the validation rows'
-features and LightGBM's predictions in MODEL_DIR/<op>_validation.json and the validation
-problems' measured times in MODEL_DIR/<op>_selection.json.
+One LightGBM regressor per op predicts log2 of an instance's microseconds from its features (the
+table's columns after `us`), the runs of entries that stream a problem and of padded copies
+included: their analytic estimates are features. The shapes files (default:
+bench/networks/corpus.json and its variants.json) name each layer's models; runs of shapes they
+do not name (the benchmark suite's) are left out, so that the suite scores the models out of
+sample. The validation split holds out whole networks: a shape whose models are all held out is
+validation, one with any trained model is training, so no layer of a validation network is ever
+trained on. For each validation (shape, op) the instance ranked first as selection ranks (the
+model's time, a run on an entry that streams the problem leaning on the entry's estimate) is
+looked up in the measured times and compared with the fastest: mean / median / P10 / worst of
+best ÷ chosen, next to the analytic cost model's choice (the `log2_cost` feature) on the same
+rows. Each model is written as MODEL_DIR/<op>.json in the format `runtime/src/gbdt.rs`
+evaluates, with the validation rows' features and LightGBM's predictions in
+MODEL_DIR/<op>_validation.json and the validation problems' measured times in
+MODEL_DIR/<op>_selection.json.
 
     venv/bin/python bench/train_selection.py --fixture runtime/tests/fixtures/gbdt_small.json
 

@@ -10,7 +10,7 @@
 
 use ck_compiler::model::{Arch, DataType, Op};
 use ck_runtime::testing::Selecting;
-use ck_runtime::{ConvProblem, DeviceModel, Registry, shapes};
+use ck_runtime::{ConvProblem, Registry, shapes};
 use std::time::Instant;
 
 /// Microseconds a problem, the least of five passes (a shared machine's noise only adds).
@@ -31,11 +31,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/networks/sample.json").into()
     });
     let layers = shapes::parse(&std::fs::read_to_string(&path)?)?;
-    let dev = DeviceModel {
-        arch: None,
-        compute_units: 132,
-        occupancy: 2,
-    };
+    let dev = ck_runtime::testing::h200();
     let mut reg = Registry::new(dev);
     reg.extend(ck_instances::all().iter().cloned(), 0)?;
     // Selects as the CUDA back end on an sm_90 card: the same target and the same acceptance

@@ -376,32 +376,41 @@ impl ConvProblem {
     /// descriptor would overflow (a product past `u64`, or past the `isize` offsets of 8-byte
     /// elements).
     fn packed_elements(&self, role: Role) -> Option<u64> {
+        self.lengths(role)
+            .try_fold(1u64, u64::checked_mul)
+            .filter(|&e| e <= isize::MAX as u64 / 8)
+    }
+
+    /// A tensor's logical lengths, `[G, N or K, C or K, spatial…]`, as its descriptor holds them.
+    fn lengths(&self, role: Role) -> impl Iterator<Item = u64> + '_ {
         let (outer, channel) = match role {
             Role::Input => (self.n, self.c),
             Role::Weight => (self.k, self.c),
             Role::Output => (self.n, self.k),
         };
-        let spatial = (0..self.ndim as usize).map(|d| match role {
+        // The stated lists as they are (a problem not yet validated may have the wrong count,
+        // which the descriptor reports).
+        let dims = match role {
+            Role::Input => self.input.len(),
+            Role::Weight => self.filter.len(),
+            Role::Output => self.ndim as usize,
+        };
+        let spatial = (0..dims).map(move |d| match role {
             Role::Input => self.input[d],
             Role::Weight => self.filter[d],
             Role::Output => self.output_at(d),
         });
-        [self.g, outer, channel]
-            .into_iter()
-            .chain(spatial)
-            .try_fold(1u64, u64::checked_mul)
-            .filter(|&e| e <= isize::MAX as u64 / 8)
+        [self.g, outer, channel].into_iter().chain(spatial)
     }
 
     /// Descriptor of one of the three tensors.
     pub fn desc(&self, role: Role) -> Result<TensorDesc, ProblemError> {
-        let (layout, outer, channel, spatial) = match role {
-            Role::Input => (self.layout.input, self.n, self.c, self.input.clone()),
-            Role::Weight => (self.layout.weight, self.k, self.c, self.filter.clone()),
-            Role::Output => (self.layout.output, self.n, self.k, self.output()),
+        let layout = match role {
+            Role::Input => self.layout.input,
+            Role::Weight => self.layout.weight,
+            Role::Output => self.layout.output,
         };
-        let mut lengths = vec![self.g, outer, channel];
-        lengths.extend(spatial);
+        let lengths: Vec<u64> = self.lengths(role).collect();
         Ok(TensorDesc::packed(role, layout, &lengths)?)
     }
 

@@ -3,8 +3,9 @@
 //! H100-sized device: no layer of those networks is refused.
 
 use ck_compiler::model::{DataType, Op};
+use ck_runtime::Registry;
 use ck_runtime::shapes::{self, Shape};
-use ck_runtime::{DeviceModel, Registry};
+use ck_runtime::testing::h200;
 use std::collections::BTreeMap;
 
 fn corpus() -> Vec<Shape> {
@@ -15,11 +16,7 @@ fn corpus() -> Vec<Shape> {
 
 #[test]
 fn every_corpus_layer_has_an_instance_in_every_op_it_needs() {
-    let device = DeviceModel {
-        arch: None,
-        compute_units: 132,
-        occupancy: 2,
-    };
+    let device = h200();
     let mut registry = Registry::new(device);
     registry
         .extend(ck_instances::all().iter().cloned(), 0)

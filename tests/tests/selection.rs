@@ -5,9 +5,9 @@
 //! instance that verified on one card, an H200 or an H100 (`bench/train_selection.py` writes it
 //! from `bench/selection/`). For each problem the instance the runtime ranks first among the
 //! measured ones, as the CUDA back end on an sm_90 card ranks, is looked up in the times and
-//! compared with the fastest: the choice [`Registry::select_for`] makes among the measured instances for a back
-//! end targeting sm_90, whose model ranking walks every tree only for the runs that lead after
-//! the first trees. The mean, median, P10 and worst of best ÷ chosen must reach what selection is
+//! compared with the fastest: the choice [`Registry::select_for`] makes among the measured
+//! instances for a back end targeting sm_90, whose model ranking walks every tree only for the
+//! runs that lead after the first trees. The mean, median, P10 and worst of best ÷ chosen must reach what selection is
 //! asked for (97 %, 99 %, 90 %, 60 %) in every op; each data type's figures are printed beside
 //! them.
 //!
@@ -18,8 +18,9 @@
 
 use ck_compiler::model::{Arch, Op};
 use ck_runtime::testing::Selecting;
+use ck_runtime::testing::h200;
 use ck_runtime::timings::Spread;
-use ck_runtime::{ConvProblem, DeviceModel, Registry};
+use ck_runtime::{ConvProblem, Registry};
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -59,11 +60,7 @@ fn fractions(op: Op, f: &Value) -> Vec<(f64, String)> {
             .map(|r| (r[0].as_str().unwrap(), r[1].as_f64().unwrap()))
             .collect();
         let best = times.values().copied().fold(f64::INFINITY, f64::min);
-        let mut registry = Registry::new(DeviceModel {
-            arch: None,
-            compute_units: 132,
-            occupancy: 2,
-        });
+        let mut registry = Registry::new(h200());
         let measured = ck_instances::all()
             .iter()
             .filter(|i| times.contains_key(i.name.as_str()))

@@ -26,22 +26,21 @@ const WIN_LDS_BYTES: u64 = 48 * 1024;
 /// entry), one group of them is not. Selection estimates such runs by their bytes and
 /// multiply-adds.
 pub fn window_suits(dims: &ConvDims) -> bool {
-    let taps: u64 = dims.filter.iter().product();
     let pixels = dims.n * dims.output.iter().product::<u64>();
     dims.op == Op::Fwd
         && !dims.transposed
         && (1..=4).contains(&dims.c)
         && (dims.k >= 8 || dims.g == 1)
         && dims.k.div_ceil(8) <= WIN_BLOCK
-        && window_lds(dims, taps) <= WIN_LDS_BYTES
+        && window_lds(dims) <= WIN_LDS_BYTES
         && pixels <= (i32::MAX as u64) / 2
         && dims.g <= MAX_GRID_Y
 }
 
-/// LDS bytes of a group's fp32 weights, `taps` filter taps by C by K padded to whole 8-channel
+/// LDS bytes of a group's fp32 weights: the filter's taps by C by K padded to whole 8-channel
 /// vectors.
-fn window_lds(dims: &ConvDims, taps: u64) -> u64 {
-    taps * dims.c * dims.k.next_multiple_of(8) * 4
+fn window_lds(dims: &ConvDims) -> u64 {
+    dims.filter.iter().product::<u64>() * dims.c * dims.k.next_multiple_of(8) * 4
 }
 
 impl KernelConfig {
@@ -62,7 +61,7 @@ impl KernelConfig {
         let whole = dims.k.is_multiple_of(8);
         let aligned =
             get(ys, 'K') == 1 && (!whole || ys.iter().all(|&(l, st)| l == 'K' || st % 8 == 0));
-        let lds = window_lds(dims, dims.filter.iter().product());
+        let lds = window_lds(dims);
         let fits = self.has_window()
             && window_suits(dims)
             && self.a.op == pass

@@ -42,11 +42,12 @@ META = ["shape", "problem", "instance", "card", "us"]
 ENTRY_WEIGHT = 0.25
 
 # Learning rate and boosting rounds of each op's model where they differ from the defaults
-# (0.1, 300); --rate and --rounds override them. Backward data learns at half the rate over
-# twice the rounds: on five other seeds' splits by network it chose as well or better on every
-# figure (docs/performance.md, "Backward data at half the rate"). The others stay at the
-# defaults: twice the trees would put backward weight's selection past its host budget.
-OP_PARAMS = {"bwd_data": {"rate": 0.05, "rounds": 600}}
+# (0.1, 300); --rate and --rounds override them. Forward and backward data learn at half the
+# rate over twice the rounds: on five other seeds' splits by network they chose better in mean
+# on every split and in P10 on most (docs/performance.md, "Half the rate, twice the rounds").
+# Backward weight stays at the defaults: twice its trees would put its selection past its host
+# budget.
+OP_PARAMS = {"fwd": {"rate": 0.05, "rounds": 600}, "bwd_data": {"rate": 0.05, "rounds": 600}}
 
 
 def ranked(raw, xs, feats):

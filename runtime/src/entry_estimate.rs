@@ -16,7 +16,8 @@ use ck_compiler::ir::Checked;
 use ck_compiler::kernel::{
     ConvDims, DeviceInfo, EntryKind, KernelConfig, NO_CLUSTERS, Step, dconv_mma_suits,
     dconv_strip_rows, dconv_window, dconv_window_stride, depthwise_rows_suit, pointwise_mma_suits,
-    pointwise_suits, rows_computed_taps, stride_phases, takes_stride_phases, window_suits,
+    pointwise_suits, rows_computed_taps, stride_phases, takes_stride_phases, window_mma_suits,
+    window_suits,
 };
 use ck_compiler::model::{Arch, ConvSpec, DataType, ElementOp, Op};
 
@@ -108,8 +109,10 @@ fn pointwise_us(inst: &Checked, q: &ConvProblem) -> Option<f64> {
 
 /// The estimate of a run of `q` on the window forward entry, where `inst`'s kernel takes it
 /// there (forward, scalar loads of both operands, no merged groups, plain loads,
-/// [`window_suits`]): a launch, the input's and output's bytes, and the multiply-adds on the
-/// SIMT lanes (of the outputs padded to whole 8-channel vectors, which the lanes compute).
+/// [`window_suits`]): a launch, the input's and output's bytes, and on tensor cores (16-bit
+/// operands of one type, [`window_mma_suits`]) the window values each pixel gathers (padded to
+/// whole 16-value steps), on the SIMT lanes the multiply-adds (of the outputs padded to whole
+/// 8-channel vectors, which the lanes compute).
 fn window_us(inst: &Checked, q: &ConvProblem) -> Option<f64> {
     let [va, vb, _] = vectors(inst);
     if inst.op != Op::Fwd || va != 1 || vb != 1 || inst.work.merge_groups > 1 || !plain_loads(inst)
@@ -122,6 +125,15 @@ fn window_us(inst: &Checked, q: &ConvProblem) -> Option<f64> {
     let bytes = px(dims.input) * dims.c as f64 * elem(Role::Input)
         + px(dims.output) * dims.k as f64 * elem(Role::Output);
     let taps = dims.filter.iter().product::<u64>();
+    let [a, b] = [Role::Input, Role::Weight].map(|r| q.dtype_of(r));
+    if a == b && a.bytes() == 2 && window_mma_suits(&dims) {
+        let gathers = px(dims.output) * (taps * dims.c).next_multiple_of(16) as f64;
+        return Some(
+            WINDOW_MMA_LAUNCH_US
+                + bytes / WINDOW_MMA_BYTES_PER_US
+                + gathers / WINDOW_MMA_GATHERS_PER_US,
+        );
+    }
     let fmas = px(dims.output) * (taps * dims.c * dims.k.next_multiple_of(8)) as f64;
     Some(WINDOW_LAUNCH_US + bytes / WINDOW_BYTES_PER_US + fmas / WINDOW_FMAS_PER_US)
 }
@@ -314,6 +326,11 @@ const POINTWISE_MMA_BF16: MmaTerms = MmaTerms {
 const WINDOW_LAUNCH_US: f64 = 11.0;
 const WINDOW_BYTES_PER_US: f64 = 3.3e6;
 const WINDOW_FMAS_PER_US: f64 = 9.8e6;
+/// Its terms on tensor cores, fitted to its runs on an H100 (`docs/performance.md`): a launch,
+/// bytes and gathered window values a microsecond.
+const WINDOW_MMA_LAUNCH_US: f64 = 4.5;
+const WINDOW_MMA_BYTES_PER_US: f64 = 1.74e6;
+const WINDOW_MMA_GATHERS_PER_US: f64 = 1.03e6;
 
 /// What the estimate of a run on padded copies adds for each copy: a launch, and its bytes at
 /// about two thirds of an H100's memory bandwidth.
@@ -324,6 +341,47 @@ const COPY_BYTES_PER_US: f64 = 2.2e6;
 mod tests {
     use super::*;
     use crate::testing::{changed, h200};
+
+    /// Runs on the window entry are estimated by their bytes and gathered window values on
+    /// tensor cores (16-bit operands, at most 64 outputs), by their bytes and multiply-adds on
+    /// the SIMT lanes; kernels without the entry get none.
+    #[test]
+    fn window_runs_are_estimated_by_their_bytes_and_window_values() {
+        use crate::testing::{Variant, instance};
+        let scalar = |i: &mut ck_compiler::ir::Instance| {
+            i.a.src_vector = 1;
+            i.b.src_vector = 1;
+        };
+        let inst = changed(&instance(Variant::FwdXdl), scalar);
+        let stem = |dtype: &str, k: u64| {
+            ConvProblem::parse(&format!(
+                "fwd 2d N=2 K={k} C=3 filter=3x3 input=16x16 stride=2 pad=1 dtype={dtype}"
+            ))
+            .unwrap()
+        };
+        // 2 · 8 · 8 output pixels, 27 values a window padded to 32.
+        let pixels = 128.0;
+        let bytes = |k: f64, elem: f64| (512.0 * 3.0 + pixels * k) * elem;
+        let mma = WINDOW_MMA_LAUNCH_US
+            + bytes(32.0, 2.0) / WINDOW_MMA_BYTES_PER_US
+            + pixels * 32.0 / WINDOW_MMA_GATHERS_PER_US;
+        let got = window_us(&inst, &stem("fp16", 32)).unwrap();
+        assert!((got - mma).abs() < 1e-9 * mma, "{got} against {mma}");
+        let simt = |k: f64, elem: f64| {
+            WINDOW_LAUNCH_US
+                + bytes(k, elem) / WINDOW_BYTES_PER_US
+                + pixels * 27.0 * (k / 8.0).ceil() * 8.0 / WINDOW_FMAS_PER_US
+        };
+        for (p, want) in [
+            (stem("fp32", 32), simt(32.0, 4.0)),
+            (stem("fp16", 72), simt(72.0, 2.0)),
+        ] {
+            let got = window_us(&inst, &p).unwrap();
+            assert!((got - want).abs() < 1e-9 * want, "{got} against {want}");
+        }
+        let vector = instance(Variant::FwdXdl);
+        assert_eq!(window_us(&vector, &stem("fp16", 32)), None);
+    }
 
     /// Runs on the pointwise entry are estimated by their bytes and products on tensor cores
     /// (16-bit operands, at most 256 source channels), by their bytes, multiply-adds and

@@ -480,7 +480,9 @@ pub fn shapes(inst: &Checked) -> Vec<Shape> {
     // Scalar-load forward kernels run few input channels on their window entry: a strided
     // three-channel stem whose output vectors do not divide the workgroup, one channel a group
     // through a dilated filter with a one-sided pad, and an output count that leaves the last
-    // vector partial.
+    // vector partial. On tensor cores also: a 7x7 stem of ten window steps whose pixels end
+    // mid-pass (3-D: past the window the entry takes, the SIMT lanes), and more outputs than
+    // it takes (the SIMT lanes), the last vector partial.
     if inst.op == Op::Fwd && v == 1 && m == 1 {
         shapes.extend([
             Shape {
@@ -513,6 +515,29 @@ pub fn shapes(inst: &Checked) -> Vec<Shape> {
                 c: 3,
                 filter: 3,
                 input: 7,
+                ..base
+            },
+            Shape {
+                what: "few input channels, a 7x7 stem",
+                g: 1,
+                n: 3,
+                k: 64,
+                c: 3,
+                filter: 7,
+                input: 13,
+                stride: 2,
+                lpad: 3,
+                rpad: 2,
+                ..base
+            },
+            Shape {
+                what: "few input channels, wide outputs",
+                g: 1,
+                n: 2,
+                k: 100,
+                c: 2,
+                filter: 3,
+                input: 9,
                 ..base
             },
         ]);

@@ -84,11 +84,12 @@ pub enum Walk {
 }
 
 /// [`Walk::Fastest`]'s stages, as fractions of the model's trees and the runs kept for the next:
-/// every run walks the first thirtieth of the trees, the 40 fastest by that estimate up to a
-/// sixth, the 16 fastest of those up to 2/5, and the 8 fastest of those the rest. Boosting's
-/// first trees carry most of a prediction, later ones refine it; keeping many runs after the
-/// first few trees misses fewer than walking more trees with every run.
-const CASCADE: [((usize, usize), usize); 3] = [((1, 30), 40), ((1, 6), 16), ((2, 5), 8)];
+/// every run walks the first sixtieth of the trees, the 24 fastest by that estimate up to an
+/// eighth, the 10 fastest of those up to a third, and the 5 fastest of those the rest.
+/// Boosting's first trees carry most of a prediction, later ones refine it; keeping many runs
+/// after the first few trees misses fewer than walking more trees with every run. The stages
+/// keep a new problem's selection within its host budget with models of 600 trees.
+const CASCADE: [((usize, usize), usize); 3] = [((1, 60), 24), ((1, 8), 10), ((1, 3), 5)];
 
 /// How much of a streamed run's log2 prediction is its entry's analytic estimate, the rest the
 /// model's (`bench/train_selection.py` ranks its validation runs the same way). The estimates,

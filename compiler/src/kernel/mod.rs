@@ -18,7 +18,7 @@ pub use launch::{
     Buffers, ConvDims, DCONV_BAND_LDS, EntryKind, LaunchPlan, PlanError, RowMap, Staged,
     StagedCopy, Step, StridePhase, Transpose, ZeroTarget, dconv_mma_suits, dconv_strip_rows,
     dconv_window, dconv_window_stride, depthwise_rows_suit, pointwise_mma_suits, pointwise_suits,
-    rows_computed_taps, stride_phases, takes_stride_phases, window_suits,
+    rows_computed_taps, stride_phases, takes_stride_phases, window_mma_suits, window_suits,
 };
 pub use operand::{Elem, OperandCfg};
 pub use tma::{MapKind, TensorMap, box_channels, tensor_maps, tma_mode};

@@ -213,15 +213,17 @@ impl CudaBackend {
             .iter()
             .map(|e| Ok((e.kind, module.load_function(&e.symbol)?)))
             .collect::<Result<Vec<_>, CudaError>>()?;
-        // The main, sliced, tensor-core pointwise and small-channel entries may need more than
-        // the default 48 KB of dynamic LDS (the pointwise one up to the device's limit, by the
-        // problem's channels; the small-channel one for depthwise bands).
+        // The main, sliced, tensor-core pointwise and window and small-channel entries may need
+        // more than the default 48 KB of dynamic LDS (the tensor-core ones up to the device's
+        // limit, by the problem's channels and window; the small-channel one for depthwise
+        // bands).
         let main = gpu::entry_function(&functions, EntryKind::Main, &kernel.name)?;
         let entry = |kind| functions.iter().find(|(k, _)| *k == kind).map(|(_, f)| f);
         let limits = [
             (Some(main), kernel.config.lds_bytes_on(&self.device)),
             (entry(EntryKind::Sliced), kernel.config.sliced_lds_bytes()),
             (entry(EntryKind::PointwiseMma), self.device.max_lds_bytes),
+            (entry(EntryKind::WindowMma), self.device.max_lds_bytes),
             (
                 entry(EntryKind::Direct),
                 (DCONV_BAND_LDS as u32).min(self.device.max_lds_bytes),

@@ -66,7 +66,12 @@ pub fn emit_hip(inst: &Checked) -> Result<HipKernel, PortableError> {
     ]
     .into_iter()
     .filter(|_| config.has_pointwise());
-    let window = config.has_window().then_some((EntryKind::Window, "window"));
+    let window = [
+        (EntryKind::Window, "window"),
+        (EntryKind::WindowMma, "window_mma"),
+    ]
+    .into_iter()
+    .filter(|_| config.has_window());
     let transpose = config
         .weights_transposed()
         .then_some((EntryKind::Transpose, "transpose"));

@@ -2077,6 +2077,60 @@ fn scalar_load_forward_kernels_run_few_input_channels_on_their_window_entry() {
             EntryKind::Main
         );
     }
+    // On NVIDIA sm_80+ with 16-bit operands the window is a GEMM row of tensor-core steps:
+    // 147 values in 10 steps of 16, the weights' fragments of 3 output tiles, the tap table
+    // and four warps' fp32 tiles of 16 pixels by 24 + 8 channels; a warp takes 32 pixels a
+    // pass (196 pixels: two workgroups).
+    assert!(kernel.entry(EntryKind::WindowMma).is_some());
+    assert!(kernel.source.contains("CK_ENTRY_THREADS(window_mma,"));
+    let plan = kernel.plan(&stem, &NV).unwrap();
+    assert_eq!(launches(&plan), [EntryKind::WindowMma]);
+    let lds = 10 * 3 * 32 * 8 + 10 * 16 * 16 + 4 * 16 * 32 * 4;
+    assert!(matches!(
+        plan.steps[0],
+        Step::Launch { grid: [2, 2, 1], block: [128, 1, 1], lds_bytes, .. } if lds_bytes == lds
+    ));
+    let large = ConvDims {
+        n: 64,
+        k: 64,
+        input: [1, 56, 56],
+        output: [1, 28, 28],
+        ..stem.clone()
+    };
+    let plan = kernel.plan(&large, &NV).unwrap();
+    assert!(matches!(
+        plan.steps[0],
+        Step::Launch { entry: EntryKind::WindowMma, grid: [x, 2, 1], .. }
+            if u64::from(x) == (64u64 * 28 * 28).div_ceil(32 * 4).min(4 * 132 / 2)
+    ));
+    // fp32 operands, more than 64 outputs or 256 window values stay on the SIMT lanes.
+    let fp32 = emit_hip(
+        &SampleBuilder::new("w32", Op::Fwd)
+            .dtype(DataType::Fp32)
+            .vectors(1, 1, false)
+            .build(),
+    )
+    .unwrap();
+    assert_eq!(
+        launches(&fp32.plan(&stem, &NV).unwrap()),
+        [EntryKind::Window]
+    );
+    for simt in [
+        ConvDims {
+            k: 72,
+            ..stem.clone()
+        },
+        ConvDims {
+            c: 4,
+            filter: [1, 9, 9],
+            ..stem.clone()
+        },
+    ] {
+        assert_eq!(
+            launches(&kernel.plan(&simt, &NV).unwrap()),
+            [EntryKind::Window]
+        );
+    }
     // Backward data and vector-load kernels have no window entry.
     assert!(scalar(Op::BwdData).entry(EntryKind::Window).is_none());
     let plain = emit_hip(&SampleBuilder::new("p", Op::Fwd).build()).unwrap();

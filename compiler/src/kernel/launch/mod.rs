@@ -39,8 +39,8 @@ pub use repack::{RowMap, Staged, StagedCopy, Transpose};
 pub(crate) use split::MAX_ACCUMULATION;
 pub(crate) use split::{CONVERT_BLOCK, auto_split};
 use split::{MAX_SLICE_BYTES, convert_step, max_accumulated_iters};
-pub use window::window_suits;
-pub(crate) use window::{WIN_BLOCK, WIN_BLOCKS, WIN_PIXELS};
+pub(crate) use window::{WIN_BLOCK, WIN_BLOCKS, WIN_PIXELS, WM_BLOCKS, WM_WARPS};
+pub use window::{window_mma_suits, window_suits};
 
 /// A problem in the kernel's terms: per-group sizes, spatial sizes as 3-D (outermost first;
 /// 1-D and 2-D problems put 1 in front), left pads only (right pads are in `output`).
@@ -186,6 +186,9 @@ pub enum EntryKind {
     /// Forward with 1 to 4 input channels a group (scalar-load kernels; see
     /// [`KernelConfig::has_window`]).
     Window,
+    /// Its tensor-core path (NVIDIA sm_80+); an empty entry on other targets, where no plan
+    /// launches it.
+    WindowMma,
 }
 
 /// Which buffer a zero-fill step clears.

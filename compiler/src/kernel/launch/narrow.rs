@@ -730,7 +730,7 @@ impl KernelConfig {
                 return Some(plan);
             }
             return Some(dconv_plan(dims, dev, ch, body, args, tensor_bytes));
-        } else if let Some(plan) = self.window_plan(dims, dev, ys, args, tensor_bytes) {
+        } else if let Some(plan) = self.window_plan(dims, dev, [xs, ys], args, tensor_bytes) {
             return Some(plan);
         }
         self.pointwise_plan(dims, dev, [xs, ys], args, tensor_bytes)

@@ -1,6 +1,7 @@
-//! Plan of the window forward entry (`window.hip`): forward problems with 1 to 4 input
+//! Plan of the window forward entries (`window.hip`): forward problems with 1 to 4 input
 //! channels a group on the scalar-load kernels, a pixel's filter window streamed as its source
-//! row against a group's weights in LDS.
+//! row against a group's weights in LDS, on the SIMT lanes or, on NVIDIA sm_80+, as one GEMM row
+//! of tensor-core steps.
 
 use super::{
     ConvDims, DeviceInfo, EntryKind, LaunchPlan, MAX_GRID_Y, get, plain_launch, single_launch,
@@ -16,6 +17,18 @@ pub(crate) const WIN_PIXELS: u64 = 2;
 pub(crate) const WIN_BLOCKS: u64 = 3;
 /// LDS of a group's weights as fp32: the default dynamic limit, which needs no opt-in.
 const WIN_LDS_BYTES: u64 = 48 * 1024;
+
+/// Warps of a tensor-core window workgroup and the workgroups an SM is to hold (its launch
+/// bound: at most 128 registers a thread); emitted into its source.
+pub(crate) const WM_WARPS: u64 = 4;
+pub(crate) const WM_BLOCKS: u64 = 4;
+/// Outputs a group and window values (taps x channels) the tensor-core entry takes at most: a
+/// warp holds the accumulators of 32 pixels by every output (past 64 outputs the SIMT body ran
+/// faster than fewer pixels a warp), and the weights' fragments of every step stay in LDS.
+const WM_MAX_K: u64 = 64;
+/// Pixels a warp of the tensor-core entry takes a pass.
+const WM_PIXELS: u64 = 32;
+const WM_MAX_WINDOW: u64 = 256;
 
 /// Whether the window entry takes `dims` (of a kernel that has it, with plain operand loads
 /// and channels-last outputs): forward with 1 to 4 input channels a group, at most a
@@ -43,17 +56,52 @@ fn window_lds(dims: &ConvDims) -> u64 {
     dims.filter.iter().product::<u64>() * dims.c * dims.k.next_multiple_of(8) * 4
 }
 
+/// Whether the tensor-core window entry takes `dims` (where the device and 16-bit operands of
+/// one type allow): [`window_suits`] with at most 64 outputs a group and 256 values a window.
+pub fn window_mma_suits(dims: &ConvDims) -> bool {
+    window_suits(dims)
+        && dims.k <= WM_MAX_K
+        && dims.filter.iter().product::<u64>() * dims.c <= WM_MAX_WINDOW
+}
+
+/// LDS bytes of the tensor-core entry: the weights' B fragments of every 16-value step and
+/// 8-output tile (8 bytes a lane), the window's table (16 bytes a value) and each warp's fp32
+/// tile of 16 pixels by the outputs padded to whole vectors, plus 8 (`window.hip`).
+fn window_mma_lds(dims: &ConvDims) -> u64 {
+    let steps = (dims.filter.iter().product::<u64>() * dims.c).div_ceil(16);
+    let tiles = dims.k.div_ceil(8);
+    steps * tiles * 32 * 8 + steps * 16 * 16 + WM_WARPS * 16 * (tiles * 8 + 8) * 4
+}
+
+/// Whether every window value's offset from its window's origin, in elements of `xs`, fits the
+/// 32-bit table of the tensor-core entry.
+fn window_offsets_fit(dims: &ConvDims, xs: &[(char, i64)]) -> bool {
+    let reach = |i: usize| (dims.filter[i] - 1) * dims.dilation[i];
+    let span = [
+        ('D', reach(0)),
+        ('H', reach(1)),
+        ('W', reach(2)),
+        ('C', dims.c - 1),
+    ]
+    .iter()
+    .map(|&(l, r)| u128::from(get(xs, l).unsigned_abs()) * u128::from(r))
+    .sum::<u128>();
+    span <= i32::MAX as u128
+}
+
 impl KernelConfig {
     /// The window plan, where the kernel has the entry, loads its operands plainly and `dims`
     /// suits it with each pixel's output channels adjacent (and 16-byte aligned vectors where
-    /// they fill whole vectors, which the entry stores whole): a group a grid row,
-    /// [`WIN_BLOCKS`] workgroups a compute unit over the groups (as many as it holds at once),
-    /// each looping over its pixel ranges.
+    /// they fill whole vectors, which the entries store whole): a group a grid row, on tensor
+    /// cores where the device, the operands and the window allow ([`WM_BLOCKS`] workgroups of
+    /// [`WM_WARPS`] warps a compute unit, each warp looping over [`WM_PIXELS`] pixels a pass),
+    /// else on the SIMT lanes ([`WIN_BLOCKS`] workgroups a compute unit, each
+    /// looping over its pixel ranges).
     pub(super) fn window_plan(
         &self,
         dims: &ConvDims,
         dev: &DeviceInfo,
-        ys: &[(char, i64)],
+        [xs, ys]: [&[(char, i64)]; 2],
         args: CkArgs,
         tensor_bytes: [u64; 3],
     ) -> Option<LaunchPlan> {
@@ -72,9 +120,26 @@ impl KernelConfig {
             return None;
         }
         let pixels = dims.n * dims.output.iter().product::<u64>();
+        let per_cu = |blocks: u64| (blocks * u64::from(dev.compute_units)).div_ceil(dims.g);
+        if self.mma_operands(dev)
+            && window_mma_suits(dims)
+            && window_offsets_fit(dims, xs)
+            && let mma_lds = window_mma_lds(dims)
+            && mma_lds <= u64::from(dev.max_lds_bytes)
+        {
+            let blocks = pixels
+                .div_ceil(WM_PIXELS * WM_WARPS)
+                .min(per_cu(WM_BLOCKS))
+                .max(1);
+            let launch = plain_launch(
+                EntryKind::WindowMma,
+                [blocks as u32, dims.g as u32, 1],
+                [(WM_WARPS * 32) as u32, mma_lds as u32],
+            );
+            return Some(single_launch(launch, args, tensor_bytes));
+        }
         let span = WIN_BLOCK / dims.k.div_ceil(8) * WIN_PIXELS;
-        let per_group = (WIN_BLOCKS * u64::from(dev.compute_units)).div_ceil(dims.g);
-        let blocks = pixels.div_ceil(span).min(per_group).max(1);
+        let blocks = pixels.div_ceil(span).min(per_cu(WIN_BLOCKS)).max(1);
         let launch = plain_launch(
             EntryKind::Window,
             [blocks as u32, dims.g as u32, 1],

@@ -426,6 +426,25 @@ static OPS: &[DeviceOp] = &[
         prefetch: false,
         ..BWD_DATA_XDL
     },
+    // The WMMA v1 template pads the GEMM always and has no GemmSpecialization; its
+    // `static_assert` and `IsSupportedArgument` take 2-D and 3-D N…GK and GN…K gradients only.
+    DeviceOp {
+        kind: Kind::Wmma,
+        class: "DeviceGroupedConvBwdDataMultipleD_Wmma_CShuffle",
+        mma: Mma::Wmma,
+        pipeline: PipelineFamily::OldWmma,
+        transpose: false,
+        separate_k1: false,
+        gemm_spec: false,
+        pad_gemm: false,
+        layouts: LayoutSupport {
+            nwgc_1d: false,
+            ngc: false,
+            min_dims: 2,
+            ..BWD_D
+        },
+        ..BWD_DATA_XDL
+    },
     DeviceOp {
         op: Op::BwdData,
         class: "GroupedConvolutionBackwardDataKernel",
@@ -611,6 +630,10 @@ mod tests {
         assert!(device_op(Op::Fwd, Kind::Wavelet).is_none());
         assert!(kinds_for(Op::BwdData).contains(&Kind::Tile));
         assert_eq!(
+            device_op(Op::BwdData, Kind::Wmma).map(|d| d.class),
+            Some("DeviceGroupedConvBwdDataMultipleD_Wmma_CShuffle")
+        );
+        assert_eq!(
             ops_for(Kind::Tile),
             vec![Op::BwdWeight, Op::Fwd, Op::BwdData]
         );
@@ -625,6 +648,10 @@ mod tests {
         assert!(!v3.accepts(2, ngc));
         assert!(v3.accepts(2, (Layout::Nhwgc, Layout::Gkyxc, Layout::Nhwgk)));
         assert!(!v3.accepts(3, (Layout::Nhwgc, Layout::Gkyxc, Layout::Nhwgk)));
+        let wmma = device_op(Op::BwdData, Kind::Wmma).unwrap();
+        assert!(wmma.accepts(2, (Layout::Gnhwc, Layout::Gkyxc, Layout::Gnhwk)));
+        assert!(!wmma.accepts(1, (Layout::Nwgc, Layout::Gkxc, Layout::Nwgk)));
+        assert!(!wmma.accepts(2, ngc));
         assert_eq!(
             companions(Layout::Gndhwc),
             Some((Layout::Gkzyxc, Layout::Gndhwk))

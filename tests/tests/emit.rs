@@ -243,6 +243,38 @@ fn args(row: &str) -> Vec<String> {
     out
 }
 
+/// Backward-data WMMA rows take the template's arguments in its order in either release (45):
+/// the C-shuffle type after the accumulator type, and the prefetch count before the loop
+/// scheduler, which the instance string prints first.
+#[test]
+fn bwd_data_wmma_rows_follow_the_template_order() {
+    for release in CkRelease::ALL {
+        let types_and_pipeline: Vec<String> = ["bwd_data_wmma.ck", "bwd_data_wmma_i8.ck"]
+            .iter()
+            .flat_map(|f| {
+                rows_for(
+                    f,
+                    "DeviceGroupedConvBwdDataMultipleD_Wmma_CShuffle",
+                    release,
+                )
+            })
+            .map(|row| {
+                let a = args(&row);
+                assert_eq!(a.len(), 45, "{release:?}: {row}");
+                format!("{} | {}", a[5..11].join(", "), a[42..].join(", "))
+            })
+            .collect();
+        assert_eq!(
+            types_and_pipeline,
+            [
+                "F16, F16, F32, F16, Empty_Tuple, F16 | 1, LoopScheduler::Default, PipelineVersion::v1",
+                "I8, I8, I32, I8, Empty_Tuple, I8 | 2, LoopScheduler::Interwave, PipelineVersion::v1",
+            ],
+            "{release:?}"
+        );
+    }
+}
+
 /// The instance header declares `TF32` only for CK releases that have `ck::tf32_t`.
 #[test]
 fn the_preamble_declares_tf32_where_ck_has_it() {

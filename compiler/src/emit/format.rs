@@ -222,6 +222,7 @@ formats! {
     TileFwdFields30 => (Fwd, Tile, "30", "GroupedConvolutionForwardKernel", false),
     BwdDataXdl => (BwdData, XdlMultipleD, "51", "DeviceGroupedConvBwdDataMultipleD_Xdl_CShuffle", true),
     BwdDataWmmaV3 => (BwdData, WmmaMultipleD, "50", "DeviceGroupedConvBwdDataMultipleD_Wmma_CShuffleV3", true),
+    BwdDataWmma => (BwdData, Wmma, "44", "DeviceGroupedConvBwdDataMultipleD_Wmma_CShuffle", true),
     TileBwdData => (BwdData, Tile, "31", "GroupedConvolutionBackwardDataKernel", true),
 }
 
@@ -315,6 +316,8 @@ struct Gemm {
 
 const XDL: [&str; 4] = ["MPerXDL", "NPerXDL", "MXdlPerWave", "NXdlPerWave"];
 const WMMA: [&str; 4] = ["MPerWmma", "NPerWmma", "MRepeat", "NRepeat"];
+/// The non-V3 WMMA ops' names.
+const WMMA_V1: [&str; 4] = ["MPerWMMA", "NPerWMMA", "MRepeat", "NRepeat"];
 
 fn gemm(with_block: bool, g: Gemm) -> Vec<Field> {
     let mut v = Vec::new();
@@ -469,6 +472,12 @@ const C_WMMA: [&str; 4] = [
     "CShuffleBlockTransferClusterLengths_MBlock_MPerBlock_NBlock_NPerBlock",
     "CShuffleBlockTransferScalarPerVector_NPerBlock",
 ];
+const C_BWD_DATA_WMMA: [&str; 4] = [
+    "CShuffleMRepeatPerShuffle",
+    "CShuffleNRepeatPerShuffle",
+    "CDEShuffleBlockTransferClusterLengths_MBlock_MPerBlock_NBlock_NPerBlock",
+    "CDEShuffleBlockTransferScalarPerVector_NPerBlock",
+];
 const C_FWD_XDL: [&str; 4] = [
     "CShuffleMXdlPerWavePerShuffle",
     "CShuffleNXdlPerWavePerShuffle",
@@ -535,6 +544,16 @@ fn fwd_head() -> Vec<Field> {
 
 /// NDimSpatial through DoPadGemmN of the bwd-data ops (Out/Wei/Ds/In order).
 fn bwd_data_head() -> Vec<Field> {
+    let mut v = bwd_data_types_and_spec();
+    v.extend([
+        f("DoPadGemmM", V::Flag(Fl::PadGemmM, ZeroOne)),
+        f("DoPadGemmN", V::Flag(Fl::PadGemmN, ZeroOne)),
+    ]);
+    v
+}
+
+/// NDimSpatial through the ConvSpec of the bwd-data ops.
+fn bwd_data_types_and_spec() -> Vec<Field> {
     vec![
         f("NDimSpatial", V::NDim),
         f("OutLayout", V::Layout(Out)),
@@ -550,8 +569,6 @@ fn bwd_data_head() -> Vec<Field> {
         f("WeiElementwiseOperation", V::ElementOp(Wei)),
         f("InElementwiseOperation", V::ElementOp(In)),
         f("ConvBackwardDataSpecialization", V::ConvSpec),
-        f("DoPadGemmM", V::Flag(Fl::PadGemmM, ZeroOne)),
-        f("DoPadGemmN", V::Flag(Fl::PadGemmN, ZeroOne)),
     ]
 }
 
@@ -807,7 +824,7 @@ impl CkFormat {
                     Gemm {
                         k: K0,
                         k1: &["K1"],
-                        mma: ["MPerWMMA", "NPerWMMA", "MRepeat", "NRepeat"],
+                        mma: WMMA_V1,
                     },
                 ));
                 v.extend(transfers_k0(TrueFalse));
@@ -999,15 +1016,30 @@ impl CkFormat {
                     },
                 ));
                 v.extend(transfers_ak0(["ABlockLdsExtraM", "BBlockLdsExtraN"]));
-                v.extend(cshuffle([
-                    C_WMMA[0],
-                    C_WMMA[1],
-                    "CDEShuffleBlockTransferClusterLengths_MBlock_MPerBlock_NBlock_NPerBlock",
-                    "CDEShuffleBlockTransferScalarPerVector_NPerBlock",
-                ]));
+                v.extend(cshuffle(C_BWD_DATA_WMMA));
                 v.extend(sched_ver());
                 v.extend(compute_types("ComputeTypeA", "ComputeTypeB"));
                 v.extend(transpose("Max"));
+            }
+            BwdDataWmma => {
+                v = bwd_data_types_and_spec();
+                v.extend(gemm(
+                    true,
+                    Gemm {
+                        k: K0,
+                        k1: &["K1"],
+                        mma: WMMA_V1,
+                    },
+                ));
+                v.extend(transfers_ak0(["ABlockLdsExtraM", "BBlockLdsExtraN"]));
+                v.extend(cshuffle(C_BWD_DATA_WMMA));
+                // The string prints the loop scheduler before the prefetch count; the template
+                // takes them the other way round (`ck_cpp::template_order`).
+                v.extend([
+                    f("LoopSched", V::LoopScheduler),
+                    f("NumGemmKPrefetchStage", V::Int(I::Prefetch)),
+                    f("PipelineVer", V::WmmaPipelineVersion),
+                ]);
             }
         }
         v
@@ -1074,6 +1106,7 @@ mod tests {
             (TileFwdFields30, 30),
             (BwdDataXdl, 51),
             (BwdDataWmmaV3, 50),
+            (BwdDataWmma, 44),
             (TileBwdData, 31),
         ];
         for (format, count) in expected {

@@ -8,7 +8,7 @@
 
 use super::traits::{ImportError, ImportedInstance, import_trait};
 use crate::emit::CkRelease;
-use crate::emit::ck_cpp::class_name;
+use crate::emit::ck_cpp::{Param, class_name, template_order};
 use crate::emit::format::{CkFormat, Field, Role, Spelling, TypeSlot, Value};
 use crate::model::Op;
 use std::collections::{BTreeMap, BTreeSet};
@@ -742,34 +742,25 @@ fn instance_string(row: &Expr, release: CkRelease) -> Result<String, RowError> {
     // A variant whose template takes exactly the row's arguments first (the tree's own op:
     // CK's October 2024 forward XDL V3 ends before `DirectLoad`), then the default variant,
     // the one CK prints where two spell the same arguments.
-    let takes = |f: &CkFormat| {
-        let fields = f.fields();
-        let n = fields
-            .iter()
-            .filter(|f| !matches!(f.value, Value::PrefetchAgain | Value::StreamK))
-            .count();
-        n + usize::from(*f == CkFormat::BwdDataXdl)
-    };
-    formats.sort_by_key(|f| (takes(f) != args.len(), !f.is_default()));
+    formats.sort_by_key(|&f| (template_order(f).len() != args.len(), !f.is_default()));
     let mut last_err = None;
     let mut counts = Vec::new();
     for format in formats {
-        let fields = format.fields();
-        let takes: Vec<&Field> = fields
-            .iter()
-            .filter(|f| !matches!(f.value, Value::PrefetchAgain | Value::StreamK))
-            .collect();
-        // Backward data's XDL template takes a C-shuffle type the string leaves out.
-        let extra = usize::from(format == CkFormat::BwdDataXdl);
-        counts.push(takes.len() + extra);
-        if args.len() > takes.len() + extra {
+        let order = template_order(format);
+        counts.push(order.len());
+        if args.len() > order.len() {
             continue;
         }
-        let mut args: Vec<&Expr> = args.iter().collect();
-        if extra == 1 && args.len() > 8 {
-            args.remove(8);
+        // Each argument to the field it fills; the C-shuffle type the string leaves out is
+        // passed over, and trailing parameters the row leaves out take their defaults.
+        let fields = format.fields();
+        let mut given: Vec<Option<&Expr>> = vec![None; fields.len()];
+        for (param, arg) in order.iter().zip(args) {
+            if let Param::Field(i) = *param {
+                given[i] = Some(arg);
+            }
         }
-        match spell_fields(format, &fields, &args) {
+        match spell_fields(format, &fields, &given) {
             Ok(tokens) => return Ok(format!("{op}<{}>", tokens.join(","))),
             Err(e) => last_err = Some(e),
         }
@@ -786,21 +777,22 @@ fn instance_string(row: &Expr, release: CkRelease) -> Result<String, RowError> {
     }))
 }
 
+/// The tokens of `fields`, each spelled from its argument in `given` (by field index) or
+/// defaulted.
 fn spell_fields(
     format: CkFormat,
     fields: &[Field],
-    args: &[&Expr],
+    given: &[Option<&Expr>],
 ) -> Result<Vec<String>, RowError> {
     let mut done: Vec<(&Field, String)> = Vec::new();
-    let mut next = args.iter();
     let mut prefetch = None;
-    for field in fields {
+    for (field, arg) in fields.iter().zip(given) {
         let token = match field.value {
             Value::PrefetchAgain => prefetch
                 .clone()
                 .ok_or(RowError::NoDefault { field: field.name })?,
             Value::StreamK => "0".to_string(),
-            _ => match next.next() {
+            _ => match arg {
                 Some(e) => spell(field, e).ok_or_else(|| RowError::Field {
                     field: field.name,
                     text: cpp_text(e),

@@ -186,6 +186,39 @@ fn cpp_lists_import_as_the_strings_ck_prints_for_their_rows() {
     }
 }
 
+/// A backward-data WMMA row passes its C-shuffle type, which the string leaves out, and its
+/// prefetch count before the loop scheduler, which the string prints first; a row that stops
+/// after the prefetch count leaves the rest to CK's defaults.
+#[test]
+fn bwd_data_wmma_rows_import_in_the_string_order() {
+    let head = "DeviceGroupedConvBwdDataMultipleD_Wmma_CShuffle<2, NHWGK, GKYXC, Empty_Tuple, \
+        NHWGC, F16, F16, F32, F16, Empty_Tuple, F16, PassThrough, PassThrough, PassThrough, \
+        ConvBwdDataDefault, 128, 64, 64, 4, 8, 16, 16, 2, 2, S<4, 32, 1>, S<1, 0, 2>, \
+        S<1, 0, 2>, 2, 8, 8, 1, S<4, 32, 1>, S<0, 2, 1>, S<0, 2, 1>, 1, 2, 8, 1, 1, 1, \
+        S<1, 32, 1, 4>, 8";
+    let header = format!(
+        "using F16 = ck::half_t;\nusing F32 = float;\nusing Empty_Tuple = ck::Tuple<>;\n\
+         static constexpr auto ConvBwdDataDefault = ConvolutionBackwardDataSpecialization::Default;\n\
+         template <int N> using l = std::tuple<{head}, 2, LoopScheduler::Interwave, \
+         PipelineVersion::v1>, {head}, 2>>;"
+    );
+    let call = "#include \"h.hpp\"\nvoid f() { add_device_operation_instances(v, l<2>{}); }";
+    let rows = super::import_cpp(
+        "f.cpp",
+        call,
+        &mut |p: &str| (p == "h.hpp").then(|| header.clone()),
+        CkRelease::Oct2024,
+    )
+    .unwrap();
+    let text = |i: usize| rows[i].result.as_ref().unwrap().text.clone();
+    let fields = "DeviceGroupedConvBwdDataMultipleD_Wmma_CShuffle<2,NHWGK,GKYXC,EmptyTuple,NHWGC,\
+        fp16,fp16,fp32,EmptyTuple,fp16,PassThrough,PassThrough,PassThrough,Default,128,64,64,4,8,\
+        16,16,2,2,Seq(4,32,1),Seq(1,0,2),Seq(1,0,2),2,8,8,true,Seq(4,32,1),Seq(0,2,1),Seq(0,2,1),\
+        1,2,8,true,1,1,Seq(1,32,1,4),8";
+    assert_eq!(text(0), format!("{fields},Interwave,2,v1>"));
+    assert_eq!(text(1), format!("{fields},Default,2,v1>"));
+}
+
 #[test]
 fn cpp_lists_report_what_they_cannot_read() {
     use super::{CppError, RowError};

@@ -386,8 +386,10 @@ fn check_types(r: &mut Report, b: &Basics) {
                 && t.weight == t.input
                 && (FLOATS.contains(&t.output) || t.output == t.input)
         }
-        // CK's old WMMA backward weight has int8 lists (int32 accumulators).
-        (Op::BwdWeight, Kind::Wmma) if t.input == Int8 => t.weight == Int8 && t.output == Int8,
+        // CK's old WMMA backward ops have int8 lists (int32 accumulators).
+        (Op::BwdWeight | Op::BwdData, Kind::Wmma) if t.input == Int8 => {
+            t.weight == Int8 && t.output == Int8
+        }
         (Op::BwdData, _) => FLOATS.contains(&t.input) && t.weight == t.input && t.output == t.input,
         // Mixed bf16/fp32/bf16 instances keep an fp32 weight.
         (Op::BwdWeight, _) => {

@@ -224,6 +224,17 @@ fn tile_dispatcher(name: &str, op: Op) -> InstanceSpec {
     s
 }
 
+/// CK's backward-data WMMA f16 row `128,64,128,8,8,16,16,2,4 | S<4,32,1>,2,8,8,1 |
+/// S<8,16,1>,1,8,8,1 | 1,1,S<1,32,1,4>,8`.
+fn wmma_bwd_data() -> InstanceSpec {
+    let mut s = base("wmma_bwd_data", Op::BwdData, Kind::Wmma, &[Arch::Gfx1100]);
+    gemm(&mut s, 128, [64, 128, 64], 8, 16, [2, 4]);
+    s.a = transfer(&[4, 32, 1], 8, 8, true);
+    s.b = transfer(&[8, 16, 1], 8, 8, true);
+    cshuffle(&mut s, &[1, 32, 1, 4], 8);
+    s
+}
+
 fn baselines() -> Vec<InstanceSpec> {
     vec![
         xdl_v1(),
@@ -239,6 +250,7 @@ fn baselines() -> Vec<InstanceSpec> {
         tile_streamk(),
         tile_dispatcher("tile_fwd", Op::Fwd),
         tile_dispatcher("tile_bwd_data", Op::BwdData),
+        wmma_bwd_data(),
     ]
 }
 
@@ -387,6 +399,49 @@ fn ck0205_layout_triple() {
     s.layout = Some(sp(Layout::Ngchw));
     let at = span_of(&s.layout);
     fails(s, c::LAYOUT_TRIPLE, at);
+}
+
+/// The backward-data WMMA v1 op as CK's `static_assert` and `IsSupportedArgument` have it:
+/// 2-D and 3-D N…GK or GN…K gradients only.
+#[test]
+fn ck0205_bwd_data_wmma_layouts() {
+    let mut s = wmma_bwd_data();
+    s.layout = Some(sp(Layout::Ngchw));
+    let at = span_of(&s.layout);
+    fails(s, c::LAYOUT_TRIPLE, at);
+    let mut s = wmma_bwd_data();
+    s.dims = int(1);
+    s.layout = Some(sp(Layout::Nwgc));
+    let at = span_of(&s.layout);
+    fails(s, c::LAYOUT_TRIPLE, at);
+    let mut s = wmma_bwd_data();
+    s.layout = Some(sp(Layout::Gnhwc));
+    ok(s);
+}
+
+/// Its template pads the GEMM always and takes one K1 and no GemmSpecialization; CK ships it
+/// in int8 (int32 accumulators) as well.
+#[test]
+fn bwd_data_wmma_keys_and_types() {
+    let mut s = wmma_bwd_data();
+    s.gemm_spec = Some(sp(GemmSpec::MPadding));
+    let at = span_of(&s.gemm_spec);
+    fails(s, c::NOT_APPLICABLE, at);
+    let mut s = wmma_bwd_data();
+    s.pad = Some(sp(vec![true, false]));
+    let at = span_of(&s.pad);
+    fails(s, c::NOT_APPLICABLE, at);
+    let mut s = wmma_bwd_data();
+    s.bk1 = int(4);
+    let at = span_of(&s.bk1);
+    fails(s, c::NOT_APPLICABLE, at);
+    let mut s = wmma_bwd_data();
+    s.dtype = Some(sp(DataType::Int8));
+    s.acc_type = Some(sp(DataType::Int32));
+    gemm(&mut s, 128, [64, 128, 128], 16, 16, [2, 4]);
+    s.a = transfer(&[4, 32, 1], 16, 16, true);
+    s.b = transfer(&[8, 16, 1], 8, 16, true);
+    ok(s);
 }
 
 #[test]

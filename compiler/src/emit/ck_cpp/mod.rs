@@ -299,6 +299,45 @@ pub(crate) fn class_name(format: CkFormat) -> &'static str {
     }
 }
 
+/// One parameter of a device op's C++ template.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Param {
+    /// The format field at this index of [`CkFormat::fields`].
+    Field(usize),
+    /// The C-shuffle type of the backward-data templates, which CK's strings leave out: the
+    /// input gradient's, as CK's own rows have it.
+    CShuffleType,
+}
+
+/// The template's parameters in order, as format fields: the repeated prefetch count and
+/// CK-Tile's StreamK fields are none; the backward-data ops take a C-shuffle type after
+/// `AccDataType`, and the WMMA one takes `NumGemmKPrefetchStage` before the `LoopSched` its
+/// string prints first. The emitter writes rows and the importer reads them in this order.
+pub(crate) fn template_order(format: CkFormat) -> Vec<Param> {
+    let fields = format.fields();
+    let mut order: Vec<Param> = (0..fields.len())
+        .filter(|&i| !matches!(fields[i].value, Value::PrefetchAgain | Value::StreamK))
+        .map(Param::Field)
+        .collect();
+    let at = |order: &[Param], name: &str| {
+        order
+            .iter()
+            .position(|p| matches!(p, Param::Field(i) if fields[*i].name == name))
+    };
+    if format == CkFormat::BwdDataWmma
+        && let (Some(sched), Some(prefetch)) =
+            (at(&order, "LoopSched"), at(&order, "NumGemmKPrefetchStage"))
+    {
+        order.swap(sched, prefetch);
+    }
+    if matches!(format, CkFormat::BwdDataXdl | CkFormat::BwdDataWmma)
+        && let Some(acc) = at(&order, "AccDataType")
+    {
+        order.insert(acc + 1, Param::CShuffleType);
+    }
+    order
+}
+
 fn impl_header(format: CkFormat) -> String {
     use CkFormat::*;
     let file = match format {
@@ -327,6 +366,7 @@ fn impl_header(format: CkFormat) -> String {
         FwdDl => "device_grouped_conv_fwd_dl_multiple_d_nhwc_kyxc_nhwk",
         BwdDataXdl => "device_grouped_conv_bwd_data_multiple_d_xdl_cshuffle_v1",
         BwdDataWmmaV3 => "device_grouped_conv_bwd_data_multiple_d_wmma_cshuffle_v3",
+        BwdDataWmma => "device_grouped_conv_bwd_data_multiple_d_wmma_cshuffle",
         TileBwdWeightA | TileBwdWeightB | TileBwdWeightC | TileBwdWeightD | TileFwd
         | TileFwdFields30 | TileBwdData => {
             return "ck_tile/ops/grouped_convolution.hpp".to_string();
@@ -433,7 +473,7 @@ fn cpp_arg(
             .text(inst.pipeline.version)
             .unwrap_or_default()
             .to_string(),
-        // The instance string prints NumGemmKPrefetchStage twice; the template has it once.
+        // Printed in strings, not template parameters (`template_order` has none of them).
         Value::PrefetchAgain | Value::StreamK => return None,
     })
 }
@@ -446,22 +486,20 @@ fn row(
 ) -> Result<Vec<(&'static str, String)>, CkCppError> {
     let mut scratch = inst.clone();
     let mut layout_index = 0;
-    let mut full: Vec<(&'static str, String)> = format
-        .fields()
-        .iter()
-        .filter_map(|f: &Field| {
-            let arg = cpp_arg(&mut scratch, format, f.value, &mut layout_index)?;
-            release.takes(format, f.name).then_some((f.name, arg))
+    let fields = format.fields();
+    let full: Vec<(&'static str, String)> = template_order(format)
+        .into_iter()
+        .filter_map(|p| match p {
+            Param::Field(i) => {
+                let f: &Field = &fields[i];
+                let arg = cpp_arg(&mut scratch, format, f.value, &mut layout_index)?;
+                release.takes(format, f.name).then_some((f.name, arg))
+            }
+            Param::CShuffleType => {
+                Some(("CShuffleDataType", cpp_type(inst.types.input).to_string()))
+            }
         })
         .collect();
-    // The backward-data XDL template takes a C-shuffle type that CK's instance strings leave
-    // out: the input gradient's, as CK's own rows have it.
-    if format == CkFormat::BwdDataXdl
-        && let Some(at) = full.iter().position(|(n, _)| *n == "AccDataType")
-        && let Some((_, e)) = full.iter().find(|(n, _)| *n == "InDataType").cloned()
-    {
-        full.insert(at + 1, ("CShuffleDataType", e));
-    }
     if format == CkFormat::BwdWeightExplicit {
         let spec =
             cpp_arg(&mut scratch, format, Value::GemmSpec, &mut layout_index).unwrap_or_default();

@@ -11,7 +11,7 @@ use crate::kernel::launch::{
     DIRECT_LANES, DIRECT_MMA_BLOCKS, DIRECT_RUNS, DIRECT_SETS, DIRECT_SPAN, DIRECT_STEP_ROWS,
     DROWS_CHUNK, DROWS_SLOTS, DROWS_STRIDE, DROWS_VECS, PW_BLOCK, PW_PIXELS, PWM_BLOCKS,
     PWM_STAGED_COLS, PWM_STAGES, PWM_WARPS, REPACK_BLOCK, REPACK_CHUNK, STAGE_PAD, TRANSPOSE_BLOCK,
-    TRANSPOSE_TILE, WIN_BLOCK, WIN_BLOCKS, WIN_PIXELS, WM_BLOCKS, WM_WARPS,
+    TRANSPOSE_TILE, WIN_BLOCK, WIN_BLOCKS, WIN_PIXELS, WM_BLOCKS, WM_PIXELS, WM_WARPS,
 };
 use crate::model::{ElementOp, Op, Reduction};
 use std::fmt::Write;
@@ -168,7 +168,7 @@ pub fn kernel_text(cfg: &KernelConfig) -> KernelText {
             text,
             "\nconstexpr int WIN_BLOCK = {WIN_BLOCK};\nconstexpr int WIN_PIXELS = {WIN_PIXELS};\n\
              constexpr int WIN_BLOCKS = {WIN_BLOCKS};\nconstexpr int WM_WARPS = {WM_WARPS};\n\
-             constexpr int WM_BLOCKS = {WM_BLOCKS};"
+             constexpr int WM_PIXELS = {WM_PIXELS};\nconstexpr int WM_BLOCKS = {WM_BLOCKS};"
         );
         text.push_str(WINDOW);
     }

@@ -18,6 +18,17 @@
 // 1 to 4 channels a group whose weights fit the LDS, and at least 8 outputs a group or one
 // group (`window_plan`).
 
+// Value k of a window (tap-major, channels inner) as filter coordinates, and the offset of its
+// weight from a group's output channel.
+struct ck_wvalue { int z, y, x, c; };
+CK_DEV ck_wvalue ck_window_value(const CkArgs& a, int k) {
+    const int C = (int)a.C, fy = (int)a.Y, fx = (int)a.X, tap = k / C;
+    return ck_wvalue{tap / (fy * fx), tap / fx % fy, tap % fx, k - tap * C};
+}
+CK_DEV ck_i64 ck_window_weight(const CkArgs& a, const ck_wvalue& v) {
+    return v.c * a.ws_c + v.z * a.ws_z + v.y * a.ws_y + v.x * a.ws_x;
+}
+
 template <int CH>
 CK_DEV void ck_window(const CkArgs& a, const float* wl) {
     const int K = (int)a.K, KP = (K + 7) & ~7, tp = KP / 8, slots = WIN_BLOCK / tp;
@@ -118,17 +129,15 @@ CK_DEV void ck_window(const CkArgs& a, const float* wl) {
 CK_ENTRY_THREADS(window, WIN_BLOCK, WIN_BLOCKS)(const CK_GRID_CONST CkArgs a) {
     extern __shared__ __align__(16) unsigned char ck_smem[];
     float* wl = reinterpret_cast<float*>(ck_smem);
-    const int C = (int)a.C, K = (int)a.K, KP = (K + 7) & ~7, fy = (int)a.Y, fx = (int)a.X;
+    const int C = (int)a.C, K = (int)a.K, KP = (K + 7) & ~7;
     const int rows = (int)(a.Z * a.Y * a.X) * C;
     const ck_i64 g = blockIdx.y;
     const BT* w = reinterpret_cast<const BT*>(a.w);
     // Row r = tap · C + c of the LDS weights holds input channel c's weight for each output,
     // zeros for the channels that pad the last vector.
     for (int e = threadIdx.x; e < rows * KP; e += WIN_BLOCK) {
-        const int r = e / KP, k = e - r * KP, tap = r / C, c = r - tap * C;
-        const int tz = tap / (fy * fx), ty = tap / fx % fy, tx = tap % fx;
-        wl[e] = k < K ? ck_to_float(w[g * a.ws_g + k * a.ws_k + c * a.ws_c + tz * a.ws_z + ty * a.ws_y + tx * a.ws_x])
-                      : 0.0f;
+        const int r = e / KP, k = e - r * KP;
+        wl[e] = k < K ? ck_to_float(w[g * a.ws_g + k * a.ws_k + ck_window_weight(a, ck_window_value(a, r))]) : 0.0f;
     }
     __syncthreads();
     switch (C) {
@@ -144,8 +153,8 @@ CK_ENTRY_THREADS(window, WIN_BLOCK, WIN_BLOCKS)(const CK_GRID_CONST CkArgs a) {
 // stem, 147 for a 7x7 one), padded to whole 16-value steps of an m16n8k16 MMA. The workgroup
 // stages once: the group's weights as each lane's B fragments (zeros past the window and past
 // K), and a table of every window value's offset from the window's origin with its reach in d,
-// h and w (padding values reach nowhere, so they read nothing). A warp then takes 32 pixels
-// at a time: for each step a lane gathers its four values of each of its rows straight
+// h and w (padding values reach nowhere, so they read nothing). A warp then takes WM_PIXELS
+// pixels at a time: for each step a lane gathers its four values of each of its rows straight
 // from global memory (adjacent windows overlap: L1 serves most of them), packs them into A
 // fragments and multiplies them by every output tile's weights. The results go out through a
 // per-warp fp32 tile of 16 pixels, so that a lane finishes 8 adjacent channels of a pixel: the
@@ -156,22 +165,11 @@ struct ck_wtap { int off, d, h, w; };
 
 // The weights' fragments and the tap table (LDS, before the warps' tiles).
 CK_DEV void ck_window_mma_stage(const CkArgs& a, uint2* wb, ck_wtap* tab) {
-    const int C = (int)a.C, K = (int)a.K, ntk = (K + 7) / 8, fy = (int)a.Y, fx = (int)a.X;
-    const int gk = (int)(a.Z * a.Y * a.X) * C, steps = (gk + 15) / 16;
+    const int K = (int)a.K, ntk = (K + 7) / 8;
+    const int gk = (int)(a.Z * a.Y * a.X * a.C), steps = (gk + 15) / 16;
     const ck_u16* w = reinterpret_cast<const ck_u16*>(a.w) + blockIdx.y * a.ws_g;
-    // Value k of the window (tap-major, channels inner) as filter coordinates.
-    auto tap = [&](int k, int& tz, int& ty, int& tx, int& c) {
-        const int tp = k / C;
-        c = k - tp * C;
-        tz = tp / (fy * fx);
-        ty = tp / fx % fy;
-        tx = tp % fx;
-    };
     auto weight = [&](int k, int n) -> unsigned {
-        if (k >= gk || n >= K) return 0u;
-        int tz, ty, tx, c;
-        tap(k, tz, ty, tx, c);
-        return w[n * a.ws_k + c * a.ws_c + tz * a.ws_z + ty * a.ws_y + tx * a.ws_x];
+        return k < gk && n < K ? w[n * a.ws_k + ck_window_weight(a, ck_window_value(a, k))] : 0u;
     };
     // Lane l's fragment of step s and output tile nt: column 8 nt + l / 4, rows 2 (l % 4) + 0,
     // 1, 8 and 9 of the step.
@@ -183,21 +181,20 @@ CK_DEV void ck_window_mma_stage(const CkArgs& a, uint2* wb, ck_wtap* tab) {
     for (int k = threadIdx.x; k < steps * 16; k += blockDim.x) {
         ck_wtap v{0, -(1 << 30), 0, 0};
         if (k < gk) {
-            int tz, ty, tx, c;
-            tap(k, tz, ty, tx, c);
-            v.d = tz * (int)a.dd;
-            v.h = ty * (int)a.dh;
-            v.w = tx * (int)a.dw;
-            v.off = (int)(v.d * a.xs_d + v.h * a.xs_h + v.w * a.xs_w + c * a.xs_c);
+            const ck_wvalue u = ck_window_value(a, k);
+            v.d = u.z * (int)a.dd;
+            v.h = u.y * (int)a.dh;
+            v.w = u.x * (int)a.dw;
+            v.off = (int)(v.d * a.xs_d + v.h * a.xs_h + v.w * a.xs_w + u.c * a.xs_c);
         }
         tab[k] = v;
     }
 }
 
 // NT: output tiles of 8 channels the warp holds (ceil(K / 8) of them run). A pass is MT
-// 16-pixel fragments.
+// 16-pixel fragments, WM_PIXELS pixels.
 template <int NT> CK_DEV void ck_window_mma(const CkArgs& a, const uint2* wb, const ck_wtap* tab, float* tile) {
-    constexpr int MT = 2;
+    constexpr int MT = WM_PIXELS / 16;
     const int lane = (int)threadIdx.x % 32, gq = lane / 4, t = lane % 4;
     const int K = (int)a.K, KP = (K + 7) & ~7, ntk = KP / 8, TP = KP + 8;
     const int steps = ((int)(a.Z * a.Y * a.X * a.C) + 15) / 16;

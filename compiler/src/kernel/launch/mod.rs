@@ -39,7 +39,7 @@ pub use repack::{RowMap, Staged, StagedCopy, Transpose};
 pub(crate) use split::MAX_ACCUMULATION;
 pub(crate) use split::{CONVERT_BLOCK, auto_split};
 use split::{MAX_SLICE_BYTES, convert_step, max_accumulated_iters};
-pub(crate) use window::{WIN_BLOCK, WIN_BLOCKS, WIN_PIXELS, WM_BLOCKS, WM_WARPS};
+pub(crate) use window::{WIN_BLOCK, WIN_BLOCKS, WIN_PIXELS, WM_BLOCKS, WM_PIXELS, WM_WARPS};
 pub use window::{window_mma_suits, window_suits};
 
 /// A problem in the kernel's terms: per-group sizes, spatial sizes as 3-D (outermost first;

@@ -18,16 +18,16 @@ pub(crate) const WIN_BLOCKS: u64 = 3;
 /// LDS of a group's weights as fp32: the default dynamic limit, which needs no opt-in.
 const WIN_LDS_BYTES: u64 = 48 * 1024;
 
-/// Warps of a tensor-core window workgroup and the workgroups an SM is to hold (its launch
-/// bound: at most 128 registers a thread); emitted into its source.
+/// Warps of a tensor-core window workgroup, the pixels each takes a pass (whole 16-pixel MMA
+/// fragments) and the workgroups an SM is to hold (its launch bound: at most 128 registers a
+/// thread); emitted into its source.
 pub(crate) const WM_WARPS: u64 = 4;
+pub(crate) const WM_PIXELS: u64 = 32;
 pub(crate) const WM_BLOCKS: u64 = 4;
 /// Outputs a group and window values (taps x channels) the tensor-core entry takes at most: a
-/// warp holds the accumulators of 32 pixels by every output (past 64 outputs the SIMT body ran
+/// warp holds the accumulators of its pixels by every output (past 64 outputs the SIMT body ran
 /// faster than fewer pixels a warp), and the weights' fragments of every step stay in LDS.
 const WM_MAX_K: u64 = 64;
-/// Pixels a warp of the tensor-core entry takes a pass.
-const WM_PIXELS: u64 = 32;
 const WM_MAX_WINDOW: u64 = 256;
 
 /// Whether the window entry takes `dims` (of a kernel that has it, with plain operand loads

@@ -1,8 +1,9 @@
 //! GPU correctness check of the portable kernels on the CUDA back end: every instance of the
 //! library plus the `.ck` files given, on the problems the shared problem builder
 //! ([`ck_runtime::probe`]) finds each supports, on fresh random data with the destination
-//! poisoned with NaN, against the fp64 reference. Split and StreamK instances also run planned
-//! for a 3-SM device, so that small problems split K and StreamK grids mix DP and SK tiles.
+//! poisoned with NaN, against the fp64 reference. Split, StreamK and persistent-entry instances
+//! also run planned for a 3-SM device, so that small problems split K, StreamK grids mix DP and
+//! SK tiles and persistent workgroups take several tiles each.
 //! Every instance must be accepted; multiple-D instances run with random D tensors and random
 //! non-trivial element-op scalars (Scale's factor, Bilinear's alpha and beta).
 //!
@@ -21,6 +22,7 @@
 
 use ck_compiler::emit::hip::HipKernel;
 use ck_compiler::ir::{Checked, SplitK};
+use ck_compiler::kernel::{EntryKind, Step};
 use ck_compiler::load::Session;
 use ck_runtime::cuda::CudaBackend;
 use ck_runtime::cuda::bench::{BenchProblem, ReferenceOn};
@@ -162,6 +164,8 @@ struct Tally {
     tma: usize,
     /// Runs whose split-K slices added up in thread-block clusters.
     clusters: usize,
+    /// Runs on persistent workgroups.
+    persistent: usize,
     instances_run: usize,
     not_accepted: usize,
 }
@@ -194,12 +198,27 @@ fn check(
     t.streamed += usize::from(stats.sk_ctas > 0);
     let plan = kernel.and_then(|k| Some((k, be.plan(inst, k, p).ok()?)));
     let tma = plan.as_ref().is_some_and(|(k, plan)| be.uses_tma(k, plan));
+    let persistent = plan.as_ref().is_some_and(|(_, plan)| {
+        plan.steps.iter().any(|s| {
+            matches!(
+                s,
+                Step::Launch {
+                    entry: EntryKind::Persistent,
+                    ..
+                }
+            )
+        })
+    });
     let cluster = plan.map_or(0, |(_, plan)| plan.args.cluster);
     t.tma += usize::from(tma);
     t.clusters += usize::from(cluster > 1);
+    t.persistent += usize::from(persistent);
     let mut copies = String::from(if tma { " tma" } else { "" });
     if cluster > 1 {
         copies += &format!(" cluster {cluster}");
+    }
+    if persistent {
+        copies += " persistent";
     }
     let kb = format!("k_batch {} sk {}{copies}", stats.k_batch, stats.sk_ctas);
     match data.verify(p) {
@@ -309,7 +328,11 @@ fn main() -> ExitCode {
         }
         let kernel = portable_kernel(inst, "cuda").ok();
         let mut backends = vec![(&real, "")];
-        if splits(inst) && !args.quick {
+        // Persistent workgroups take several tiles each only where the tiles outnumber them.
+        let persists = kernel
+            .as_ref()
+            .is_some_and(|k| k.config.persist_layout().is_some());
+        if (splits(inst) || persists) && !args.quick {
             backends.push((&small, " (3 SMs)"));
         }
         let mut ran = 0;
@@ -340,7 +363,7 @@ fn main() -> ExitCode {
         }
     }
     println!(
-        "{} instances ran {} problems in {:.1} s: {} passed, {} failed; {} runs split K, {} ran stream-K workgroups, {} copied with TMA, {} added slices in clusters; {} instances not accepted",
+        "{} instances ran {} problems in {:.1} s: {} passed, {} failed; {} runs split K, {} ran stream-K workgroups, {} copied with TMA, {} added slices in clusters, {} ran on persistent workgroups; {} instances not accepted",
         t.instances_run,
         t.pass + t.fail,
         t0.elapsed().as_secs_f64(),
@@ -350,6 +373,7 @@ fn main() -> ExitCode {
         t.streamed,
         t.tma,
         t.clusters,
+        t.persistent,
         t.not_accepted
     );
     if t.fail == 0 {

@@ -162,6 +162,27 @@ fn wgmma_layout(
     })
 }
 
+/// The persistent entry's LDS (`persistent.hip`): a ring of `stages` on the warpgroup layout's
+/// stage sizes, its B tiles at `lds_b_offset`, then a strip for each warp at `strip_offset`
+/// ([`PERSIST_STRIP_ROWS`] rows of [`persist_strip_row`] bytes) through which the warp sends its
+/// rows of a finished tile while the next tile's copies land; `lds_bytes` in all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PersistLayout {
+    pub stages: u32,
+    pub lds_b_offset: u32,
+    pub strip_offset: u32,
+    pub lds_bytes: u32,
+}
+
+/// Rows of a warp's strip: the 16 rows a warp holds of a 64-row warpgroup slice.
+pub const PERSIST_STRIP_ROWS: u32 = 16;
+
+/// Bytes of a strip row: 128 bytes of outputs (a whole line of the output tensor), padded by
+/// eight elements so that the warp's pair writes fall in distinct banks.
+pub const fn persist_strip_row(out: Elem) -> u32 {
+    128 + 8 * out.bytes()
+}
+
 /// A matrix instruction as the layouts see it: the lanes of the warp or wave that runs it and
 /// the rows × columns × depth of the block one instruction computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -396,6 +417,29 @@ impl KernelConfig {
     /// a pixel's filter window is a short source row.
     pub fn has_window(&self) -> bool {
         self.op == Op::Fwd && self.a.vector == 1 && self.b.vector == 1 && !self.has_direct()
+    }
+
+    /// The persistent entry's layout, where the kernel has one: TMA kernels of the split-K
+    /// schedule that do not merge groups, with at least three stages left beside the warps'
+    /// strips in the warpgroup layout's LDS budget.
+    pub fn persist_layout(&self) -> Option<PersistLayout> {
+        let w = self.wgmma.filter(|l| l.tma)?;
+        if self.merge_groups != 1 || !matches!(self.schedule, Schedule::SplitK { .. }) {
+            return None;
+        }
+        let [m, n, k] = self.tile;
+        let (a_stage, b_stage) = (m * k * self.a.elem.bytes(), n * k * self.b.elem.bytes());
+        let strips = self.block / 32 * PERSIST_STRIP_ROWS * persist_strip_row(self.out);
+        let budget = WGMMA_SM_LDS / w.blocks_per_cu;
+        let stages = (3..=w.stages)
+            .rev()
+            .find(|s| SWIZZLE_ATOM + s * (a_stage + b_stage) + strips <= budget)?;
+        Some(PersistLayout {
+            stages,
+            lds_b_offset: stages * a_stage,
+            strip_offset: stages * (a_stage + b_stage),
+            lds_bytes: SWIZZLE_ATOM + stages * (a_stage + b_stage) + strips,
+        })
     }
 
     /// The kernel has the `sliced` backward-weight entry ([`Self::sliced_warps`]).

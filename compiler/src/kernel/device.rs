@@ -14,6 +14,9 @@ pub struct DeviceInfo {
     /// The kernels are compiled for sm_90a and run their `wgmma` path where they have one,
     /// with its LDS layout.
     pub wgmma: bool,
+    /// Unsplit GEMMs of kernels with TMA copies run on persistent workgroups (the persistent
+    /// entry, on devices with the warpgroup path).
+    pub persistent: bool,
     /// Thread-block clusters (NVIDIA sm_90+): entry `i` is how many workgroups that each fill
     /// a compute unit run at once in clusters of `i + 1` (a cluster lives in one GPC, so
     /// sizes that do not divide a GPC leave compute units idle); all 0 without clusters.

@@ -111,6 +111,9 @@ impl CudaBackend {
             async_copy: major >= 8,
             // Warpgroup MMAs are sm_90a only: the arch-specific target above.
             wgmma,
+            // `CK_PERSISTENT=0` plans every tile as a workgroup of its own; the entry copies
+            // through tensor maps only, so `CK_TMA=0` turns it off too.
+            persistent: wgmma && enabled("CK_PERSISTENT") && enabled("CK_TMA"),
             // Thread-block clusters arrived with sm_90; `CK_CLUSTERS=0` plans without them
             // (for side-by-side comparisons).
             cluster_slots: if major >= 9 && enabled("CK_CLUSTERS") {
@@ -213,7 +216,7 @@ impl CudaBackend {
             .iter()
             .map(|e| Ok((e.kind, module.load_function(&e.symbol)?)))
             .collect::<Result<Vec<_>, CudaError>>()?;
-        // The main, sliced, tensor-core pointwise and window and small-channel entries may need
+        // The main, persistent, sliced, tensor-core pointwise and window and small-channel entries may need
         // more than the default 48 KB of dynamic LDS (the tensor-core ones up to the device's
         // limit, by the problem's channels and window; the small-channel one for depthwise
         // bands).
@@ -221,6 +224,10 @@ impl CudaBackend {
         let entry = |kind| functions.iter().find(|(k, _)| *k == kind).map(|(_, f)| f);
         let limits = [
             (Some(main), kernel.config.lds_bytes_on(&self.device)),
+            (
+                entry(EntryKind::Persistent),
+                kernel.config.persist_layout().map_or(0, |p| p.lds_bytes),
+            ),
             (entry(EntryKind::Sliced), kernel.config.sliced_lds_bytes()),
             (entry(EntryKind::PointwiseMma), self.device.max_lds_bytes),
             (entry(EntryKind::WindowMma), self.device.max_lds_bytes),

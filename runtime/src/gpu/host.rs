@@ -738,6 +738,7 @@ mod tests {
             max_lds_bytes: 64 * 1024,
             async_copy: false,
             wgmma: false,
+            persistent: false,
             cluster_slots: kernel::NO_CLUSTERS,
         };
         let plan = plan(&inst, &k.config, &p, &DeviceModel::default(), &dev).unwrap();
@@ -773,6 +774,7 @@ mod tests {
             max_lds_bytes: 227 * 1024,
             async_copy: true,
             wgmma: false,
+            persistent: false,
             cluster_slots: kernel::NO_CLUSTERS,
         };
         let cases = [

@@ -197,6 +197,7 @@ impl HipBackend {
                 max_lds_bytes: u32::try_from(lds).unwrap_or(0),
                 async_copy: false,
                 wgmma: false,
+                persistent: false,
                 cluster_slots: NO_CLUSTERS,
             },
             cache,

@@ -72,6 +72,9 @@ pub fn emit_hip(inst: &Checked) -> Result<HipKernel, PortableError> {
     ]
     .into_iter()
     .filter(|_| config.has_window());
+    let persistent = config
+        .persist_layout()
+        .map(|_| (EntryKind::Persistent, "persistent"));
     let transpose = config
         .weights_transposed()
         .then_some((EntryKind::Transpose, "transpose"));
@@ -87,6 +90,7 @@ pub fn emit_hip(inst: &Checked) -> Result<HipKernel, PortableError> {
     .chain(pointwise)
     .chain(window)
     .chain(transpose)
+    .chain(persistent)
     .map(|(kind, suffix)| Entry {
         kind,
         symbol: format!("{base}_{suffix}"),

@@ -62,6 +62,8 @@ const SLICED: &str = include_str!("sliced.hip");
 /// The pointwise entry of Filter1x1Stride1Pad0 forward and backward-data kernels.
 const POINTWISE: &str = include_str!("pointwise.hip");
 const WINDOW: &str = include_str!("window.hip");
+/// The persistent entry of TMA kernels ([`KernelConfig::persist_layout`]).
+const PERSISTENT: &str = include_str!("persistent.hip");
 /// The transpose entry of backward-data kernels that read their weights transposed.
 const TRANSPOSE: &str = include_str!("transpose.hip");
 
@@ -171,6 +173,15 @@ pub fn kernel_text(cfg: &KernelConfig) -> KernelText {
              constexpr int WM_PIXELS = {WM_PIXELS};\nconstexpr int WM_BLOCKS = {WM_BLOCKS};"
         );
         text.push_str(WINDOW);
+    }
+    if let Some(p) = cfg.persist_layout() {
+        let _ = writeln!(
+            text,
+            "\nconstexpr int PS_STAGES = {};\nconstexpr int PS_LDS_B_OFFSET = {};\n\
+             constexpr int PS_STRIP_OFFSET = {};",
+            p.stages, p.lds_b_offset, p.strip_offset
+        );
+        text.push_str(PERSISTENT);
     }
     if cfg.weights_transposed() {
         let _ = writeln!(

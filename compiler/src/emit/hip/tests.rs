@@ -31,6 +31,7 @@ const DEV: DeviceInfo = DeviceInfo {
     max_lds_bytes: 227 * 1024,
     async_copy: false,
     wgmma: false,
+    persistent: false,
     cluster_slots: NO_CLUSTERS,
 };
 /// The same SM count on NVIDIA sm_80+ (the `cp.async` ring), and on sm_90a (warpgroup MMAs).
@@ -38,7 +39,11 @@ const NV: DeviceInfo = DeviceInfo {
     async_copy: true,
     ..DEV
 };
-const SM90A: DeviceInfo = DeviceInfo { wgmma: true, ..NV };
+const SM90A: DeviceInfo = DeviceInfo {
+    wgmma: true,
+    persistent: true,
+    ..NV
+};
 
 fn launches(plan: &LaunchPlan) -> Vec<EntryKind> {
     plan.steps
@@ -1708,6 +1713,89 @@ fn backward_data_pads_output_channels_to_whole_tma_boxes() {
     assert_eq!(radix(&groups, &SM90A), (296, 296 * 9, 42));
     let k136 = ConvDims { k: 136, ..one };
     assert_eq!(radix(&k136, &SM90A), (136, 136 * 9, 20));
+}
+
+#[test]
+fn unsplit_tma_plans_run_on_persistent_workgroups() {
+    let k = emit_hip(
+        &SampleBuilder::new("p", Op::Fwd)
+            .tile(256, [128, 128, 64], 8)
+            .split_k(SplitK::Auto, false)
+            .build(),
+    )
+    .unwrap();
+    let w = k.config.wgmma.expect("a wgmma layout");
+    let p = k.config.persist_layout().expect("a persistent layout");
+    assert!(k.entry(EntryKind::Persistent).is_some());
+    assert!(k.source.contains("CK_ENTRY(persistent)"));
+    // Six 32 KB stages and eight warps' strips of 16 rows of 144 bytes fit beside each other.
+    assert_eq!((w.stages, p.stages), (6, 6));
+    assert_eq!(p.strip_offset, 6 * 32768);
+    assert_eq!(p.lds_bytes, 1024 + 6 * 32768 + 8 * 16 * 144);
+    assert!(p.lds_bytes > k.config.lds_bytes_on(&SM90A));
+    // A 1x1 layer: 100,352 rows of 128 and 2 column tiles of 128, one K-tile each; a
+    // workgroup for each of the SMs' slots, each taking every grid-th tile.
+    let d = ConvDims {
+        g: 1,
+        n: 32,
+        k: 256,
+        c: 64,
+        input: [1, 56, 56],
+        filter: [1; 3],
+        output: [1, 56, 56],
+        pad: [0; 3],
+        ..dims(Op::Fwd)
+    };
+    let grid = |plan: &LaunchPlan| {
+        plan.steps
+            .iter()
+            .find_map(|s| match *s {
+                Step::Launch { entry, grid, .. } => Some((entry, grid)),
+                _ => None,
+            })
+            .unwrap()
+    };
+    let plan = k.plan(&d, &SM90A).unwrap();
+    assert_eq!(launches(&plan), [EntryKind::Persistent]);
+    let slots = 132 * w.blocks_per_cu;
+    assert_eq!(grid(&plan), (EntryKind::Persistent, [slots, 1, 1]));
+    assert_eq!(plan.args.tiles_m * plan.args.tiles_n, 784 * 2);
+    // Fewer tiles than slots: a workgroup a tile.
+    let small = ConvDims {
+        n: 1,
+        input: [1, 8, 8],
+        output: [1, 8, 8],
+        ..d
+    };
+    let plan = k.plan(&small, &SM90A).unwrap();
+    assert_eq!(grid(&plan), (EntryKind::Persistent, [2, 1, 1]));
+    // Without the device's switch or the warpgroup path, and for split GEMM-K: the main entry.
+    let off = DeviceInfo {
+        persistent: false,
+        ..SM90A
+    };
+    assert_eq!(launches(&k.plan(&d, &off).unwrap()), [EntryKind::Main]);
+    assert_eq!(launches(&k.plan(&d, &NV).unwrap()), [EntryKind::Main]);
+    let deep = ConvDims {
+        n: 1,
+        c: 4096,
+        input: [1, 4, 4],
+        output: [1, 4, 4],
+        ..d
+    };
+    let plan = k.plan(&deep, &SM90A).unwrap();
+    assert!(plan.args.split_iters < plan.args.k_iters);
+    assert_eq!(launches(&plan)[0], EntryKind::Main);
+    // Kernels that merge groups or stream K have no persistent entry.
+    let streamk = emit_hip(
+        &SampleBuilder::new("s", Op::Fwd)
+            .tile(256, [128, 128, 64], 8)
+            .streamk(Reduction::Atomic, true)
+            .build(),
+    )
+    .unwrap();
+    assert!(streamk.config.persist_layout().is_none());
+    assert!(streamk.entry(EntryKind::Persistent).is_none());
 }
 
 #[test]

@@ -189,6 +189,10 @@ pub enum EntryKind {
     /// Its tensor-core path (NVIDIA sm_80+); an empty entry on other targets, where no plan
     /// launches it.
     WindowMma,
+    /// The implicit GEMM over persistent workgroups, each taking every grid-th tile (TMA
+    /// kernels; see [`KernelConfig::persist_layout`]): plans without split-K on a device with
+    /// the warpgroup path.
+    Persistent,
 }
 
 /// Which buffer a zero-fill step clears.
@@ -684,6 +688,7 @@ impl KernelConfig {
         // Atomic accumulation lands in fp32: the output itself when it is fp32 and needs no
         // element-wise op, otherwise the workspace followed by the convert kernel.
         let direct_fp32 = self.out == Elem::F32 && self.out_op == ElementOp::PassThrough;
+        let (mut main_entry, mut main_lds) = (EntryKind::Main, lds_bytes);
         let main_grid = match self.schedule {
             Schedule::SplitK { slices, two_stage } => {
                 let group_blocks = dims.g.div_ceil(u64::from(self.merge_groups));
@@ -729,7 +734,14 @@ impl KernelConfig {
                         limit: MAX_GRID_Y,
                     });
                 }
-                [tiles_m * tiles_n * slices, group_blocks]
+                match self.persist_layout().filter(|_| slices == 1 && !partial) {
+                    Some(p) if self.persists(&args, dev) => {
+                        main_entry = EntryKind::Persistent;
+                        main_lds = p.lds_bytes;
+                        [tiles.min(cus * bpc), 1]
+                    }
+                    _ => [tiles_m * tiles_n * slices, group_blocks],
+                }
             }
             Schedule::StreamK {
                 reduction,
@@ -824,10 +836,10 @@ impl KernelConfig {
         }
         if main_grid[0] > 0 {
             steps.push(launch(
-                EntryKind::Main,
+                main_entry,
                 main_grid[0],
                 main_grid[1],
-                lds_bytes,
+                main_lds,
                 args.cluster.max(1) as u32,
             ));
         }
@@ -844,6 +856,17 @@ impl KernelConfig {
             transposed: None,
             staged: [None; 3],
         })
+    }
+
+    /// Whether an unsplit plan runs on the persistent entry: the kernel has it, `dev` runs its
+    /// warpgroup path, the host can encode the problem's tensor maps (the entry's overlap of a
+    /// tile's epilogue with the next tile's copies needs them) and the output takes the
+    /// staged epilogue's 16-byte runs, which the warps' strips send too.
+    fn persists(&self, args: &CkArgs, dev: &DeviceInfo) -> bool {
+        dev.wgmma
+            && dev.persistent
+            && args.stage_out == 1
+            && super::tma::tensor_maps(self.op, self.a.elem, self.tile, args).is_some()
     }
 
     /// The radix of backward data's output-channel GEMM-K digit: K, rounded up to whole TMA

@@ -3,7 +3,7 @@
 //! ([`ck_runtime::probe`]) finds each supports, on fresh random data with the destination
 //! poisoned with NaN, against the fp64 reference. Split, StreamK and persistent-entry instances
 //! also run planned for a 3-SM device, so that small problems split K, StreamK grids mix DP and
-//! SK tiles and persistent workgroups take several tiles each.
+//! SK tiles and (with `CK_PERSISTENT=1`) persistent workgroups take several tiles each.
 //! Every instance must be accepted; multiple-D instances run with random D tensors and random
 //! non-trivial element-op scalars (Scale's factor, Bilinear's alpha and beta).
 //!

@@ -111,9 +111,10 @@ impl CudaBackend {
             async_copy: major >= 8,
             // Warpgroup MMAs are sm_90a only: the arch-specific target above.
             wgmma,
-            // `CK_PERSISTENT=0` plans every tile as a workgroup of its own; the entry copies
-            // through tensor maps only, so `CK_TMA=0` turns it off too.
-            persistent: wgmma && enabled("CK_PERSISTENT") && enabled("CK_TMA"),
+            // Persistent workgroups only with `CK_PERSISTENT=1`: the entry's timings are not
+            // yet those selection learned. It copies through tensor maps only, so `CK_TMA=0`
+            // keeps it off too.
+            persistent: wgmma && opted_in("CK_PERSISTENT") && enabled("CK_TMA"),
             // Thread-block clusters arrived with sm_90; `CK_CLUSTERS=0` plans without them
             // (for side-by-side comparisons).
             cluster_slots: if major >= 9 && enabled("CK_CLUSTERS") {
@@ -437,6 +438,11 @@ impl CudaBackend {
 /// Whether a path that an environment switch can turn off is on: unless `var` is `0`.
 fn enabled(var: &str) -> bool {
     std::env::var(var).map_or(true, |v| v != "0")
+}
+
+/// Whether a path that is off by default is turned on: `var` is `1`.
+fn opted_in(var: &str) -> bool {
+    std::env::var(var).is_ok_and(|v| v == "1")
 }
 
 #[cfg(test)]

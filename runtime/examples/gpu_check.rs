@@ -328,10 +328,12 @@ fn main() -> ExitCode {
         }
         let kernel = portable_kernel(inst, "cuda").ok();
         let mut backends = vec![(&real, "")];
-        // Persistent workgroups take several tiles each only where the tiles outnumber them.
-        let persists = kernel
-            .as_ref()
-            .is_some_and(|k| k.config.persist_layout().is_some());
+        // Persistent workgroups (where the back end plans them) take several tiles each only
+        // where the tiles outnumber them.
+        let persists = small.device_info().persistent
+            && kernel
+                .as_ref()
+                .is_some_and(|k| k.config.persist_layout().is_some());
         if (splits(inst) || persists) && !args.quick {
             backends.push((&small, " (3 SMs)"));
         }

@@ -164,7 +164,7 @@ fn wgmma_layout(
 
 /// The persistent entry's LDS (`persistent.hip`): a ring of `stages` on the warpgroup layout's
 /// stage sizes, its B tiles at `lds_b_offset`, then a strip for each warp at `strip_offset`
-/// ([`PERSIST_STRIP_ROWS`] rows of [`persist_strip_row`] bytes) through which the warp sends its
+/// (16 rows, each 128 bytes of outputs padded by eight elements) through which the warp sends its
 /// rows of a finished tile while the next tile's copies land; `lds_bytes` in all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PersistLayout {
@@ -175,11 +175,11 @@ pub struct PersistLayout {
 }
 
 /// Rows of a warp's strip: the 16 rows a warp holds of a 64-row warpgroup slice.
-pub const PERSIST_STRIP_ROWS: u32 = 16;
+const PERSIST_STRIP_ROWS: u32 = 16;
 
 /// Bytes of a strip row: 128 bytes of outputs (a whole line of the output tensor), padded by
 /// eight elements so that the warp's pair writes fall in distinct banks.
-pub const fn persist_strip_row(out: Elem) -> u32 {
+const fn persist_strip_row(out: Elem) -> u32 {
     128 + 8 * out.bytes()
 }
 

@@ -41,6 +41,10 @@ pub const ALL: &[(&str, &str)] = &[
     (LIST_LEN, "a list with the wrong number of elements"),
     (TARGETS, "an empty or repeated target list"),
     (
+        SOURCES,
+        "multiple input or weight tensors the op cannot read",
+    ),
+    (
         TILE_DIV,
         "the block tile is not divisible by instruction x repeat x waves",
     ),
@@ -184,6 +188,7 @@ pub const TARGET_KIND: &str = "CK0213";
 pub const LIST_LEN: &str = "CK0215";
 pub const TARGETS: &str = "CK0216";
 pub const CK_FORMAT: &str = "CK0217";
+pub const SOURCES: &str = "CK0218";
 
 pub const TILE_DIV: &str = "CK0301";
 pub const WAVES: &str = "CK0302";

@@ -122,6 +122,14 @@ pub struct Types {
     /// Forward ops' CShuffle staging type (defaults to the output type).
     pub cshuffle: DataType,
     pub ds: Vec<DataType>,
+    /// The data types of the input tensors a multiple-A forward op reads and combines with its
+    /// input element op into the GEMM's A (CK's `ADataType` tuple; `input` is the first); empty
+    /// for one input tensor.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub input_sources: Vec<DataType>,
+    /// As `input_sources`, for the weight tensors (CK's `BDataType` tuple).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub weight_sources: Vec<DataType>,
 }
 
 impl Types {
@@ -338,6 +346,8 @@ impl Instance {
                 compute_b: DataType::Fp16,
                 cshuffle: DataType::Fp16,
                 ds: Vec::new(),
+                input_sources: Vec::new(),
+                weight_sources: Vec::new(),
             },
             elementwise: ElementOps {
                 input: ElementOp::PassThrough,

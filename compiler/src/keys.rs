@@ -394,6 +394,20 @@ fn table() -> Vec<Key> {
             ds_types
         ),
         key!(
+            "sources.in",
+            S::Words(w::<DataType>()),
+            words::<DataType>,
+            "data types of the input tensors a forward `xdl` op combines with `elementwise.in` before the GEMM (CK's `ADataType` tuple); one tensor of `types.in` unless given",
+            in_sources
+        ),
+        key!(
+            "sources.wei",
+            S::Words(w::<DataType>()),
+            words::<DataType>,
+            "data types of the weight tensors a forward `xdl` op combines with `elementwise.wei` before the GEMM (CK's `BDataType` tuple)",
+            wei_sources
+        ),
+        key!(
             "dtype",
             S::Word(w::<DataType>()),
             word::<DataType>,

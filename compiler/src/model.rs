@@ -93,6 +93,9 @@ keyword_enum! {
         Ngkw = "ngkw", Ngkhw = "ngkhw", Ngkdhw = "ngkdhw",
         /// Bias-style D tensor: one value per group and channel.
         Gc = "gc",
+        /// D tensor of one value per group and output channel, broadcast over the batch and the
+        /// output positions (CK's `G_K`).
+        GK = "g_k",
     }
 }
 
@@ -132,7 +135,8 @@ impl DataType {
 }
 
 keyword_enum! {
-    /// Element-wise operations applied to a tensor on load or store.
+    /// Element-wise operations applied to a tensor on load or store (CK's
+    /// `ck::tensor_operation::element_wise`; `runtime/src/elementwise.rs` computes each).
     ElementOp {
         PassThrough = "pass_through",
         Scale = "scale",
@@ -140,6 +144,64 @@ keyword_enum! {
         Add = "add",
         AddRelu = "add_relu",
         Relu = "relu",
+        /// `ConvScale`: `e = fp8(c · scale_in · scale_wei · scale_out)`.
+        ConvScale = "conv_scale",
+        /// `ConvScaleRelu`: `e = fp8(relu(c · scale_in · scale_wei) · scale_out)`.
+        ConvScaleRelu = "conv_scale_relu",
+        /// `ConvScaleAdd`: `e = fp8((c · scale_in · scale_wei + d) · scale_out)`, one D tensor.
+        ConvScaleAdd = "conv_scale_add",
+        /// `ConvInvscale`: `e = fp8(c / scale_in / scale_wei / scale_out)`.
+        ConvInvscale = "conv_invscale",
+        /// `ScaleScalePass` = `UnaryCombinedOp<Scale, Scale, PassThrough>`: two scales in turn.
+        ScaleScalePass = "scale_scale_pass",
+        /// `ScaleScaleRelu` = `UnaryCombinedOp<Scale, Scale, Relu>`: two scales, then relu.
+        ScaleScaleRelu = "scale_scale_relu",
+        /// `ScaleAdd`: `y = scale · x0 + x1`; combines two tensors (the sources of a
+        /// multiple-A/B op, or the result and one D tensor).
+        ScaleAdd = "scale_add",
+        /// `ScaleAddScaleAddRelu`: `e = relu(alpha1 · c + alpha2 · d0 + d1)`, two D tensors.
+        ScaleAddScaleAddRelu = "scale_add_scale_add_relu",
+    }
+}
+
+impl ElementOp {
+    /// How many values the op combines: 1 for unary ops, 2 for the binary ones (the result and
+    /// one D tensor, or two source tensors), 3 for `ScaleAddScaleAddRelu`.
+    pub fn operands(self) -> usize {
+        match self {
+            ElementOp::PassThrough
+            | ElementOp::Scale
+            | ElementOp::Relu
+            | ElementOp::ConvScale
+            | ElementOp::ConvScaleRelu
+            | ElementOp::ConvInvscale
+            | ElementOp::ScaleScalePass
+            | ElementOp::ScaleScaleRelu => 1,
+            ElementOp::Bilinear
+            | ElementOp::Add
+            | ElementOp::AddRelu
+            | ElementOp::ConvScaleAdd
+            | ElementOp::ScaleAdd => 2,
+            ElementOp::ScaleAddScaleAddRelu => 3,
+        }
+    }
+
+    /// The D tensors the op takes as a GEMM result's op.
+    pub fn d_tensors(self) -> usize {
+        self.operands() - 1
+    }
+
+    /// The fp8 output ops of CK's `ConvScale` family, defined only from an fp32 result into
+    /// fp8 (`operator()<f8_t, float>` in `unary_element_wise_operation.hpp`,
+    /// `binary_element_wise_operation.hpp`).
+    pub fn fp8_output(self) -> bool {
+        matches!(
+            self,
+            ElementOp::ConvScale
+                | ElementOp::ConvScaleRelu
+                | ElementOp::ConvScaleAdd
+                | ElementOp::ConvInvscale
+        )
     }
 }
 

@@ -592,7 +592,7 @@ pub fn layout_info(l: Layout) -> LayoutInfo {
         Ngkw => (F::NGKSpatial, 1),
         Ngkhw => (F::NGKSpatial, 2),
         Ngkdhw => (F::NGKSpatial, 3),
-        Gc => (F::Bias, 0),
+        Gc | GK => (F::Bias, 0),
     };
     LayoutInfo { family, dims }
 }

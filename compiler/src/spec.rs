@@ -134,6 +134,10 @@ pub struct InstanceSpec {
     /// `ds.layouts` / `ds.types`: D tensors of multiple-D ops.
     pub ds_layouts: Option<Sp<Vec<Layout>>>,
     pub ds_types: Option<Sp<Vec<DataType>>>,
+    /// `sources.in` / `sources.wei`: the data types of a multiple-A/B forward op's input or
+    /// weight tensors.
+    pub in_sources: Option<Sp<Vec<DataType>>>,
+    pub wei_sources: Option<Sp<Vec<DataType>>>,
 
     /// `dtype`: shorthand for in, wei and out.
     pub dtype: Option<Sp<DataType>>,
@@ -217,6 +221,8 @@ impl InstanceSpec {
             output_layout: None,
             ds_layouts: None,
             ds_types: None,
+            in_sources: None,
+            wei_sources: None,
             dtype: None,
             in_type: None,
             wei_type: None,

@@ -3,6 +3,15 @@
 //! PassThrough `y = x`, Scale `y = scale·x`, Relu `y = max(x, 0)` on loads or on the result;
 //! Bilinear `e = alpha·c + beta·d`, Add `e = c + d`, AddRelu `e = max(c + d, 0)` combine the
 //! GEMM result `c` with one D tensor `d` of the destination's shape.
+//!
+//! The fused output ops of CK's fp8 lists compute in fp32 as CK's operators do, before the
+//! store's conversion: ConvScale `c·s_in·s_wei·s_out`, ConvScaleRelu `relu(c·s_in·s_wei)·s_out`,
+//! ConvScaleAdd `(c·s_in·s_wei + d)·s_out`, ConvInvscale `c/s_in/s_wei/s_out`
+//! (`unary_element_wise_operation.hpp`, `binary_element_wise_operation.hpp`); ScaleScalePass and
+//! ScaleScaleRelu are `UnaryCombinedOp<Scale{s_in}, Scale{s_wei}, PassThrough|Relu>`
+//! (`combined_element_wise_operation.hpp`, scaled as CK's `convscale_reduce` example scales
+//! them); ScaleAdd `scale·x0 + x1`; ScaleAddScaleAddRelu `relu(alpha·c + beta·d0 + d1)`
+//! (alpha1 and alpha2 in `element_wise_operation.hpp`).
 
 use crate::layout::{DescError, Role, TensorDesc, gemm_roles};
 use crate::problem::{ConvProblem, ProblemError};
@@ -59,12 +68,18 @@ pub enum ElementwiseError {
     },
 }
 
-/// The scalars of element-wise ops: Scale's factor, Bilinear's alpha and beta.
+/// The scalars of element-wise ops (run-time arguments in CK, as here): Scale's and ScaleAdd's
+/// factor, Bilinear's alpha and beta (ScaleAddScaleAddRelu's alpha1 and alpha2), and the
+/// input, weight and output scales of the ConvScale family (ScaleScalePass and ScaleScaleRelu
+/// scale by the input's, then the weight's).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct ElementArgs {
     pub scale: f32,
     pub alpha: f32,
     pub beta: f32,
+    pub scale_in: f32,
+    pub scale_wei: f32,
+    pub scale_out: f32,
 }
 
 impl Default for ElementArgs {
@@ -79,6 +94,9 @@ impl ElementArgs {
         scale: 1.0,
         alpha: 1.0,
         beta: 1.0,
+        scale_in: 1.0,
+        scale_wei: 1.0,
+        scale_out: 1.0,
     };
 
     /// Non-trivial scalars from `seed`: magnitudes in `[0.5, 0.9)` (never 0 or 1, exact in
@@ -94,28 +112,49 @@ impl ElementArgs {
             scale: draw(),
             alpha: draw(),
             beta: -draw(),
+            scale_in: draw(),
+            scale_wei: draw(),
+            scale_out: draw(),
         }
     }
 }
 
-/// Whether `op` combines the result with a D tensor.
+/// Whether `op` combines the result with D tensors.
 pub fn is_binary(op: ElementOp) -> bool {
-    matches!(
-        op,
-        ElementOp::Bilinear | ElementOp::Add | ElementOp::AddRelu
-    )
+    op.d_tensors() > 0
 }
 
-/// A unary op (`PassThrough`, `Scale`, `Relu`) on `v`; binary ops take `d` as their D value.
-pub fn apply(op: ElementOp, v: f64, d: f64, args: &ElementArgs) -> f64 {
-    match op {
-        ElementOp::PassThrough => v,
-        ElementOp::Scale => f64::from(args.scale) * v,
-        ElementOp::Relu => v.max(0.0),
-        ElementOp::Bilinear => f64::from(args.alpha) * v + f64::from(args.beta) * d,
-        ElementOp::Add => v + d,
-        ElementOp::AddRelu => (v + d).max(0.0),
-    }
+/// The most D tensors an op combines (`ScaleAddScaleAddRelu`'s two).
+pub const MAX_DS: usize = 2;
+
+/// One destination element's D values, in the order of the instance's D tensors (zeros past
+/// those the op takes).
+pub type DValues = [f64; MAX_DS];
+
+/// `op` on `v` (a loaded source element, or the GEMM result as the C-shuffle type holds it)
+/// with the element's D values, before the store converts it to the destination's type.
+pub fn apply(op: ElementOp, v: f64, d: DValues, args: &ElementArgs) -> f64 {
+    // The fused ops compute in fp32, as CK's operators do.
+    let (c, d0, d1) = (v as f32, d[0] as f32, d[1] as f32);
+    let (s_in, s_wei, s_out) = (args.scale_in, args.scale_wei, args.scale_out);
+    let relu = |x: f32| if x > 0.0 { x } else { 0.0 };
+    let fused = match op {
+        ElementOp::PassThrough => return v,
+        ElementOp::Scale => return f64::from(args.scale) * v,
+        ElementOp::Relu => return v.max(0.0),
+        ElementOp::Bilinear => return f64::from(args.alpha) * v + f64::from(args.beta) * d[0],
+        ElementOp::Add => return v + d[0],
+        ElementOp::AddRelu => return (v + d[0]).max(0.0),
+        ElementOp::ConvScale => c * s_in * s_wei * s_out,
+        ElementOp::ConvScaleRelu => relu(c * s_in * s_wei) * s_out,
+        ElementOp::ConvScaleAdd => (c * s_in * s_wei + d0) * s_out,
+        ElementOp::ConvInvscale => c / s_in / s_wei / s_out,
+        ElementOp::ScaleScalePass => s_wei * (c * s_in),
+        ElementOp::ScaleScaleRelu => relu(s_wei * (c * s_in)),
+        ElementOp::ScaleAdd => args.scale * c + d0,
+        ElementOp::ScaleAddScaleAddRelu => relu(c * args.alpha + args.beta * d0 + d1),
+    };
+    f64::from(fused)
 }
 
 /// The element-wise ops of one op's two sources (A, B: [`gemm_roles`]) and of its
@@ -150,15 +189,15 @@ impl Elementwise<'_> {
         args: ElementArgs::IDENTITY,
     };
 
-    /// The destination op's D values in `dst`'s memory order (zeros for a unary op), checking
-    /// that a binary op has exactly one D tensor of the destination's lengths and a unary op
-    /// none, and that source ops are unary.
-    pub fn d_values(&self, op: Op, dst: &TensorDesc) -> Result<Vec<f64>, ElementwiseError> {
+    /// The destination op's D values for each element of `dst`, in its memory order (zeros
+    /// where the op takes fewer), checking that the result op has as many D tensors as it
+    /// combines and that source ops are unary.
+    pub fn d_values(&self, op: Op, dst: &TensorDesc) -> Result<Vec<DValues>, ElementwiseError> {
         let (sources, result) = ops_by_role(op, &self.ops);
-        if let Some(&bad) = sources.iter().find(|&&o| is_binary(o)) {
+        if let Some(&bad) = sources.iter().find(|&&o| o.operands() > 1) {
             return Err(ElementwiseError::BinaryOnSource(bad));
         }
-        let want = usize::from(is_binary(result));
+        let want = result.d_tensors();
         if self.ds.len() != want {
             return Err(ElementwiseError::DCount {
                 op: result,
@@ -166,27 +205,44 @@ impl Elementwise<'_> {
                 got: self.ds.len(),
             });
         }
-        match self.ds.first() {
-            Some(d) => in_memory_order(d, dst),
-            None => Ok(vec![0.0; dst.elements() as usize]),
+        let mut values = vec![[0.0; MAX_DS]; dst.elements() as usize];
+        for (slot, d) in self.ds.iter().enumerate() {
+            for (v, x) in values.iter_mut().zip(in_memory_order(d, dst)?) {
+                v[slot] = x;
+            }
         }
+        Ok(values)
     }
 }
 
-/// `t`'s values in the memory order of `like` (same logical lengths, any layout).
+/// `t`'s values in the memory order of `like`: a tensor of the same logical lengths in any
+/// layout, or a `G_K` tensor of one value per group and channel, broadcast over the rest.
 fn in_memory_order(t: &Tensor, like: &TensorDesc) -> Result<Vec<f64>, ElementwiseError> {
-    if t.desc().lengths != like.lengths {
+    let lengths = &like.lengths;
+    let per_channel = t.desc().layout == Layout::GK;
+    let fits = if per_channel {
+        t.desc().lengths.as_slice() == per_group_channel(lengths)
+    } else {
+        &t.desc().lengths == lengths
+    };
+    if !fits {
         return Err(ElementwiseError::DLengths {
             got: t.desc().lengths.clone(),
-            want: like.lengths.clone(),
+            want: lengths.clone(),
         });
     }
     let src = t.to_f32();
-    let (from, lengths) = (t.desc(), &like.lengths);
-    let mut out = vec![0f64; src.len()];
+    let from = t.desc();
+    let count = like.elements() as usize;
+    let mut out = vec![0f64; count];
     let mut idx = vec![0u64; lengths.len()];
-    for _ in 0..src.len() {
-        out[like.offset(&idx) as usize] = f64::from(src[from.offset(&idx) as usize]);
+    for _ in 0..count {
+        let at = if per_channel {
+            from.offset(&[idx[0], idx[2]])
+        } else {
+            from.offset(&idx)
+        };
+        out[like.offset(&idx) as usize] = f64::from(src[at as usize]);
         // Next logical index, last axis fastest.
         for (i, &len) in idx.iter_mut().zip(lengths).rev() {
             *i += 1;
@@ -197,6 +253,15 @@ fn in_memory_order(t: &Tensor, like: &TensorDesc) -> Result<Vec<f64>, Elementwis
         }
     }
     Ok(out)
+}
+
+/// The `[G, channels]` lengths of a `G_K` tensor for a destination of `lengths`
+/// (`[G, N, K, spatial…]`).
+fn per_group_channel(lengths: &[u64]) -> [u64; 2] {
+    [
+        lengths.first().copied().unwrap_or(0),
+        lengths.get(2).copied().unwrap_or(0),
+    ]
 }
 
 /// The descriptors and types the instance's D tensors must have for `p`: destination-shaped, in
@@ -219,8 +284,12 @@ pub fn d_descs(
         .iter()
         .zip(&inst.types.ds)
         .map(|(&layout, &dt)| {
-            TensorDesc::packed(role, layout, &lengths)
-                .map(|d| (d, dt))
+            let desc = if layout == Layout::GK {
+                Ok(TensorDesc::per_group_channel(per_group_channel(&lengths)))
+            } else {
+                TensorDesc::packed(role, layout, &lengths)
+            };
+            desc.map(|d| (d, dt))
                 .map_err(|why| ElementwiseError::DLayout {
                     instance: inst.name.clone(),
                     why,

@@ -92,7 +92,7 @@ fn describe(layout: Layout) -> Option<(Role, u32, [Axis; 4])> {
         Ngkw => (Role::Output, 1, spatial_last),
         Ngkhw => (Role::Output, 2, spatial_last),
         Ngkdhw => (Role::Output, 3, spatial_last),
-        Gc => return None,
+        Gc | GK => return None,
     })
 }
 
@@ -174,6 +174,15 @@ pub enum DescError {
 }
 
 impl TensorDesc {
+    /// A `G_K` tensor: one value per group and channel, `[G, K]`, channels innermost.
+    pub fn per_group_channel([g, k]: [u64; 2]) -> TensorDesc {
+        TensorDesc {
+            layout: Layout::GK,
+            lengths: vec![g, k],
+            strides: vec![k, 1],
+        }
+    }
+
     /// Packed strides of `layout` for logical `lengths` (`[G, outer, channel, spatial…]`).
     pub fn packed(role: Role, layout: Layout, lengths: &[u64]) -> Result<TensorDesc, DescError> {
         let (have_role, rank, order) =

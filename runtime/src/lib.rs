@@ -10,6 +10,7 @@ pub mod elementwise;
 pub mod entry_estimate;
 pub mod exec;
 pub mod features;
+pub mod fp8;
 pub mod gbdt;
 pub mod layout;
 pub mod padded;

@@ -16,8 +16,9 @@
 //! the GPU plans keep that below about 1e-3 (docs/kernels.md, "Long reductions"), within the
 //! 16-bit and tf32 bounds.
 
-use crate::elementwise::{Elementwise, apply, ops_by_role};
+use crate::elementwise::{Elementwise, MAX_DS, apply, ops_by_role};
 use crate::exec::{RunError, check_tensor};
+use crate::fp8::{BF8, FP8};
 use crate::layout::{Role, TensorDesc};
 use crate::problem::ConvProblem;
 use crate::rng::SplitMix64;
@@ -67,7 +68,7 @@ pub fn reference(
     let load = |t: &Tensor, op: ElementOp| {
         t.to_f32()
             .into_iter()
-            .map(|v| apply(op, f64::from(v), 0.0, &ew.args))
+            .map(|v| apply(op, f64::from(v), [0.0; MAX_DS], &ew.args))
             .collect::<Vec<f64>>()
     };
     // Sources by conv role: A and B of the GEMM order.
@@ -290,6 +291,8 @@ pub fn random_tensor(dtype: DataType, desc: TensorDesc, seed: u64) -> Result<Ten
         DataType::Fp16 => TensorData::F16(fill(n, seed, f16::from_f32)),
         DataType::Bf16 => TensorData::Bf16(fill(n, seed, bf16::from_f32)),
         DataType::Fp32 => TensorData::F32(fill(n, seed, |v| round_to(dtype, v))),
+        DataType::Fp8 => TensorData::F8(fill(n, seed, |v| FP8.encode(v))),
+        DataType::Bf8 => TensorData::Bf8(fill(n, seed, |v| BF8.encode(v))),
         other => return Err(RunError::NotSupportedOnCpu(format!("{other} tensors"))),
     };
     Tensor::new(desc, data).map_err(|e| RunError::Internal(e.to_string()))

@@ -1,5 +1,7 @@
-//! Host tensors of the element types the CPU back end computes with: fp16, bf16 and fp32.
+//! Host tensors of the element types the CPU back end computes with: fp16, bf16, fp32 and CK's
+//! 8-bit floats (their codes, [`crate::fp8`]).
 
+use crate::fp8::{BF8, FP8};
 use crate::layout::TensorDesc;
 use ck_compiler::model::{DataType, Layout};
 use half::{bf16, f16};
@@ -10,6 +12,10 @@ pub enum TensorData {
     F16(Vec<f16>),
     Bf16(Vec<bf16>),
     F32(Vec<f32>),
+    /// `f8_t` codes (e4m3 FNUZ).
+    F8(Vec<u8>),
+    /// `bf8_t` codes (e5m2 FNUZ).
+    Bf8(Vec<u8>),
 }
 
 /// A host tensor: data type, logical lengths and layout ([`TensorDesc`]), and its elements.
@@ -21,7 +27,7 @@ pub struct Tensor {
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TensorError {
-    #[error("host tensors of type {0} are not supported (fp16, bf16 and fp32 are)")]
+    #[error("host tensors of type {0} are not supported (fp16, bf16, fp32, fp8 and bf8 are)")]
     DataType(DataType),
     #[error(
         "tensor of layout {layout} and lengths {lengths:?} needs {expected} elements, got {got}"
@@ -40,6 +46,8 @@ pub fn round_to(dtype: DataType, v: f32) -> f32 {
     match dtype {
         DataType::Fp16 => f16::from_f32(v).to_f32(),
         DataType::Bf16 => bf16::from_f32(v).to_f32(),
+        DataType::Fp8 => FP8.round(v),
+        DataType::Bf8 => BF8.round(v),
         DataType::Tf32 if v.is_finite() => {
             // Round to nearest even at bit 13, the last of tf32's 10 mantissa bits.
             let bits = v.to_bits();
@@ -63,6 +71,8 @@ impl Tensor {
             DataType::Fp16 => TensorData::F16(vec![f16::ZERO; n]),
             DataType::Bf16 => TensorData::Bf16(vec![bf16::ZERO; n]),
             DataType::Fp32 => TensorData::F32(vec![0.0; n]),
+            DataType::Fp8 => TensorData::F8(vec![0; n]),
+            DataType::Bf8 => TensorData::Bf8(vec![0; n]),
             other => return Err(TensorError::DataType(other)),
         };
         Ok(Tensor { desc, data })
@@ -74,6 +84,7 @@ impl Tensor {
             TensorData::F16(v) => v.len(),
             TensorData::Bf16(v) => v.len(),
             TensorData::F32(v) => v.len(),
+            TensorData::F8(v) | TensorData::Bf8(v) => v.len(),
         };
         if got as u64 != desc.elements() {
             return Err(TensorError::Length {
@@ -99,6 +110,8 @@ impl Tensor {
             TensorData::F16(_) => DataType::Fp16,
             TensorData::Bf16(_) => DataType::Bf16,
             TensorData::F32(_) => DataType::Fp32,
+            TensorData::F8(_) => DataType::Fp8,
+            TensorData::Bf8(_) => DataType::Bf8,
         }
     }
 
@@ -108,6 +121,7 @@ impl Tensor {
             TensorData::F16(v) => v.len(),
             TensorData::Bf16(v) => v.len(),
             TensorData::F32(v) => v.len(),
+            TensorData::F8(v) | TensorData::Bf8(v) => v.len(),
         }
     }
 
@@ -115,12 +129,14 @@ impl Tensor {
         self.len() == 0
     }
 
-    /// Element at a storage offset, as fp32 (exact for all three types). `None` past the end.
+    /// Element at a storage offset, as fp32 (exact for every type). `None` past the end.
     pub fn get(&self, i: usize) -> Option<f32> {
         match &self.data {
             TensorData::F16(v) => v.get(i).map(|x| x.to_f32()),
             TensorData::Bf16(v) => v.get(i).map(|x| x.to_f32()),
             TensorData::F32(v) => v.get(i).copied(),
+            TensorData::F8(v) => v.get(i).map(|&x| FP8.decode(x)),
+            TensorData::Bf8(v) => v.get(i).map(|&x| BF8.decode(x)),
         }
     }
 
@@ -130,6 +146,8 @@ impl Tensor {
             TensorData::F16(d) => d.get_mut(i).map(|x| *x = f16::from_f32(v)),
             TensorData::Bf16(d) => d.get_mut(i).map(|x| *x = bf16::from_f32(v)),
             TensorData::F32(d) => d.get_mut(i).map(|x| *x = v),
+            TensorData::F8(d) => d.get_mut(i).map(|x| *x = FP8.encode(v)),
+            TensorData::Bf8(d) => d.get_mut(i).map(|x| *x = BF8.encode(v)),
         };
     }
 
@@ -139,6 +157,8 @@ impl Tensor {
             TensorData::F16(v) => v.iter().map(|x| x.to_f32()).collect(),
             TensorData::Bf16(v) => v.iter().map(|x| x.to_f32()).collect(),
             TensorData::F32(v) => v.clone(),
+            TensorData::F8(v) => v.iter().map(|&x| FP8.decode(x)).collect(),
+            TensorData::Bf8(v) => v.iter().map(|&x| BF8.decode(x)).collect(),
         }
     }
 
@@ -148,6 +168,7 @@ impl Tensor {
             TensorData::F16(v) => v.fill(f16::ZERO),
             TensorData::Bf16(v) => v.fill(bf16::ZERO),
             TensorData::F32(v) => v.fill(0.0),
+            TensorData::F8(v) | TensorData::Bf8(v) => v.fill(0),
         }
     }
 }
@@ -172,6 +193,11 @@ mod tests {
         t.set(3, 0.1);
         assert_eq!(t.get(3), Some(round_to(DataType::Bf16, 0.1)));
         assert_eq!(t.get(4), None);
+        let mut f8 = Tensor::zeros(DataType::Fp8, desc.clone()).unwrap();
+        f8.set(1, 300.0);
+        f8.set(2, 1.07);
+        assert_eq!((f8.get(1), f8.get(2)), (Some(240.0), Some(1.125)));
+        assert_eq!(round_to(DataType::Bf8, 1.375), 1.5);
         assert!(matches!(
             Tensor::zeros(DataType::Int8, desc.clone()),
             Err(TensorError::DataType(_))

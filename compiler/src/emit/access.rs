@@ -168,6 +168,14 @@ pub fn layout_slot(inst: &mut Instance, op: Op, role: Role) -> &mut Layout {
     }
 }
 
+/// The several tensors' types of a multiple-A/B source (empty for one tensor).
+pub fn sources_slot(inst: &mut Instance, op: Op, role: Role) -> &mut Vec<DataType> {
+    match role.tensor(op) {
+        Role::Wei => &mut inst.types.weight_sources,
+        _ => &mut inst.types.input_sources,
+    }
+}
+
 pub fn element_op_slot(inst: &mut Instance, op: Op, role: Role) -> &mut ElementOp {
     match role.tensor(op) {
         Role::In => &mut inst.elementwise.input,

@@ -138,6 +138,9 @@ pub enum Value {
     Layout(Role),
     DsLayouts,
     Type(TypeSlot),
+    /// A source tensor's data type, or the tuple of the several tensors a multiple-A/B op
+    /// reads (`Tuple(fp16,fp16)`).
+    Sources(Role),
     DsTypes,
     ElementOp(Role),
     ConvSpec,
@@ -528,8 +531,8 @@ fn fwd_head() -> Vec<Field> {
         f("BLayout", V::Layout(Wei)),
         f("DsLayout", V::DsLayouts),
         f("ELayout", V::Layout(Out)),
-        f("ADataType", V::Type(TypeSlot::Tensor(In))),
-        f("BDataType", V::Type(TypeSlot::Tensor(Wei))),
+        f("ADataType", V::Sources(In)),
+        f("BDataType", V::Sources(Wei)),
         f("AccDataType", V::Type(TypeSlot::Acc)),
         f("CShuffleDataType", V::Type(TypeSlot::CShuffle)),
         f("DsDataType", V::DsTypes),

@@ -52,6 +52,19 @@ pub const ELEMENT_OP: Spelled<ElementOp> = Spelled {
         (ElementOp::Add, "Add", "Add"),
         (ElementOp::AddRelu, "AddRelu", "AddRelu"),
         (ElementOp::Relu, "Relu", "Relu"),
+        (ElementOp::ConvScale, "ConvScale", "ConvScale"),
+        (ElementOp::ConvScaleRelu, "ConvScaleRelu", "ConvScaleRelu"),
+        (ElementOp::ConvScaleAdd, "ConvScaleAdd", "ConvScaleAdd"),
+        (ElementOp::ConvInvscale, "ConvInvscale", "ConvInvscale"),
+        // CK's aliases of `UnaryCombinedOp<Scale, Scale, PassThrough|Relu>`.
+        (ElementOp::ScaleScalePass, "ScaleScalePass", "ScaleScalePass"),
+        (ElementOp::ScaleScaleRelu, "ScaleScaleRelu", "ScaleScaleRelu"),
+        (ElementOp::ScaleAdd, "ScaleAdd", "ScaleAdd"),
+        (
+            ElementOp::ScaleAddScaleAddRelu,
+            "ScaleAddScaleAddRelu",
+            "ScaleAddScaleAddRelu",
+        ),
     ],
 };
 
@@ -187,6 +200,15 @@ mod tests {
             assert_eq!(parse_layout(&layout_text(l)), Some(l));
         }
         assert_eq!(parse_layout("nhwgc"), None);
+    }
+
+    #[test]
+    fn every_element_op_has_both_spellings() {
+        for &op in ElementOp::ALL {
+            let s = ELEMENT_OP.text(op).unwrap();
+            assert_eq!(ELEMENT_OP.parse(s), Some(op));
+            assert!(ELEMENT_OP.cpp(op).is_some(), "{op:?}");
+        }
     }
 
     #[test]

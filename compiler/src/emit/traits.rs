@@ -1,8 +1,10 @@
 //! CK Builder instance strings (`InstanceTraits<T>::instance_string()`): `Name<f1,...,fN>` with
 //! the fields of the instance's format variant in template order.
 
-use super::access::{element_op_slot, flag_slot, int_slot, layout_slot, seq_slot, type_slot};
-use super::format::{CkFormat, IntField, Spelling, Value};
+use super::access::{
+    element_op_slot, flag_slot, int_slot, layout_slot, seq_slot, sources_slot, type_slot,
+};
+use super::format::{CkFormat, IntField, Spelling, TypeSlot, Value};
 use super::spelling::*;
 use crate::ir::{Checked, Instance};
 use crate::model::{DataType, Layout, Op};
@@ -73,6 +75,10 @@ fn field_text(inst: &mut Instance, op: Op, value: Value) -> String {
         Value::Layout(role) => layout_text(*layout_slot(inst, op, role)),
         Value::DsLayouts => ds_layouts_text(&inst.layout.ds),
         Value::Type(slot) => type_text(*type_slot(inst, op, slot)),
+        Value::Sources(role) => match sources_slot(inst, op, role).as_slice() {
+            [] => type_text(*type_slot(inst, op, TypeSlot::Tensor(role))),
+            several => ds_types_text(several),
+        },
         Value::DsTypes => ds_types_text(&inst.types.ds),
         Value::ElementOp(role) => {
             let e = *element_op_slot(inst, op, role);

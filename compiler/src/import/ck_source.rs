@@ -193,6 +193,17 @@ fn keys_of(value: Value, op: Op, tile: bool, inst: &Instance) -> Vec<&'static st
         Value::DsLayouts => "ds.layouts",
         Value::DsTypes => "ds.types",
         Value::Type(TypeSlot::Tensor(role)) => tensor(role, ["types.in", "types.wei", "types.out"]),
+        Value::Sources(role) => {
+            let (ty, sources) = match role.tensor(op) {
+                Role::Wei => ("types.wei", ("sources.wei", &inst.types.weight_sources)),
+                _ => ("types.in", ("sources.in", &inst.types.input_sources)),
+            };
+            // Several tensors' types give the compute type; one tensor is its type.
+            return match sources {
+                (_, s) if s.is_empty() => vec![ty],
+                (key, _) => vec![key],
+            };
+        }
         Value::Type(TypeSlot::Acc) => "types.acc",
         Value::Type(TypeSlot::ComputeA) => "types.compute_a",
         Value::Type(TypeSlot::ComputeB) => "types.compute_b",
@@ -293,6 +304,8 @@ pub(super) fn key_value(inst: &Instance, key: &str) -> String {
         "output_layout" => inst.layout.output.to_string(),
         "ds.layouts" => list(&inst.layout.ds),
         "ds.types" => list(&inst.types.ds),
+        "sources.in" => list(&inst.types.input_sources),
+        "sources.wei" => list(&inst.types.weight_sources),
         "types.in" => inst.types.input.to_string(),
         "types.wei" => inst.types.weight.to_string(),
         "types.out" => inst.types.output.to_string(),

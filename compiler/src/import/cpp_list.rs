@@ -646,6 +646,10 @@ fn spell(field: &Field, e: &Expr) -> Option<String> {
             _ => return None,
         },
         Value::Type(_) => element_type(e)?.to_string(),
+        Value::Sources(_) => match tuple_items(e) {
+            Some(_) => tuple(&|i| element_type(i).map(str::to_string))?,
+            None => element_type(e)?.to_string(),
+        },
         Value::DsTypes => tuple(&|i| element_type(i).map(str::to_string))?,
         Value::DsLayouts => tuple(&|i| plain(i).map(str::to_string))?,
         Value::Seq(_) => match e {
@@ -696,7 +700,14 @@ fn default_of(field: &Field, format: CkFormat, done: &[(&Field, String)]) -> Opt
             .find(|(f, _)| f.value == v)
             .map(|(_, t)| t.clone())
     };
-    let tensor = |r: Role| token(Value::Type(TypeSlot::Tensor(r)));
+    // A multiple-A/B source's tuple computes in its first tensor's type.
+    let tensor = |r: Role| {
+        token(Value::Type(TypeSlot::Tensor(r))).or_else(|| {
+            let t = token(Value::Sources(r))?;
+            let inner = t.strip_prefix("Tuple(").map_or(t.as_str(), |i| i);
+            Some(inner.split([',', ')']).next().unwrap_or_default().to_string())
+        })
+    };
     Some(match field.value {
         // CK defaults the compute type to the input's (forward, backward weight) or the output
         // gradient's (backward data: its A), which fields name by role or by tensor.

@@ -2,7 +2,7 @@
 //! format variant by field count and positions, then parses each field of that variant's list.
 
 use crate::emit::access::{
-    blank_instance, element_op_slot, flag_slot, int_slot, layout_slot, seq_slot, type_slot,
+    blank_instance, element_op_slot, flag_slot, int_slot, layout_slot, seq_slot, sources_slot, type_slot,
 };
 use crate::emit::format::{CkFormat, IntField, Role, Spelling, TypeSlot, Value, formats_named};
 use crate::emit::spelling::*;
@@ -305,6 +305,20 @@ fn parse_fields(format: CkFormat, tokens: &[&str]) -> Result<Instance, ImportErr
             }
             Value::Type(slot) => {
                 *type_slot(&mut inst, op, slot) = cur.spelled(&DATA_TYPE, "a data type")?
+            }
+            Value::Sources(role) => {
+                let t = cur.next()?;
+                let (one, several) = match DATA_TYPE.parse(t) {
+                    Some(one) => (one, Vec::new()),
+                    None => {
+                        let several = parse_tuple(t, |s| DATA_TYPE.parse(s))
+                            .filter(|s| !s.is_empty())
+                            .ok_or_else(|| cur.expected("a data type or Tuple(data types)", t))?;
+                        (several[0], several)
+                    }
+                };
+                *type_slot(&mut inst, op, TypeSlot::Tensor(role)) = one;
+                *sources_slot(&mut inst, op, role) = several;
             }
             Value::DsTypes => {
                 let t = cur.next()?;

@@ -3,7 +3,7 @@
 
 use super::operand::{Elem, OperandCfg};
 use crate::ir::{Checked, Instance, SplitK};
-use crate::model::{DataType, ElementOp, Op, PipelineVersion, Reduction};
+use crate::model::{DataType, ElementOp, Layout, Op, PipelineVersion, Reduction};
 use serde::{Deserialize, Serialize};
 
 /// Why an instance has no portable kernel.
@@ -23,6 +23,21 @@ pub enum PortableError {
         tensor: &'static str,
         op: ElementOp,
     },
+    #[error(
+        "instance `{instance}`: the portable kernels apply pass_through, scale, relu, bilinear, add and add_relu to the result, not {op}"
+    )]
+    ResultOp { instance: String, op: ElementOp },
+    #[error(
+        "instance `{instance}` combines several {tensor} tensors before the GEMM, which the portable kernels do not read"
+    )]
+    Sources {
+        instance: String,
+        tensor: &'static str,
+    },
+    #[error(
+        "instance `{instance}`: D tensor layout {layout} (one value per group and channel) has no portable kernel"
+    )]
+    DLayout { instance: String, layout: Layout },
 }
 
 /// How the GEMM-K loop is spread over workgroups.
@@ -366,6 +381,22 @@ fn load_op(
     }
 }
 
+/// The result ops the kernels' epilogue applies (`CK_EOP_*` of `emit::hip::source`).
+fn result_op(inst: &Instance, op: ElementOp) -> Result<ElementOp, PortableError> {
+    match op {
+        ElementOp::PassThrough
+        | ElementOp::Scale
+        | ElementOp::Relu
+        | ElementOp::Bilinear
+        | ElementOp::Add
+        | ElementOp::AddRelu => Ok(op),
+        other => Err(PortableError::ResultOp {
+            instance: inst.name.clone(),
+            op: other,
+        }),
+    }
+}
+
 /// Greatest common divisor of two unsigned integers (the planner's and the probes' widths).
 pub fn gcd<T>(a: T, b: T) -> T
 where
@@ -513,6 +544,23 @@ impl KernelConfig {
                 codes: inst.allow.join(", "),
             });
         }
+        for (tensor, sources) in [
+            ("input", &inst.types.input_sources),
+            ("weight", &inst.types.weight_sources),
+        ] {
+            if !sources.is_empty() {
+                return Err(PortableError::Sources {
+                    instance: inst.name.clone(),
+                    tensor,
+                });
+            }
+        }
+        if let Some(&layout) = inst.layout.ds.iter().find(|&&l| l == Layout::GK) {
+            return Err(PortableError::DLayout {
+                instance: inst.name.clone(),
+                layout,
+            });
+        }
         // Validation keeps every size positive and the wavelet groups adding up to the block.
         let [m, n, k] = [inst.tile.m, inst.tile.n, inst.tile.k];
         let (x, w, y) = (
@@ -601,6 +649,7 @@ impl KernelConfig {
                 op: load_op(inst, tensor, op)?,
             })
         };
+        result_op(inst, out_op)?;
         let a = operand(
             a,
             a_op,

@@ -25,6 +25,15 @@ pub(crate) struct Basics {
 }
 
 impl Basics {
+    /// Whether the source an `elementwise.*` key names has several tensors.
+    fn sources_of(&self, key: &str) -> bool {
+        match key {
+            "elementwise.in" => self.types.input_sources.len() > 1,
+            "elementwise.wei" => self.types.weight_sources.len() > 1,
+            _ => false,
+        }
+    }
+
     /// Storage types of the GEMM's A and B operands and of its result E.
     /// Bwd-weight: A = dOut, B = In, E = dWei; bwd-data: A = dOut, B = Wei, E = dIn.
     pub fn gemm_types(&self) -> (DataType, DataType, DataType) {
@@ -176,6 +185,7 @@ fn dims_error(r: &mut Report, dims: u64, span: Option<ck_dsl::Span>) {
 fn check(r: &mut Report, b: &Basics) {
     check_types(r, b);
     check_elementwise(r, b);
+    check_sources(r, b);
     check_ds(r, b);
     if !b.dev.specs().contains(&b.spec) {
         r.error(
@@ -231,9 +241,12 @@ fn target_list(r: &mut Report, targets: &[Arch], span: Option<ck_dsl::Span>) -> 
 fn types(r: &mut Report, op: Option<Op>) -> Option<Types> {
     let spec = r.spec;
     let pick = |v: &Option<Sp<DataType>>| v.as_ref().or(spec.dtype.as_ref()).map(|v| v.value);
+    let sources = |v: &Option<Sp<Vec<DataType>>>| v.as_ref().map_or_else(Vec::new, |v| v.value.clone());
+    let (input_sources, weight_sources) = (sources(&spec.in_sources), sources(&spec.wei_sources));
+    // A multiple-A/B op computes in its first source's type unless told otherwise.
     let (input, weight, output) = (
-        pick(&spec.in_type),
-        pick(&spec.wei_type),
+        pick(&spec.in_type).or(input_sources.first().copied()),
+        pick(&spec.wei_type).or(weight_sources.first().copied()),
         pick(&spec.out_type),
     );
     let (Some(input), Some(weight), Some(output)) = (input, weight, output) else {
@@ -264,6 +277,8 @@ fn types(r: &mut Report, op: Option<Op>) -> Option<Types> {
             .ds_types
             .as_ref()
             .map_or_else(Vec::new, |v| v.value.clone()),
+        input_sources,
+        weight_sources,
     })
 }
 
@@ -496,30 +511,182 @@ fn check_elementwise(r: &mut Report, b: &Basics) {
             );
             continue;
         }
-        let binary = matches!(
-            op,
-            ElementOp::Bilinear | ElementOp::Add | ElementOp::AddRelu
-        );
-        if binary && (!is_result || b.types.ds.is_empty()) {
+        if is_result {
+            result_op(r, b, key, op, span);
+        } else if op.fp8_output() || op == ElementOp::ScaleAddScaleAddRelu {
             r.error(
                 c::ELEMENT_OP,
                 span,
-                format!("`{key}` = {op} combines with a D tensor, which this tensor does not have"),
-                "needs a D tensor",
-                "apply binary ops to the GEMM result of a multiple-D instance (set `ds.layouts`/`ds.types`)",
+                format!("`{key}` = {op} is one of CK's output ops, defined only on the GEMM result"),
+                "applies to the result only",
+                "set it as the result's op (`elementwise.out` of a forward instance)",
             );
-        } else if binary && b.types.ds.len() > 1 && b.types.ds.len() == b.layout.ds.len() {
-            // CK's `Bilinear`, `Add` and `AddRelu` take the GEMM result and one D (lists of
-            // unequal lengths are reported by themselves).
+        } else if op.operands() > 1 && !b.sources_of(key) {
             r.error(
-                c::DS,
+                c::ELEMENT_OP,
+                span,
+                format!("`{key}` = {op} combines {} tensors, which this tensor does not have", op.operands()),
+                "needs several tensors",
+                "apply binary ops to the GEMM result of a multiple-D instance (set `ds.layouts`/`ds.types`), or to the sources of a multiple-A/B forward `xdl` instance (`sources.in`/`sources.wei`)",
+            );
+        }
+    }
+}
+
+/// The rules on the op applied to the GEMM result: the D tensors it combines, and the types
+/// CK defines it for.
+fn result_op(r: &mut Report, b: &Basics, key: &str, op: ElementOp, span: Option<ck_dsl::Span>) {
+    let t = &b.types;
+    let ds = op.d_tensors();
+    if ds > 0 && t.ds.is_empty() {
+        r.error(
+            c::ELEMENT_OP,
+            span,
+            format!("`{key}` = {op} combines with a D tensor, which this tensor does not have"),
+            "needs a D tensor",
+            "apply binary ops to the GEMM result of a multiple-D instance (set `ds.layouts`/`ds.types`)",
+        );
+        return;
+    }
+    if ds > 0 && t.ds.len() != ds && t.ds.len() == b.layout.ds.len() {
+        // CK's ops take the GEMM result and a fixed number of D values (lists of unequal
+        // lengths are reported by themselves).
+        let tensors = if ds == 1 { "one D tensor" } else { "two D tensors" };
+        r.error(
+            c::DS,
+            span,
+            format!(
+                "`{key}` = {op} combines the result with {tensors}, not {}",
+                t.ds.len()
+            ),
+            tensors,
+            "give as many D tensors as the op combines, or another op",
+        );
+        return;
+    }
+    // CK defines these ops for some types only (explicit specializations of an undefined
+    // template): `ConvScale`, `ConvScaleRelu`, `ConvInvscale` `<f8_t, float>` and
+    // `ConvScaleAdd` `<f8_t, float, float>`; `ScaleAddScaleAddRelu` for
+    // (E, C, D0, D1) of fp32, fp16 or bf16 throughout, or int8 with fp32 D tensors; `Relu`
+    // `static_assert`s its type. C is the C-shuffle type the result is staged in.
+    let typed = |e: DataType, c: DataType, d: DataType| {
+        t.output == e && t.cshuffle == c && t.ds.iter().all(|&x| x == d)
+    };
+    let (ok, want) = match op {
+        _ if op.fp8_output() => (
+            typed(DataType::Fp8, DataType::Fp32, DataType::Fp32),
+            "fp8 output from an fp32 C-shuffle value (fp32 D tensors)",
+        ),
+        ElementOp::ScaleAddScaleAddRelu => (
+            [DataType::Fp32, DataType::Fp16, DataType::Bf16]
+                .into_iter()
+                .any(|x| typed(x, x, x))
+                || typed(DataType::Int8, DataType::Int8, DataType::Fp32),
+            "fp32, fp16 or bf16 output, C-shuffle and D tensors alike, or int8 output and C-shuffle with fp32 D tensors",
+        ),
+        ElementOp::ScaleScaleRelu => (
+            [
+                DataType::Fp32,
+                DataType::Fp64,
+                DataType::Fp16,
+                DataType::Bf16,
+                DataType::Int32,
+                DataType::Int8,
+            ]
+            .contains(&t.output),
+            "an fp32, fp64, fp16, bf16, int32 or int8 output (Relu's types)",
+        ),
+        _ => (true, ""),
+    };
+    if !ok {
+        let ds: Vec<&str> = t.ds.iter().map(|d| d.keyword()).collect();
+        r.error(
+            c::ELEMENT_OP,
+            span,
+            format!(
+                "`{key}` = {op} is not defined for output {}, C-shuffle {} and D tensors [{}]",
+                t.output,
+                t.cshuffle,
+                ds.join(", ")
+            ),
+            "no such specialization in CK",
+            format!("CK defines it for {want}"),
+        );
+    }
+}
+
+/// The rules on several input or weight tensors (CK's `ADataType`/`BDataType` tuples): only the
+/// forward XDL op reads them, not with NGC layouts, the compute type is the first's, and the
+/// source's element op combines exactly that many.
+fn check_sources(r: &mut Report, b: &Basics) {
+    let spec = r.spec;
+    let sides = [
+        (
+            "sources.in",
+            "types.in",
+            &b.types.input_sources,
+            b.types.input,
+            b.elementwise.input,
+            spec.in_sources.sp(),
+        ),
+        (
+            "sources.wei",
+            "types.wei",
+            &b.types.weight_sources,
+            b.types.weight,
+            b.elementwise.weight,
+            spec.wei_sources.sp(),
+        ),
+    ];
+    for (key, type_key, sources, ty, op, span) in sides {
+        let Some(&first) = sources.first() else {
+            if span.is_some() {
+                r.error(
+                    c::SOURCES,
+                    span,
+                    format!("`{key}` is empty"),
+                    "no tensors",
+                    format!("list the tensors' types, or remove `{key}`"),
+                );
+            }
+            continue;
+        };
+        let ngc = layout_info(b.layout.input).family == ops::LayoutFamily::NGCSpatial;
+        if !(b.op == Op::Fwd && b.kind == Kind::Xdl) {
+            r.error(
+                c::SOURCES,
+                span,
+                format!("`{}` `{}` reads one tensor of each source, not a tuple", b.op, b.kind),
+                "no multiple A/B tensors",
+                "use forward `xdl` (DeviceGroupedConvFwdMultipleABD_Xdl_CShuffle)",
+            );
+        } else if ngc {
+            r.error(
+                c::SOURCES,
+                span,
+                format!("multiple A/B tensors with the NGC layout `{}`", b.layout.input),
+                "not with NGC layouts",
+                "use an N…GC or GN…C layout",
+            );
+        } else if first != ty {
+            r.error(
+                c::SOURCES,
+                spec.in_type.sp().or(spec.dtype.sp()).or(span),
+                format!("`{type_key}` is {ty}, but the first of `{key}` is {first}"),
+                "differs from the first source",
+                format!("set `{type_key}` to {first}, or leave it out"),
+            );
+        } else if op.operands() != sources.len() {
+            r.error(
+                c::SOURCES,
                 span,
                 format!(
-                    "`{key}` = {op} combines the result with one D tensor, not {}",
-                    b.types.ds.len()
+                    "{} tensors in `{key}`, but its element op {op} combines {}",
+                    sources.len(),
+                    op.operands()
                 ),
-                "one D tensor",
-                "give one D tensor, or an element op of as many",
+                "count differs from the element op's",
+                "give as many tensors as the element op combines (`scale_add` takes 2)",
             );
         }
     }

@@ -339,6 +339,12 @@ impl BenchProblem {
             TensorData::F32(_) => bytes_error(&bytes, &self.reference, |b| {
                 f64::from(f32::from_le_bytes(b))
             }),
+            TensorData::F8(_) => bytes_error(&bytes, &self.reference, |[b]: [u8; 1]| {
+                f64::from(crate::fp8::FP8.decode(b))
+            }),
+            TensorData::Bf8(_) => bytes_error(&bytes, &self.reference, |[b]: [u8; 1]| {
+                f64::from(crate::fp8::BF8.decode(b))
+            }),
         };
         Ok(Verification {
             relative_error,

@@ -49,6 +49,8 @@ pub enum CudaError {
     Launch(#[from] LaunchError),
     #[error("stream capture recorded no CUDA graph")]
     EmptyGraph,
+    #[error("the device reference reads fp16, bf16 and fp32 tensors, not {0}")]
+    ReferenceType(ck_compiler::model::DataType),
 }
 
 /// A kernel compiled and loaded on the device.

@@ -148,11 +148,13 @@ pub fn device_reference(
     t: &DeviceTensors,
     host: [&Tensor; 3],
 ) -> Result<Vec<f64>, CudaError> {
-    let ty = host.map(|t| match t.data() {
-        TensorData::F16(_) => 0,
-        TensorData::Bf16(_) => 1,
-        TensorData::F32(_) => 2,
-    });
+    let code = |t: &Tensor| match t.data() {
+        TensorData::F16(_) => Ok(0),
+        TensorData::Bf16(_) => Ok(1),
+        TensorData::F32(_) => Ok(2),
+        TensorData::F8(_) | TensorData::Bf8(_) => Err(CudaError::ReferenceType(t.dtype())),
+    };
+    let ty = [code(host[0])?, code(host[1])?, code(host[2])?];
     let (mut args, blocks) =
         RefArgs::new(p, ty).map_err(|e| CudaError::from(LaunchError::Problem(e)))?;
     // The destination's packed elements, zeroed.

@@ -144,11 +144,17 @@ pub fn workspace_size(inst: &Checked, p: &ConvProblem, dev: &DeviceModel) -> u64
 }
 
 /// Whether the CPU back end computes this instance's types, element-wise ops and tensors:
-/// fp16/bf16/fp32 data, unary ops on the sources, a result op with the one D tensor a binary op
-/// takes.
+/// fp16/bf16/fp32 and fp8/bf8 data, one tensor of each source with a unary op, a result op
+/// with as many D tensors as it combines.
 pub fn cpu_types(inst: &Checked) -> Result<(), RunError> {
+    let computed = |dt: DataType| {
+        matches!(
+            dt,
+            DataType::Fp16 | DataType::Bf16 | DataType::Fp32 | DataType::Fp8 | DataType::Bf8
+        )
+    };
     for dt in [inst.types.input, inst.types.weight, inst.types.output] {
-        if !matches!(dt, DataType::Fp16 | DataType::Bf16 | DataType::Fp32) {
+        if !computed(dt) {
             return Err(RunError::NotSupportedOnCpu(format!("{dt} tensors")));
         }
     }
@@ -157,12 +163,14 @@ pub fn cpu_types(inst: &Checked) -> Result<(), RunError> {
         inst.types.compute_b,
         inst.types.cshuffle,
     ] {
-        if !matches!(
-            dt,
-            DataType::Fp16 | DataType::Bf16 | DataType::Fp32 | DataType::Tf32
-        ) {
+        if !computed(dt) && dt != DataType::Tf32 {
             return Err(RunError::NotSupportedOnCpu(format!("{dt} compute")));
         }
+    }
+    if !inst.types.input_sources.is_empty() || !inst.types.weight_sources.is_empty() {
+        return Err(RunError::NotSupportedOnCpu(
+            "several input or weight tensors combined before the GEMM".to_string(),
+        ));
     }
     let (sources, result) = ops_by_role(inst.op, &inst.elementwise);
     if let Some(op) = sources.into_iter().find(|&o| is_binary(o)) {
@@ -170,14 +178,26 @@ pub fn cpu_types(inst: &Checked) -> Result<(), RunError> {
             "element-wise op {op} on a source"
         )));
     }
+    // CK's combined ops round to the output type between their steps; fp32 (the type of
+    // CK's lists) keeps every step exact.
+    let combined = matches!(
+        result,
+        ElementOp::ScaleScalePass | ElementOp::ScaleScaleRelu
+    );
+    if combined && inst.types.output != DataType::Fp32 {
+        return Err(RunError::NotSupportedOnCpu(format!(
+            "{result} into {}",
+            inst.types.output
+        )));
+    }
     let ds = inst.types.ds.len();
-    if ds != usize::from(is_binary(result)) || inst.layout.ds.len() != ds {
+    if ds != result.d_tensors() || inst.layout.ds.len() != ds {
         return Err(RunError::NotSupportedOnCpu(format!(
             "{ds} D tensors with result op {result}"
         )));
     }
     for &dt in &inst.types.ds {
-        if !matches!(dt, DataType::Fp16 | DataType::Bf16 | DataType::Fp32) {
+        if !computed(dt) {
             return Err(RunError::NotSupportedOnCpu(format!("{dt} D tensors")));
         }
     }

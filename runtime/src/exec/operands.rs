@@ -11,7 +11,7 @@
 //! additions and bound checks, so gathering a tile's operands divides nothing per element.
 
 use crate::decompose::GemmShape;
-use crate::elementwise::{ElementArgs, apply};
+use crate::elementwise::{ElementArgs, MAX_DS, apply};
 use crate::layout::TensorDesc;
 use crate::tensor::{Tensor, round_to};
 use ck_compiler::model::{DataType, ElementOp, Op};
@@ -88,7 +88,7 @@ impl Operands {
                 .map(|v| {
                     round_to(
                         dt,
-                        round_to(t.dtype(), apply(op, f64::from(v), 0.0, &s.args) as f32),
+                        round_to(t.dtype(), apply(op, f64::from(v), [0.0; MAX_DS], &s.args) as f32),
                     )
                 })
                 .collect()

@@ -420,6 +420,7 @@ pub(crate) fn to_bytes(t: &Tensor) -> Vec<u8> {
         TensorData::F16(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
         TensorData::Bf16(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
         TensorData::F32(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+        TensorData::F8(v) | TensorData::Bf8(v) => v.clone(),
     }
 }
 
@@ -444,6 +445,8 @@ pub(crate) fn from_bytes(t: &mut Tensor, bytes: &[u8]) -> Result<(), RunError> {
                 .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
                 .collect(),
         ),
+        TensorData::F8(_) => TensorData::F8(bytes.to_vec()),
+        TensorData::Bf8(_) => TensorData::Bf8(bytes.to_vec()),
     };
     *t = Tensor::new(t.desc().clone(), data).map_err(|e| RunError::Internal(e.to_string()))?;
     Ok(())

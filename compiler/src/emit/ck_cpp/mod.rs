@@ -9,13 +9,13 @@ mod explicit;
 mod release;
 mod tile;
 
-use super::access::{element_op_slot, flag_slot, int_slot, seq_slot, type_slot};
-use super::format::{CkFormat, Field, IntField, Value};
+use super::access::{element_op_slot, flag_slot, int_slot, seq_slot, sources_slot, type_slot};
+use super::format::{CkFormat, Field, IntField, TypeSlot, Value};
 use super::out_file::OutFile;
 use super::spelling::*;
 use super::template::{Text, render};
 use crate::ir::{Checked, Instance, Validated};
-use crate::model::{ConvSpec, DataType, Kind, Layout, Op};
+use crate::model::{ConvSpec, DataType, ElementOp, Kind, Layout, Op};
 use std::collections::{BTreeMap, BTreeSet};
 
 pub use release::CkRelease;
@@ -379,6 +379,37 @@ fn namespace_open() -> &'static str {
     "namespace ck {\nnamespace tensor_operation {\nnamespace device {\nnamespace instance {\n\n"
 }
 
+/// The element ops the preamble does not alias that `instances` use: the include the combined
+/// ones need and an alias each (CK's instance headers alias the ops they use).
+fn fused_ops<'a>(instances: impl Iterator<Item = &'a Checked>) -> (String, String) {
+    const PREAMBLE_OPS: [ElementOp; 6] = [
+        ElementOp::PassThrough,
+        ElementOp::Scale,
+        ElementOp::Bilinear,
+        ElementOp::Add,
+        ElementOp::AddRelu,
+        ElementOp::Relu,
+    ];
+    let used: BTreeSet<ElementOp> = instances
+        .flat_map(|i| [i.elementwise.input, i.elementwise.weight, i.elementwise.output])
+        .filter(|op| !PREAMBLE_OPS.contains(op))
+        .collect();
+    let combined = used
+        .iter()
+        .any(|&op| matches!(op, ElementOp::ScaleScalePass | ElementOp::ScaleScaleRelu));
+    let include = if combined {
+        "#include \"ck/tensor_operation/gpu/element/combined_element_wise_operation.hpp\"\n"
+    } else {
+        ""
+    };
+    let aliases = used
+        .iter()
+        .filter_map(|&op| ELEMENT_OP.cpp(op))
+        .map(|name| format!("using {name} = ck::tensor_operation::element_wise::{name};\n"))
+        .collect();
+    (include.to_string(), aliases)
+}
+
 /// An instance header's includes after the ops' own, its namespaces and type aliases.
 const PREAMBLE: &str = include_str!("templates/instances_preamble.hpp");
 
@@ -427,6 +458,10 @@ fn cpp_arg(
         }
         Value::DsLayouts => cpp_tuple(inst.layout.ds.iter().map(|&l| layout_text(l)).collect()),
         Value::Type(slot) => cpp_type(*type_slot(inst, op, slot)).to_string(),
+        Value::Sources(role) => match sources_slot(inst, op, role).as_slice() {
+            [] => cpp_type(*type_slot(inst, op, TypeSlot::Tensor(role))).to_string(),
+            several => cpp_tuple(several.iter().map(|&t| cpp_type(t).to_string()).collect()),
+        },
         Value::DsTypes => cpp_tuple(
             inst.types
                 .ds
@@ -649,9 +684,15 @@ fn header(key: &HeaderKey, aliases: &Aliases, release: CkRelease) -> Result<OutF
     } else {
         ""
     };
+    let (fused_include, fused_ops) = fused_ops(aliases.values().flatten().copied());
+    out.push_str(&fused_include);
     out.push_str(&render(
         PREAMBLE,
-        &[("tf32", tf32), ("gemm_layouts", gemm_layouts)],
+        &[
+            ("tf32", tf32),
+            ("gemm_layouts", gemm_layouts),
+            ("fused_ops", &fused_ops),
+        ],
     ));
     for &spec in ConvSpec::ALL {
         if aliases.values().flatten().any(|i| i.spec == spec) {
@@ -725,7 +766,16 @@ fn base_class(inst: &Instance) -> String {
         l(inst.layout.weight),
         l(inst.layout.output),
     );
-    let (ti, tw, to) = (t(ty.input), t(ty.weight), t(ty.output));
+    // A multiple-A/B op's sources are tuples of their tensors' types.
+    let source = |one: DataType, several: &[DataType]| match several {
+        [] => t(one),
+        _ => cpp_tuple(several.iter().map(|&x| t(x)).collect()),
+    };
+    let (ti, tw, to) = (
+        source(ty.input, &ty.input_sources),
+        source(ty.weight, &ty.weight_sources),
+        t(ty.output),
+    );
     let n = inst.ndim;
     match (inst.op, inst.kind) {
         (Op::BwdWeight, Kind::XdlMultipleD | Kind::WmmaMultipleD) => format!(

@@ -83,6 +83,8 @@ fn eop(op: ElementOp) -> &'static str {
         ElementOp::Bilinear => "CK_EOP_BILINEAR",
         ElementOp::Add => "CK_EOP_ADD",
         ElementOp::AddRelu => "CK_EOP_ADD_RELU",
+        // `KernelConfig::new` refuses the others (`PortableError::ResultOp`/`LoadOp`).
+        _ => "CK_EOP_PASS",
     }
 }
 

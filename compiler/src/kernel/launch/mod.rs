@@ -357,7 +357,7 @@ fn strides(
         Ngkw => ("NGKW", 1),
         Ngkhw => ("NGKHW", 2),
         Ngkdhw => ("NGKDHW", 3),
-        Gc => ("", 0),
+        Gc | GK => ("", 0),
     };
     let letters: Vec<char> = order.chars().collect();
     let fits = lay_ndim == ndim

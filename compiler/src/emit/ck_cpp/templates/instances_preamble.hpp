@@ -32,4 +32,4 @@ using Bilinear = ck::tensor_operation::element_wise::Bilinear;
 using Add = ck::tensor_operation::element_wise::Add;
 using AddRelu = ck::tensor_operation::element_wise::AddRelu;
 using Relu = ck::tensor_operation::element_wise::Relu;
-
+${fused_ops}

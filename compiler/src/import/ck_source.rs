@@ -17,6 +17,8 @@ pub(super) const KEYS: &[&str] = &[
     "output_layout",
     "ds.layouts",
     "ds.types",
+    "sources.in",
+    "sources.wei",
     "types.in",
     "types.wei",
     "types.out",

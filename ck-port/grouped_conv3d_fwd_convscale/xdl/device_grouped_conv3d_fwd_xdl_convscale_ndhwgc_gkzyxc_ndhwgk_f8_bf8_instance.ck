@@ -1,0 +1,73 @@
+/// CK's `device_grouped_conv_fwd_xdl_outelementop_f8_bf8_instances`, as `library/src/tensor_operation_instance/gpu/grouped_conv3d_fwd_convscale/xdl/device_grouped_conv3d_fwd_xdl_convscale_ndhwgc_gkzyxc_ndhwgk_f8_bf8_instance.cpp` instantiates it.
+family ck_3d_fwd_xdl_convscale_ndhwgc_gkzyxc_ndhwgk_f8_bf8 {
+    op = fwd;
+    dims = 3;
+    kind = xdl;
+    layout = ndhwgc;
+    weight_layout = gkzyxc;
+    output_layout = ndhwgk;
+    types.in = fp8;
+    types.wei = bf8;
+    types.out = fp8;
+    types.acc = fp32;
+    types.compute_a = fp8;
+    types.compute_b = bf8;
+    types.cshuffle = fp32;
+    elementwise.in = pass_through;
+    elementwise.wei = pass_through;
+    elementwise.out = conv_scale;
+    gemm_spec = mnk_padding;
+    ak1 = 8;
+    bk1 = 8;
+    instr = [32, 32];
+    a.arrange = [1, 0, 2];
+    a.access = [1, 0, 2];
+    a.vector_dim = 2;
+    a.dst_vector = 8;
+    a.lds_pad = true;
+    b.arrange = [1, 0, 2];
+    b.access = [1, 0, 2];
+    b.vector_dim = 2;
+    b.dst_vector = 8;
+    b.lds_pad = true;
+    c.shuffle = [1, 1];
+    pipeline.prefetch = 1;
+    pipeline.loop_scheduler = default;
+    merge_groups = 1;
+    targets = [gfx942];
+    over spec = [default, filter1x1_pad0, filter1x1_stride1_pad0];
+    rows (block, tile, repeat, a.cluster, a.src_vector, b.cluster, b.src_vector, c.cluster, c.vector) {
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_fwd/device_grouped_conv_fwd_xdl_outelementop_instance.hpp:128
+        r0 = (64, [64, 64, 32], [2, 2], [4, 16, 1], 1, [4, 16, 1], 1, [1, 16, 1, 4], 1);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_fwd/device_grouped_conv_fwd_xdl_outelementop_instance.hpp:130
+        r1 = (64, [64, 32, 32], [2, 1], [4, 16, 1], 8, [4, 16, 1], 8, [1, 16, 1, 4], 1);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_fwd/device_grouped_conv_fwd_xdl_outelementop_instance.hpp:131
+        r2 = (256, [128, 128, 32], [2, 2], [4, 64, 1], 1, [4, 64, 1], 1, [1, 32, 1, 8], 8);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_fwd/device_grouped_conv_fwd_xdl_outelementop_instance.hpp:133
+        r3 = (256, [256, 128, 32], [4, 2], [4, 64, 1], 8, [4, 64, 1], 8, [1, 32, 1, 8], 8);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_fwd/device_grouped_conv_fwd_xdl_outelementop_instance.hpp:134
+        r4 = (256, [128, 256, 32], [2, 4], [4, 64, 1], 8, [4, 64, 1], 8, [1, 32, 1, 8], 8);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_fwd/device_grouped_conv_fwd_xdl_outelementop_instance.hpp:135
+        r5 = (128, [128, 128, 32], [4, 2], [4, 32, 1], 8, [4, 32, 1], 8, [1, 16, 1, 8], 8);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_fwd/device_grouped_conv_fwd_xdl_outelementop_instance.hpp:136
+        r6 = (256, [128, 128, 32], [2, 2], [4, 64, 1], 8, [4, 64, 1], 8, [1, 32, 1, 8], 8);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_fwd/device_grouped_conv_fwd_xdl_outelementop_instance.hpp:137
+        r7 = (128, [128, 64, 32], [2, 2], [4, 32, 1], 8, [4, 32, 1], 8, [1, 32, 1, 4], 8);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_fwd/device_grouped_conv_fwd_xdl_outelementop_instance.hpp:138
+        r8 = (128, [64, 128, 32], [2, 2], [4, 32, 1], 8, [4, 32, 1], 8, [1, 16, 1, 8], 8);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_fwd/device_grouped_conv_fwd_xdl_outelementop_instance.hpp:139
+        r9 = (64, [64, 64, 32], [2, 2], [4, 16, 1], 8, [4, 16, 1], 8, [1, 16, 1, 4], 8);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_fwd/device_grouped_conv_fwd_xdl_outelementop_instance.hpp:140
+        r10 = (256, [128, 64, 32], [2, 1], [4, 64, 1], 8, [4, 64, 1], 8, [1, 32, 1, 8], 8);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_fwd/device_grouped_conv_fwd_xdl_outelementop_instance.hpp:141
+        r11 = (256, [64, 128, 32], [1, 2], [4, 64, 1], 8, [4, 64, 1], 8, [1, 32, 1, 8], 8);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_fwd/device_grouped_conv_fwd_xdl_outelementop_instance.hpp:142
+        r12 = (128, [128, 32, 32], [2, 1], [4, 32, 1], 8, [4, 32, 1], 8, [1, 32, 1, 4], 8);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_fwd/device_grouped_conv_fwd_xdl_outelementop_instance.hpp:143
+        r13 = (128, [32, 128, 32], [1, 2], [4, 32, 1], 8, [4, 32, 1], 8, [1, 16, 1, 8], 8);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_fwd/device_grouped_conv_fwd_xdl_outelementop_instance.hpp:144
+        r14 = (64, [64, 32, 32], [2, 1], [4, 16, 1], 8, [4, 16, 1], 8, [1, 16, 1, 4], 8);
+        /// ck/library/tensor_operation_instance/gpu/grouped_conv_fwd/device_grouped_conv_fwd_xdl_outelementop_instance.hpp:145
+        r15 = (64, [32, 64, 32], [1, 2], [4, 16, 1], 8, [4, 16, 1], 8, [1, 16, 1, 4], 8);
+    }
+}

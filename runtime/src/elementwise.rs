@@ -328,3 +328,94 @@ pub fn check_ds(inst: &Checked, p: &ConvProblem, ds: &[Tensor]) -> Result<(), El
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::Role;
+    use crate::tensor::TensorData;
+
+    const ARGS: ElementArgs = ElementArgs {
+        scale: 0.5,
+        alpha: 2.0,
+        beta: 0.5,
+        scale_in: 0.5,
+        scale_wei: 3.0,
+        scale_out: 0.25,
+    };
+
+    fn at(op: ElementOp, c: f64, d: DValues) -> f64 {
+        apply(op, c, d, &ARGS)
+    }
+
+    #[test]
+    fn the_fused_ops_by_hand() {
+        // ConvScale: 2 · 0.5 · 3 · 0.25; ConvInvscale: 3 / 0.5 / 3 / 0.25.
+        assert_eq!(at(ElementOp::ConvScale, 2.0, [0.0; 2]), 0.75);
+        assert_eq!(at(ElementOp::ConvInvscale, 3.0, [0.0; 2]), 8.0);
+        // ConvScaleRelu: relu before the output scale.
+        assert_eq!(at(ElementOp::ConvScaleRelu, 2.0, [0.0; 2]), 0.75);
+        assert_eq!(at(ElementOp::ConvScaleRelu, -2.0, [0.0; 2]), 0.0);
+        // ConvScaleAdd: (2 · 0.5 · 3 + 1) · 0.25; the D value is added before the output scale.
+        assert_eq!(at(ElementOp::ConvScaleAdd, 2.0, [1.0, 0.0]), 1.0);
+        // ScaleScalePass/Relu: the input's scale, then the weight's; no output scale.
+        assert_eq!(at(ElementOp::ScaleScalePass, 2.0, [0.0; 2]), 3.0);
+        assert_eq!(at(ElementOp::ScaleScalePass, -2.0, [0.0; 2]), -3.0);
+        assert_eq!(at(ElementOp::ScaleScaleRelu, -2.0, [0.0; 2]), 0.0);
+        // ScaleAdd: 0.5 · 4 + 1.
+        assert_eq!(at(ElementOp::ScaleAdd, 4.0, [1.0, 0.0]), 3.0);
+        // ScaleAddScaleAddRelu: relu(2 · 1 + 0.5 · 4 − 1) and relu(2 · 1 + 0.5 · 4 − 5).
+        assert_eq!(at(ElementOp::ScaleAddScaleAddRelu, 1.0, [4.0, -1.0]), 3.0);
+        assert_eq!(at(ElementOp::ScaleAddScaleAddRelu, 1.0, [4.0, -5.0]), 0.0);
+    }
+
+    #[test]
+    fn the_fused_ops_compute_in_fp32() {
+        // 1 + 2^-12 squared is 1 + 2^-11 + 2^-24, which fp32 rounds to 1 + 2^-11 (a tie, to
+        // even) and fp64 keeps.
+        let x = 1.0 + (-12f64).exp2();
+        let args = ElementArgs {
+            scale_in: x as f32,
+            scale_wei: 1.0,
+            scale_out: 1.0,
+            ..ElementArgs::IDENTITY
+        };
+        let v = apply(ElementOp::ConvScale, x, [0.0; 2], &args);
+        assert_eq!(v, 1.0 + (-11f64).exp2());
+    }
+
+    #[test]
+    fn a_g_k_tensor_broadcasts_over_the_batch_and_positions() {
+        // A destination [G=2, N=2, K=3, W=2] in NWGK and a G_K tensor of g·10 + k.
+        let dst = TensorDesc::packed(Role::Output, Layout::Nwgk, &[2, 2, 3, 2]).unwrap();
+        let per = TensorDesc::per_group_channel([2, 3]);
+        let values: Vec<f32> = (0..2).flat_map(|g| (0..3).map(move |k| (g * 10 + k) as f32)).collect();
+        let gk = Tensor::new(per, TensorData::F32(values)).unwrap();
+        let plain = Tensor::zeros(DataType::Fp32, dst.clone()).unwrap();
+        let ew = Elementwise {
+            ops: ck_compiler::ir::ElementOps {
+                output: ElementOp::ScaleAddScaleAddRelu,
+                ..Elementwise::NONE.ops
+            },
+            ds: &[plain, gk],
+            args: ElementArgs::IDENTITY,
+        };
+        let d = ew.d_values(Op::Fwd, &dst).unwrap();
+        for g in 0..2 {
+            for n in 0..2 {
+                for k in 0..3 {
+                    for w in 0..2 {
+                        let at = dst.offset(&[g, n, k, w]) as usize;
+                        assert_eq!(d[at], [0.0, (g * 10 + k) as f64]);
+                    }
+                }
+            }
+        }
+        // One D tensor short of the op's two.
+        let short = Elementwise { ds: &ew.ds[..1], ..ew };
+        assert!(matches!(
+            short.d_values(Op::Fwd, &dst),
+            Err(ElementwiseError::DCount { want: 2, got: 1, .. })
+        ));
+    }
+}

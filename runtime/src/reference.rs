@@ -11,7 +11,8 @@
 //! least precise type involved: the result is rounded once to its storage type (fp16 u = 2^-11
 //! ≈ 4.9e-4, bf16 u = 2^-8 ≈ 3.9e-3), split-K atomic adds round a few more times, and fp32
 //! accumulation over GEMM-K adds ~√K·2^-24, so fp32 gets 1e-5 (or 4·√K·2^-24 for long
-//! reductions), fp16 and tf32 (fp32 data, products of 10 mantissa bits) 2e-3, bf16 1.6e-2.
+//! reductions), fp16 and tf32 (fp32 data, products of 10 mantissa bits) 2e-3, bf16 1.6e-2, and
+//! CK's 8-bit floats (u = 2^-4 for fp8, 2^-3 for bf8) 0.25 and 0.5.
 //! Tensor cores add rounding toward zero, an error linear in the products an accumulator sums;
 //! the GPU plans keep that below about 1e-3 (docs/kernels.md, "Long reductions"), within the
 //! 16-bit and tf32 bounds.
@@ -249,6 +250,9 @@ pub fn tolerance(dtype: DataType, reduction: u64) -> f64 {
         DataType::Fp32 | DataType::Fp64 => 1e-5,
         // tf32 products keep fp16's 10 mantissa bits.
         DataType::Fp16 | DataType::Tf32 => 2e-3,
+        // CK's 8-bit floats keep 3 (fp8) and 2 (bf8) mantissa bits: u = 2^-4, 2^-3.
+        DataType::Fp8 => 0.25,
+        DataType::Bf8 => 0.5,
         _ => 1.6e-2,
     };
     storage.max(accumulation)
@@ -352,6 +356,7 @@ mod tests {
             scale: 2.0,
             alpha: 0.5,
             beta: 0.25,
+            ..ElementArgs::IDENTITY
         };
         let ew = |result| Elementwise {
             ops: ops(result),

@@ -87,6 +87,7 @@ fn every_result_op_matches_the_reference() {
                     scale: 1.5 * other.args.scale,
                     alpha: 1.5 * other.args.alpha,
                     beta: 1.5 * other.args.beta,
+                    ..other.args
                 };
                 let v = other.verify(&p).unwrap();
                 assert!(!v.passed(), "{} {load}/{result}: {v}", inst.name);

@@ -389,7 +389,9 @@ mod tests {
         // A destination [G=2, N=2, K=3, W=2] in NWGK and a G_K tensor of g·10 + k.
         let dst = TensorDesc::packed(Role::Output, Layout::Nwgk, &[2, 2, 3, 2]).unwrap();
         let per = TensorDesc::per_group_channel([2, 3]);
-        let values: Vec<f32> = (0..2).flat_map(|g| (0..3).map(move |k| (g * 10 + k) as f32)).collect();
+        let values: Vec<f32> = (0..2)
+            .flat_map(|g| (0..3).map(move |k| (g * 10 + k) as f32))
+            .collect();
         let gk = Tensor::new(per, TensorData::F32(values)).unwrap();
         let plain = Tensor::zeros(DataType::Fp32, dst.clone()).unwrap();
         let ew = Elementwise {
@@ -412,10 +414,17 @@ mod tests {
             }
         }
         // One D tensor short of the op's two.
-        let short = Elementwise { ds: &ew.ds[..1], ..ew };
+        let short = Elementwise {
+            ds: &ew.ds[..1],
+            ..ew
+        };
         assert!(matches!(
             short.d_values(Op::Fwd, &dst),
-            Err(ElementwiseError::DCount { want: 2, got: 1, .. })
+            Err(ElementwiseError::DCount {
+                want: 2,
+                got: 1,
+                ..
+            })
         ));
     }
 }

@@ -8,9 +8,12 @@ use ck_runtime::reference::fresh_seed;
 use ck_runtime::testing::{Variant, for_problem, forced, instance};
 use ck_runtime::{ConvProblem, CpuBackend, ElementArgs, ProblemData, RunError};
 
+/// A D tensor's layout and type.
+type DTensor = (Layout, DataType);
+
 /// The forward XDL test instance for `p` with `op` on the result, an fp32 C-shuffle type where
 /// the op takes one (CK's fp8 ops read an fp32 result), and the D tensors the op combines.
-fn fused(p: &ConvProblem, op: ElementOp, ds: &[(Layout, DataType)]) -> Checked {
+fn fused(p: &ConvProblem, op: ElementOp, ds: &[DTensor]) -> Checked {
     forced(&for_problem(instance(Variant::FwdXdl), p), |i| {
         i.elementwise.output = op;
         if op.fp8_output() || p.dtype.output == DataType::Fp32 {
@@ -55,7 +58,11 @@ fn fp8_output_ops_by_hand() {
     }
     // ConvScaleAdd adds the fp32 D value before the output scale: (1·1.5 + 0.625)·5.5 =
     // 11.6875 → 12 (steps of 1 from 8), (−0.125·1.5 − 0.3125)·5.5 = −2.75.
-    let inst = fused(&p, ElementOp::ConvScaleAdd, &[(Layout::Nhwgk, DataType::Fp32)]);
+    let inst = fused(
+        &p,
+        ElementOp::ConvScaleAdd,
+        &[(Layout::Nhwgk, DataType::Fp32)],
+    );
     let mut data = ProblemData::random(&inst, &p, 1).unwrap();
     for (i, v) in [1.5, -0.5].into_iter().enumerate() {
         data.input.set(i, v);
@@ -78,7 +85,7 @@ fn every_fused_result_op_matches_the_reference() {
     let fp8_fp32 = "fwd 3d G=2 N=2 K=16 C=8 filter=3 input=5 pad=1 in=fp8 wei=fp8 out=fp32";
     let fp16 = "fwd 3d G=2 N=2 K=16 C=8 filter=3 input=5 stride=2 pad=1 dtype=fp16";
     let out = Layout::Ndhwgk;
-    let cases: [(&str, ElementOp, &[(Layout, DataType)]); 7] = [
+    let cases: [(&str, ElementOp, &[DTensor]); 7] = [
         (fp8, ElementOp::ConvScale, &[]),
         (fp8, ElementOp::ConvScaleRelu, &[]),
         (fp8, ElementOp::ConvInvscale, &[]),

@@ -57,8 +57,16 @@ pub const ELEMENT_OP: Spelled<ElementOp> = Spelled {
         (ElementOp::ConvScaleAdd, "ConvScaleAdd", "ConvScaleAdd"),
         (ElementOp::ConvInvscale, "ConvInvscale", "ConvInvscale"),
         // CK's aliases of `UnaryCombinedOp<Scale, Scale, PassThrough|Relu>`.
-        (ElementOp::ScaleScalePass, "ScaleScalePass", "ScaleScalePass"),
-        (ElementOp::ScaleScaleRelu, "ScaleScaleRelu", "ScaleScaleRelu"),
+        (
+            ElementOp::ScaleScalePass,
+            "ScaleScalePass",
+            "ScaleScalePass",
+        ),
+        (
+            ElementOp::ScaleScaleRelu,
+            "ScaleScaleRelu",
+            "ScaleScaleRelu",
+        ),
         (ElementOp::ScaleAdd, "ScaleAdd", "ScaleAdd"),
         (
             ElementOp::ScaleAddScaleAddRelu,

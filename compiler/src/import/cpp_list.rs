@@ -705,7 +705,13 @@ fn default_of(field: &Field, format: CkFormat, done: &[(&Field, String)]) -> Opt
         token(Value::Type(TypeSlot::Tensor(r))).or_else(|| {
             let t = token(Value::Sources(r))?;
             let inner = t.strip_prefix("Tuple(").map_or(t.as_str(), |i| i);
-            Some(inner.split([',', ')']).next().unwrap_or_default().to_string())
+            Some(
+                inner
+                    .split([',', ')'])
+                    .next()
+                    .unwrap_or_default()
+                    .to_string(),
+            )
         })
     };
     Some(match field.value {

@@ -47,6 +47,8 @@ fn types(t: DataType) -> Types {
         compute_b: t,
         cshuffle: t,
         ds: Vec::new(),
+        input_sources: Vec::new(),
+        weight_sources: Vec::new(),
     }
 }
 
@@ -216,6 +218,8 @@ pub fn sample(format: CkFormat) -> Instance {
         compute_b: DataType::Bf8,
         cshuffle: DataType::Tf32,
         ds: vec![DataType::Fp16],
+        input_sources: Vec::new(),
+        weight_sources: Vec::new(),
     };
     i.elementwise = ElementOps {
         input: ElementOp::Scale,

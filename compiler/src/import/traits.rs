@@ -2,7 +2,8 @@
 //! format variant by field count and positions, then parses each field of that variant's list.
 
 use crate::emit::access::{
-    blank_instance, element_op_slot, flag_slot, int_slot, layout_slot, seq_slot, sources_slot, type_slot,
+    blank_instance, element_op_slot, flag_slot, int_slot, layout_slot, seq_slot, sources_slot,
+    type_slot,
 };
 use crate::emit::format::{CkFormat, IntField, Role, Spelling, TypeSlot, Value, formats_named};
 use crate::emit::spelling::*;

@@ -241,7 +241,8 @@ fn target_list(r: &mut Report, targets: &[Arch], span: Option<ck_dsl::Span>) -> 
 fn types(r: &mut Report, op: Option<Op>) -> Option<Types> {
     let spec = r.spec;
     let pick = |v: &Option<Sp<DataType>>| v.as_ref().or(spec.dtype.as_ref()).map(|v| v.value);
-    let sources = |v: &Option<Sp<Vec<DataType>>>| v.as_ref().map_or_else(Vec::new, |v| v.value.clone());
+    let sources =
+        |v: &Option<Sp<Vec<DataType>>>| v.as_ref().map_or_else(Vec::new, |v| v.value.clone());
     let (input_sources, weight_sources) = (sources(&spec.in_sources), sources(&spec.wei_sources));
     // A multiple-A/B op computes in its first source's type unless told otherwise.
     let (input, weight, output) = (
@@ -517,7 +518,9 @@ fn check_elementwise(r: &mut Report, b: &Basics) {
             r.error(
                 c::ELEMENT_OP,
                 span,
-                format!("`{key}` = {op} is one of CK's output ops, defined only on the GEMM result"),
+                format!(
+                    "`{key}` = {op} is one of CK's output ops, defined only on the GEMM result"
+                ),
                 "applies to the result only",
                 "set it as the result's op (`elementwise.out` of a forward instance)",
             );
@@ -551,7 +554,11 @@ fn result_op(r: &mut Report, b: &Basics, key: &str, op: ElementOp, span: Option<
     if ds > 0 && t.ds.len() != ds && t.ds.len() == b.layout.ds.len() {
         // CK's ops take the GEMM result and a fixed number of D values (lists of unequal
         // lengths are reported by themselves).
-        let tensors = if ds == 1 { "one D tensor" } else { "two D tensors" };
+        let tensors = if ds == 1 {
+            "one D tensor"
+        } else {
+            "two D tensors"
+        };
         r.error(
             c::DS,
             span,
@@ -656,7 +663,10 @@ fn check_sources(r: &mut Report, b: &Basics) {
             r.error(
                 c::SOURCES,
                 span,
-                format!("`{}` `{}` reads one tensor of each source, not a tuple", b.op, b.kind),
+                format!(
+                    "`{}` `{}` reads one tensor of each source, not a tuple",
+                    b.op, b.kind
+                ),
                 "no multiple A/B tensors",
                 "use forward `xdl` (DeviceGroupedConvFwdMultipleABD_Xdl_CShuffle)",
             );
@@ -664,7 +674,10 @@ fn check_sources(r: &mut Report, b: &Basics) {
             r.error(
                 c::SOURCES,
                 span,
-                format!("multiple A/B tensors with the NGC layout `{}`", b.layout.input),
+                format!(
+                    "multiple A/B tensors with the NGC layout `{}`",
+                    b.layout.input
+                ),
                 "not with NGC layouts",
                 "use an N…GC or GN…C layout",
             );

@@ -88,7 +88,10 @@ impl Operands {
                 .map(|v| {
                     round_to(
                         dt,
-                        round_to(t.dtype(), apply(op, f64::from(v), [0.0; MAX_DS], &s.args) as f32),
+                        round_to(
+                            t.dtype(),
+                            apply(op, f64::from(v), [0.0; MAX_DS], &s.args) as f32,
+                        ),
                     )
                 })
                 .collect()

@@ -391,7 +391,13 @@ fn fused_ops<'a>(instances: impl Iterator<Item = &'a Checked>) -> (String, Strin
         ElementOp::Relu,
     ];
     let used: BTreeSet<ElementOp> = instances
-        .flat_map(|i| [i.elementwise.input, i.elementwise.weight, i.elementwise.output])
+        .flat_map(|i| {
+            [
+                i.elementwise.input,
+                i.elementwise.weight,
+                i.elementwise.output,
+            ]
+        })
         .filter(|op| !PREAMBLE_OPS.contains(op))
         .collect();
     let combined = used

@@ -313,3 +313,32 @@ fn ck_cpp_rows_have_each_release_template_arguments() {
         }
     }
 }
+
+/// CK's fused forward ops in C++ (`tests/fixtures/formats/fwd_xdl_fused.ck`): the combined ops'
+/// header and an alias of each fused op the header uses, tuple types of several input and
+/// weight tensors, `G_K` among the D layouts, and the tuples in the `add_` functions' base
+/// class; the whole header and one source, for the October 2024 tree.
+#[test]
+fn fused_ops_cpp() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace root");
+    std::env::set_current_dir(root).expect("the workspace root exists");
+    let mut session = Session::new();
+    session.add_path(Path::new("tests/fixtures/formats/fwd_xdl_fused.ck"));
+    let set = ck_compiler::compile(&session).expect("the fixture compiles");
+    let out = emit_ck_for(&set, CkRelease::Oct2024).expect("emits");
+    assert!(out.left_out.is_empty(), "{:?}", out.left_out);
+    let header = out
+        .files
+        .iter()
+        .find(|f| f.path.ends_with("device_grouped_conv_fwd_xdl_instance.hpp"))
+        .expect("the forward XDL header");
+    insta::assert_snapshot!("fused_ops_header", header.contents);
+    let source = out
+        .files
+        .iter()
+        .find(|f| f.path.ends_with(".cpp") && f.path.contains("scale_add_sources"))
+        .expect("the sources' .cpp");
+    insta::assert_snapshot!("fused_ops_sources_cpp", source.contents);
+}

@@ -314,7 +314,7 @@ fn ck_cpp_rows_have_each_release_template_arguments() {
     }
 }
 
-/// CK's fused forward ops in C++ (`tests/fixtures/formats/fwd_xdl_fused.ck`): the combined ops'
+/// CK's fused forward ops in C++ (`tests/fixtures/pass/fwd_xdl_fused.ck`): the combined ops'
 /// header and an alias of each fused op the header uses, tuple types of several input and
 /// weight tensors, `G_K` among the D layouts, and the tuples in the `add_` functions' base
 /// class; the whole header and one source, for the October 2024 tree.
@@ -325,7 +325,7 @@ fn fused_ops_cpp() {
         .expect("workspace root");
     std::env::set_current_dir(root).expect("the workspace root exists");
     let mut session = Session::new();
-    session.add_path(Path::new("tests/fixtures/formats/fwd_xdl_fused.ck"));
+    session.add_path(Path::new("tests/fixtures/pass/fwd_xdl_fused.ck"));
     let set = ck_compiler::compile(&session).expect("the fixture compiles");
     let out = emit_ck_for(&set, CkRelease::Oct2024).expect("emits");
     assert!(out.left_out.is_empty(), "{:?}", out.left_out);

@@ -3,7 +3,8 @@
 //! ([`ck_runtime::probe`]) finds each supports, on fresh random data with the destination
 //! poisoned with NaN, against the fp64 reference. Split, StreamK and persistent-entry instances
 //! also run planned for a 3-SM device, so that small problems split K, StreamK grids mix DP and
-//! SK tiles and (with `CK_PERSISTENT=1`) persistent workgroups take several tiles each.
+//! SK tiles and persistent workgroups take several tiles each (where the back end plans
+//! them: `CK_PERSISTENT=all` plans them wherever they can run).
 //! Every instance must be accepted; multiple-D instances run with random D tensors and random
 //! non-trivial element-op scalars (Scale's factor, Bilinear's alpha and beta).
 //!
@@ -22,7 +23,7 @@
 
 use ck_compiler::emit::hip::HipKernel;
 use ck_compiler::ir::{Checked, SplitK};
-use ck_compiler::kernel::{EntryKind, Step};
+use ck_compiler::kernel::{EntryKind, Persist, Step};
 use ck_compiler::load::Session;
 use ck_runtime::cuda::CudaBackend;
 use ck_runtime::cuda::bench::{BenchProblem, ReferenceOn};
@@ -330,7 +331,7 @@ fn main() -> ExitCode {
         let mut backends = vec![(&real, "")];
         // Persistent workgroups (where the back end plans them) take several tiles each only
         // where the tiles outnumber them.
-        let persists = small.device_info().persistent
+        let persists = small.device_info().persistent != Persist::Off
             && kernel
                 .as_ref()
                 .is_some_and(|k| k.config.persist_layout().is_some());

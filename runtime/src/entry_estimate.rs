@@ -14,7 +14,7 @@ use crate::problem::ConvProblem;
 use crate::support::Formulation;
 use ck_compiler::ir::Checked;
 use ck_compiler::kernel::{
-    ConvDims, DeviceInfo, EntryKind, KernelConfig, NO_CLUSTERS, Step, dconv_mma_suits,
+    ConvDims, DeviceInfo, EntryKind, KernelConfig, NO_CLUSTERS, Persist, Step, dconv_mma_suits,
     dconv_strip_rows, dconv_window, dconv_window_stride, depthwise_rows_suit, pointwise_mma_suits,
     pointwise_suits, rows_computed_taps, stride_phases, takes_stride_phases, window_mma_suits,
     window_suits,
@@ -228,7 +228,7 @@ fn sliced_us(inst: &Checked, q: &ConvProblem, dev: &DeviceModel) -> Option<f64> 
         max_lds_bytes: ck_compiler::arch::info(Arch::Sm90).lds_bytes,
         async_copy: true,
         wgmma: true,
-        persistent: false,
+        persistent: Persist::Planned,
         cluster_slots: NO_CLUSTERS,
     };
     let plan = KernelConfig::new(inst).ok()?.plan(&dims, &sm90).ok()?;

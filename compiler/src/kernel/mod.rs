@@ -13,7 +13,7 @@ pub(crate) mod tma;
 pub use args::CkArgs;
 pub use args::{IMAGE_BYTES, TMA_MAP_BYTES, TMA_MAPS_OFFSET};
 pub use config::{KernelConfig, PortableError, Schedule, WgmmaLayout, gcd};
-pub use device::{DeviceInfo, MAX_CLUSTER, NO_CLUSTERS};
+pub use device::{DeviceInfo, MAX_CLUSTER, NO_CLUSTERS, Persist};
 pub use launch::{
     Buffers, ConvDims, DCONV_BAND_LDS, EntryKind, LaunchPlan, PlanError, RowMap, Staged,
     StagedCopy, Step, StridePhase, Transpose, ZeroTarget, dconv_mma_suits, dconv_strip_rows,

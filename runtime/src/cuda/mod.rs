@@ -20,7 +20,7 @@ use ck_compiler::emit::hip::HipKernel;
 use ck_compiler::ir::Checked;
 use ck_compiler::kernel::{
     Buffers, CkArgs, DCONV_BAND_LDS, DeviceInfo, EntryKind, KernelConfig, LaunchPlan, NO_CLUSTERS,
-    TensorMap, tensor_maps, tma_mode,
+    Persist, TensorMap, tensor_maps, tma_mode,
 };
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaGraph, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr,
@@ -113,10 +113,7 @@ impl CudaBackend {
             async_copy: major >= 8,
             // Warpgroup MMAs are sm_90a only: the arch-specific target above.
             wgmma,
-            // Persistent workgroups only with `CK_PERSISTENT=1`: the entry's timings are not
-            // yet those selection learned. It copies through tensor maps only, so `CK_TMA=0`
-            // keeps it off too.
-            persistent: wgmma && opted_in("CK_PERSISTENT") && enabled("CK_TMA"),
+            persistent: persist_setting(wgmma),
             // Thread-block clusters arrived with sm_90; `CK_CLUSTERS=0` plans without them
             // (for side-by-side comparisons).
             cluster_slots: if major >= 9 && enabled("CK_CLUSTERS") {
@@ -442,9 +439,19 @@ fn enabled(var: &str) -> bool {
     std::env::var(var).map_or(true, |v| v != "0")
 }
 
-/// Whether a path that is off by default is turned on: `var` is `1`.
-fn opted_in(var: &str) -> bool {
-    std::env::var(var).is_ok_and(|v| v == "1")
+/// When plans take persistent workgroups: with `CK_PERSISTENT=1` where they pay
+/// ([`Persist::Planned`]), with `CK_PERSISTENT=all` wherever they can run (side-by-side
+/// comparisons); otherwise never, until the entry as it ships is measured. The entry copies
+/// through tensor maps only, so `CK_TMA=0` keeps it off too.
+fn persist_setting(wgmma: bool) -> Persist {
+    if !wgmma || !enabled("CK_TMA") {
+        return Persist::Off;
+    }
+    match std::env::var("CK_PERSISTENT").as_deref() {
+        Ok("1") => Persist::Planned,
+        Ok("all") => Persist::Always,
+        _ => Persist::Off,
+    }
 }
 
 #[cfg(test)]

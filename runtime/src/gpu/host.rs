@@ -741,7 +741,7 @@ mod tests {
             max_lds_bytes: 64 * 1024,
             async_copy: false,
             wgmma: false,
-            persistent: false,
+            persistent: kernel::Persist::Off,
             cluster_slots: kernel::NO_CLUSTERS,
         };
         let plan = plan(&inst, &k.config, &p, &DeviceModel::default(), &dev).unwrap();
@@ -777,7 +777,7 @@ mod tests {
             max_lds_bytes: 227 * 1024,
             async_copy: true,
             wgmma: false,
-            persistent: false,
+            persistent: kernel::Persist::Off,
             cluster_slots: kernel::NO_CLUSTERS,
         };
         let cases = [

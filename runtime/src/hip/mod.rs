@@ -15,7 +15,7 @@ use crate::problem::ConvProblem;
 use api::{Api, Function, Module, api};
 use ck_compiler::emit::hip::HipKernel;
 use ck_compiler::ir::Checked;
-use ck_compiler::kernel::{Buffers, DeviceInfo, EntryKind, LaunchPlan, NO_CLUSTERS};
+use ck_compiler::kernel::{Buffers, DeviceInfo, EntryKind, LaunchPlan, NO_CLUSTERS, Persist};
 use std::ffi::{CString, c_void};
 
 /// `hipErrorNoDevice` and `hipErrorInvalidDevice`: what `hipInit` and `hipGetDeviceCount`
@@ -197,7 +197,7 @@ impl HipBackend {
                 max_lds_bytes: u32::try_from(lds).unwrap_or(0),
                 async_copy: false,
                 wgmma: false,
-                persistent: false,
+                persistent: Persist::Off,
                 cluster_slots: NO_CLUSTERS,
             },
             cache,

@@ -83,8 +83,16 @@ fn eop(op: ElementOp) -> &'static str {
         ElementOp::Bilinear => "CK_EOP_BILINEAR",
         ElementOp::Add => "CK_EOP_ADD",
         ElementOp::AddRelu => "CK_EOP_ADD_RELU",
-        // `KernelConfig::new` refuses the others (`PortableError::ResultOp`/`LoadOp`).
-        _ => "CK_EOP_PASS",
+        // `KernelConfig::new` refuses these (`PortableError::ResultOp`/`LoadOp`); were one to
+        // reach a kernel, its text would name no operation and fail to compile.
+        ElementOp::ConvScale
+        | ElementOp::ConvScaleRelu
+        | ElementOp::ConvScaleAdd
+        | ElementOp::ConvInvscale
+        | ElementOp::ScaleScalePass
+        | ElementOp::ScaleScaleRelu
+        | ElementOp::ScaleAdd
+        | ElementOp::ScaleAddScaleAddRelu => "CK_EOP_NONE",
     }
 }
 

@@ -31,7 +31,7 @@ const DEV: DeviceInfo = DeviceInfo {
     max_lds_bytes: 227 * 1024,
     async_copy: false,
     wgmma: false,
-    persistent: false,
+    persistent: Persist::Off,
     cluster_slots: NO_CLUSTERS,
 };
 /// The same SM count on NVIDIA sm_80+ (the `cp.async` ring), and on sm_90a (warpgroup MMAs).
@@ -41,7 +41,7 @@ const NV: DeviceInfo = DeviceInfo {
 };
 const SM90A: DeviceInfo = DeviceInfo {
     wgmma: true,
-    persistent: true,
+    persistent: Persist::Always,
     ..NV
 };
 
@@ -1769,9 +1769,27 @@ fn unsplit_tma_plans_run_on_persistent_workgroups() {
     };
     let plan = k.plan(&small, &SM90A).unwrap();
     assert_eq!(grid(&plan), (EntryKind::Persistent, [2, 1, 1]));
+    // By default only where each workgroup takes two tiles or more of a short K loop: the
+    // first, not the second (one tile a workgroup) or a third of 8 K-tiles.
+    let planned = DeviceInfo {
+        persistent: Persist::Planned,
+        ..SM90A
+    };
+    assert_eq!(
+        launches(&k.plan(&d, &planned).unwrap()),
+        [EntryKind::Persistent]
+    );
+    assert_eq!(
+        launches(&k.plan(&small, &planned).unwrap()),
+        [EntryKind::Main]
+    );
+    let long = ConvDims { c: 512, ..d };
+    let plan = k.plan(&long, &planned).unwrap();
+    assert_eq!(plan.args.k_iters, 8);
+    assert_eq!(launches(&plan), [EntryKind::Main]);
     // Without the device's switch or the warpgroup path, and for split GEMM-K: the main entry.
     let off = DeviceInfo {
-        persistent: false,
+        persistent: Persist::Off,
         ..SM90A
     };
     assert_eq!(launches(&k.plan(&d, &off).unwrap()), [EntryKind::Main]);

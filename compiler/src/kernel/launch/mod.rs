@@ -7,7 +7,7 @@
 
 use super::args::CkArgs;
 use super::config::{KernelConfig, Schedule};
-use super::device::{DeviceInfo, MAX_CLUSTER};
+use super::device::{DeviceInfo, MAX_CLUSTER, Persist};
 use super::operand::Elem;
 use crate::ir::SplitK;
 use crate::model::{ElementOp, Layout, Op, Reduction};
@@ -453,6 +453,21 @@ fn single_launch(launch: Step, args: CkArgs, tensor_bytes: [u64; 3]) -> LaunchPl
 const MAX_GRID_X: u64 = i32::MAX as u64;
 const MAX_GRID_Y: u64 = 65535;
 
+/// K-tiles a tile may have for [`Persist::Planned`] plans to take the persistent entry: past
+/// them a tile is mostly its K loop, which the entry's copies from one thread across tiles
+/// do not speed up.
+const PERSIST_MAX_K_ITERS: u64 = 4;
+/// Tiles each workgroup must take, at least, for the overlap of one tile's epilogue with the
+/// next one's copies to outweigh the entry's longer loop.
+const PERSIST_MIN_TILES: u64 = 2;
+
+/// Whether persistent workgroups pay on an unsplit plan of `tiles` tiles of `k_iters`
+/// K-tiles each, on a device holding `slots` workgroups at once (the rule of
+/// [`Persist::Planned`]).
+fn persist_pays(k_iters: u64, tiles: u64, slots: u64) -> bool {
+    k_iters <= PERSIST_MAX_K_ITERS && tiles >= PERSIST_MIN_TILES * slots
+}
+
 impl KernelConfig {
     /// Plans one run of this kernel on `dims`.
     pub fn plan(&self, dims: &ConvDims, dev: &DeviceInfo) -> Result<LaunchPlan, PlanError> {
@@ -735,7 +750,7 @@ impl KernelConfig {
                     });
                 }
                 match self.persist_layout().filter(|_| slices == 1 && !partial) {
-                    Some(p) if self.persists(&args, dev) => {
+                    Some(p) if self.persists(&args, tiles, cus * bpc, dev) => {
                         main_entry = EntryKind::Persistent;
                         main_lds = p.lds_bytes;
                         [tiles.min(cus * bpc), 1]
@@ -858,13 +873,20 @@ impl KernelConfig {
         })
     }
 
-    /// Whether an unsplit plan runs on the persistent entry: the kernel has it, `dev` runs its
-    /// warpgroup path, the host can encode the problem's tensor maps (the entry's overlap of a
-    /// tile's epilogue with the next tile's copies needs them) and the output takes the
-    /// staged epilogue's 16-byte runs, which the warps' strips send too.
-    fn persists(&self, args: &CkArgs, dev: &DeviceInfo) -> bool {
+    /// Whether an unsplit plan of `tiles` tiles, `slots` workgroups at once, runs on the
+    /// persistent entry: the kernel has it, `dev` runs its warpgroup path and lets it (where
+    /// it pays, by default: see [`persist_pays`]), the host can encode the problem's tensor
+    /// maps (the entry's overlap of a tile's epilogue with the next tile's copies needs them)
+    /// and the output takes the staged epilogue's 16-byte runs, which the warps' strips send
+    /// too.
+    fn persists(&self, args: &CkArgs, tiles: u64, slots: u64, dev: &DeviceInfo) -> bool {
+        let wanted = match dev.persistent {
+            Persist::Off => false,
+            Persist::Planned => persist_pays(args.k_iters as u64, tiles, slots),
+            Persist::Always => true,
+        };
         dev.wgmma
-            && dev.persistent
+            && wanted
             && args.stage_out == 1
             && super::tma::tensor_maps(self.op, self.a.elem, self.tile, args).is_some()
     }

@@ -228,7 +228,7 @@ fn sliced_us(inst: &Checked, q: &ConvProblem, dev: &DeviceModel) -> Option<f64> 
         max_lds_bytes: ck_compiler::arch::info(Arch::Sm90).lds_bytes,
         async_copy: true,
         wgmma: true,
-        persistent: Persist::Planned,
+        persistent: Persist::Off,
         cluster_slots: NO_CLUSTERS,
     };
     let plan = KernelConfig::new(inst).ok()?.plan(&dims, &sm90).ok()?;

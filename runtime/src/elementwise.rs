@@ -10,24 +10,33 @@
 //! (`unary_element_wise_operation.hpp`, `binary_element_wise_operation.hpp`); ScaleScalePass and
 //! ScaleScaleRelu are `UnaryCombinedOp<Scale{s_in}, Scale{s_wei}, PassThrough|Relu>`
 //! (`combined_element_wise_operation.hpp`, scaled as CK's `convscale_reduce` example scales
-//! them); ScaleAdd `scale·x0 + x1`; ScaleAddScaleAddRelu `relu(alpha·c + beta·d0 + d1)`
-//! (alpha1 and alpha2 in `element_wise_operation.hpp`).
+//! them, each step stored in the destination's type); ScaleAdd `scale·x0 + x1`;
+//! ScaleAddScaleAddRelu `relu(alpha·c + beta·d0 + d1)` (alpha1 and alpha2 in
+//! `element_wise_operation.hpp`).
+//!
+//! A source of several tensors (CK's multiple A/B, `sources.in` / `sources.wei`) is its op on
+//! the same element of each, `op(x0, x1, …)`, before the GEMM ([`source_values`]).
 
 use crate::layout::{DescError, Role, TensorDesc, gemm_roles};
 use crate::problem::{ConvProblem, ProblemError};
 use crate::rng::SplitMix64;
-use crate::tensor::Tensor;
+use crate::tensor::{Tensor, round_to};
 use ck_compiler::ir::Checked;
 use ck_compiler::model::{DataType, ElementOp, Layout, Op};
 use serde::Serialize;
 
-/// What is wrong with a run's element-wise ops or D tensors.
+/// What is wrong with a run's element-wise ops, D tensors or extra source tensors.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ElementwiseError {
     #[error(transparent)]
     Problem(#[from] ProblemError),
-    #[error("{0} combines with a D tensor and only applies to the result")]
-    BinaryOnSource(ElementOp),
+    #[error("the {role}'s {op} combines {want} tensors, the run has {got}")]
+    SourceOperands {
+        role: Role,
+        op: ElementOp,
+        want: usize,
+        got: usize,
+    },
     #[error("the result's {op} takes {want} D tensors, the run has {got}")]
     DCount {
         op: ElementOp,
@@ -51,21 +60,74 @@ pub enum ElementwiseError {
         got: usize,
     },
     #[error(
-        "D tensor {index} has layout {got} and lengths {got_lengths:?}, the instance needs {want} and {want_lengths:?}"
+        "instance {instance} combines {declared} extra {role} tensors with the first, the run has {got}"
     )]
-    DShape {
-        index: usize,
+    SourceTensors {
+        instance: String,
+        role: Role,
+        declared: usize,
+        got: usize,
+    },
+    #[error(
+        "{tensor} has layout {got} and lengths {got_lengths:?}, the instance needs {want} and {want_lengths:?}"
+    )]
+    Shape {
+        tensor: Extra,
         got: Layout,
         got_lengths: Vec<u64>,
         want: Layout,
         want_lengths: Vec<u64>,
     },
-    #[error("D tensor {index} is {got}, the instance needs {want}")]
-    DType {
-        index: usize,
+    #[error("{tensor} is {got}, the instance needs {want}")]
+    Type {
+        tensor: Extra,
         got: DataType,
         want: DataType,
     },
+}
+
+/// One of a run's tensors besides the three of the convolution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Extra {
+    /// D tensor `i` of the result op.
+    D(usize),
+    /// Extra tensor `index` of a source (0 is the one after the source's own tensor).
+    Source { role: Role, index: usize },
+}
+
+impl std::fmt::Display for Extra {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Extra::D(i) => write!(f, "D tensor {i}"),
+            Extra::Source { role, index } => write!(f, "extra {role} tensor {index}"),
+        }
+    }
+}
+
+/// The tensors after the first of each source that reads several (CK's multiple A/B:
+/// `sources.in`, `sources.wei`): shaped and laid out as the source's own tensor, in the
+/// instance's types after the first.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ExtraSources<'a> {
+    pub input: &'a [Tensor],
+    pub weight: &'a [Tensor],
+}
+
+impl<'a> ExtraSources<'a> {
+    /// One tensor of each source.
+    pub const NONE: ExtraSources<'static> = ExtraSources {
+        input: &[],
+        weight: &[],
+    };
+
+    /// The extra tensors of the source in `role` (none for the output, which no op combines).
+    pub fn of(&self, role: Role) -> &'a [Tensor] {
+        match role {
+            Role::Input => self.input,
+            Role::Weight => self.weight,
+            Role::Output => &[],
+        }
+    }
 }
 
 /// The scalars of element-wise ops (run-time arguments in CK, as here): Scale's and ScaleAdd's
@@ -132,7 +194,9 @@ pub const MAX_DS: usize = 2;
 pub type DValues = [f64; MAX_DS];
 
 /// `op` on `v` (a loaded source element, or the GEMM result as the C-shuffle type holds it)
-/// with the element's D values, before the store converts it to the destination's type.
+/// with the element's D values (a source's further tensors' values: [`source_values`]), before
+/// the store converts it to the destination's type. CK's combined ops are taken into fp32
+/// here; [`apply_result`] stores their steps in other destination types.
 pub fn apply(op: ElementOp, v: f64, d: DValues, args: &ElementArgs) -> f64 {
     // The fused ops compute in fp32, as CK's operators do.
     let (c, d0, d1) = (v as f32, d[0] as f32, d[1] as f32);
@@ -149,12 +213,97 @@ pub fn apply(op: ElementOp, v: f64, d: DValues, args: &ElementArgs) -> f64 {
         ElementOp::ConvScaleRelu => relu(c * s_in * s_wei) * s_out,
         ElementOp::ConvScaleAdd => (c * s_in * s_wei + d0) * s_out,
         ElementOp::ConvInvscale => c / s_in / s_wei / s_out,
-        ElementOp::ScaleScalePass => s_wei * (c * s_in),
-        ElementOp::ScaleScaleRelu => relu(s_wei * (c * s_in)),
+        ElementOp::ScaleScalePass | ElementOp::ScaleScaleRelu => {
+            scale_scale(op, c, args, DataType::Fp32, DataType::Fp32)
+        }
         ElementOp::ScaleAdd => args.scale * c + d0,
         ElementOp::ScaleAddScaleAddRelu => relu(c * args.alpha + args.beta * d0 + d1),
     };
     f64::from(fused)
+}
+
+/// The result op `op` on `c` (the GEMM's result, of type `c_type` as the op reads it) into a
+/// destination of storage type `e_type`, with the element's D values: [`apply`], except that
+/// CK's combined ops store each step in the destination's type.
+pub fn apply_result(
+    op: ElementOp,
+    c: f64,
+    d: DValues,
+    args: &ElementArgs,
+    c_type: DataType,
+    e_type: DataType,
+) -> f64 {
+    match op {
+        ElementOp::ScaleScalePass | ElementOp::ScaleScaleRelu => {
+            f64::from(scale_scale(op, c as f32, args, c_type, e_type))
+        }
+        _ => apply(op, c, d, args),
+    }
+}
+
+/// `UnaryCombinedOp<Scale{s_in}, Scale{s_wei}, PassThrough|Relu>` from a `c_type` value into
+/// an `e_type` destination. CK runs the first op from the value into the destination element
+/// and each later one in place, so every step's result is stored in the destination's type;
+/// `Scale<half_t, half_t>` multiplies by its factor converted to half.
+fn scale_scale(
+    op: ElementOp,
+    c: f32,
+    args: &ElementArgs,
+    c_type: DataType,
+    e_type: DataType,
+) -> f32 {
+    let step = |factor: f32, x: f32, x_type: DataType| {
+        let halves = x_type == DataType::Fp16 && e_type == DataType::Fp16;
+        let factor = if halves {
+            round_to(DataType::Fp16, factor)
+        } else {
+            factor
+        };
+        round_to(e_type, factor * x)
+    };
+    let y = step(args.scale_wei, step(args.scale_in, c, c_type), e_type);
+    if op == ElementOp::ScaleScaleRelu && y <= 0.0 {
+        0.0
+    } else {
+        y
+    }
+}
+
+/// The values the source in `role` feeds the GEMM, in memory order, before any rounding to
+/// compute types: its op on each element of its tensor, or, for a source of several tensors,
+/// on the same element of each (`op(x0, x1, …)`, CK's multiple A/B). CK's A and B ops each
+/// carry their own factor: ScaleAdd on several input tensors scales by `scale_in`, on several
+/// weight tensors by `scale_wei`.
+pub fn source_values(
+    op: ElementOp,
+    role: Role,
+    first: &Tensor,
+    extra: &[Tensor],
+    args: &ElementArgs,
+) -> Vec<f64> {
+    let values = first.to_f32().into_iter().map(f64::from);
+    if extra.is_empty() {
+        return values.map(|v| apply(op, v, [0.0; MAX_DS], args)).collect();
+    }
+    let args = ElementArgs {
+        scale: match role {
+            Role::Input => args.scale_in,
+            Role::Weight => args.scale_wei,
+            Role::Output => args.scale_out,
+        },
+        ..*args
+    };
+    let rest: Vec<Vec<f32>> = extra.iter().map(Tensor::to_f32).collect();
+    values
+        .enumerate()
+        .map(|(i, x0)| {
+            let mut d = [0.0; MAX_DS];
+            for (slot, t) in d.iter_mut().zip(&rest) {
+                *slot = t.get(i).copied().map_or(0.0, f64::from);
+            }
+            apply(op, x0, d, &args)
+        })
+        .collect()
 }
 
 /// The element-wise ops of one op's two sources (A, B: [`gemm_roles`]) and of its
@@ -169,12 +318,16 @@ pub fn ops_by_role(op: Op, ops: &ck_compiler::ir::ElementOps) -> ([ElementOp; 2]
     ([of(a), of(b)], of(dst))
 }
 
-/// The element-wise ops and D tensors of one run.
+/// The element-wise ops, D tensors and extra source tensors of one run.
 #[derive(Clone, Copy, Debug)]
 pub struct Elementwise<'a> {
     pub ops: ck_compiler::ir::ElementOps,
     pub ds: &'a [Tensor],
+    /// The sources' tensors after the first, which their ops combine with it.
+    pub extra: ExtraSources<'a>,
     pub args: ElementArgs,
+    /// The type the result op reads the GEMM's result in ([`result_type`]).
+    pub result_type: DataType,
 }
 
 impl Elementwise<'_> {
@@ -186,16 +339,38 @@ impl Elementwise<'_> {
             output: ElementOp::PassThrough,
         },
         ds: &[],
+        extra: ExtraSources::NONE,
         args: ElementArgs::IDENTITY,
+        result_type: DataType::Fp32,
     };
+
+    /// Checks that every extra source tensor has its source's shape and layout in `p`.
+    pub fn check_extra_shapes(&self, p: &ConvProblem) -> Result<(), ElementwiseError> {
+        for role in [Role::Input, Role::Weight] {
+            let want = p.desc(role)?;
+            for (index, t) in self.extra.of(role).iter().enumerate() {
+                check_shape(t, &want, Extra::Source { role, index })?;
+            }
+        }
+        Ok(())
+    }
 
     /// The destination op's D values for each element of `dst`, in its memory order (zeros
     /// where the op takes fewer), checking that the result op has as many D tensors as it
-    /// combines and that source ops are unary.
+    /// combines and that each source op combines as many tensors as its source has.
     pub fn d_values(&self, op: Op, dst: &TensorDesc) -> Result<Vec<DValues>, ElementwiseError> {
         let (sources, result) = ops_by_role(op, &self.ops);
-        if let Some(&bad) = sources.iter().find(|&&o| o.operands() > 1) {
-            return Err(ElementwiseError::BinaryOnSource(bad));
+        let (roles, _) = gemm_roles(op);
+        for (role, source_op) in roles.into_iter().zip(sources) {
+            let got = 1 + self.extra.of(role).len();
+            if source_op.operands() != got {
+                return Err(ElementwiseError::SourceOperands {
+                    role,
+                    op: source_op,
+                    want: source_op.operands(),
+                    got,
+                });
+            }
         }
         let want = result.d_tensors();
         if self.ds.len() != want {
@@ -298,6 +473,15 @@ pub fn d_descs(
         .collect()
 }
 
+/// The type the instance's result op reads the GEMM's result in: forward ops stage it through
+/// their C-shuffle type, the others hand it over in fp32.
+pub fn result_type(inst: &Checked) -> DataType {
+    match inst.op {
+        Op::Fwd => inst.types.cshuffle,
+        Op::BwdData | Op::BwdWeight => DataType::Fp32,
+    }
+}
+
 /// Checks the run's D tensors against what the instance declares for `p`.
 pub fn check_ds(inst: &Checked, p: &ConvProblem, ds: &[Tensor]) -> Result<(), ElementwiseError> {
     let want = d_descs(inst, p)?;
@@ -308,25 +492,81 @@ pub fn check_ds(inst: &Checked, p: &ConvProblem, ds: &[Tensor]) -> Result<(), El
             got: ds.len(),
         });
     }
-    for (index, (t, (desc, dt))) in ds.iter().zip(want).enumerate() {
-        if t.desc() != &desc {
-            return Err(ElementwiseError::DShape {
-                index,
-                got: t.desc().layout,
-                got_lengths: t.desc().lengths.clone(),
-                want: desc.layout,
-                want_lengths: desc.lengths,
+    check_each(ds, want, Extra::D)
+}
+
+/// The descriptors and types the instance's extra tensors of the source in `role` must have
+/// for `p`: the source's own shape and layout, in the declared types after the first.
+pub fn source_descs(
+    inst: &Checked,
+    p: &ConvProblem,
+    role: Role,
+) -> Result<Vec<(TensorDesc, DataType)>, ElementwiseError> {
+    let declared = match role {
+        Role::Input => &inst.types.input_sources,
+        Role::Weight => &inst.types.weight_sources,
+        Role::Output => return Ok(Vec::new()),
+    };
+    let desc = p.desc(role)?;
+    Ok(declared
+        .iter()
+        .skip(1)
+        .map(|&dt| (desc.clone(), dt))
+        .collect())
+}
+
+/// Checks the run's extra source tensors against what the instance declares for `p`.
+pub fn check_sources(
+    inst: &Checked,
+    p: &ConvProblem,
+    extra: &ExtraSources<'_>,
+) -> Result<(), ElementwiseError> {
+    for role in [Role::Input, Role::Weight] {
+        let (want, got) = (source_descs(inst, p, role)?, extra.of(role));
+        if got.len() != want.len() {
+            return Err(ElementwiseError::SourceTensors {
+                instance: inst.name.clone(),
+                role,
+                declared: want.len(),
+                got: got.len(),
             });
         }
-        if t.dtype() != dt {
-            return Err(ElementwiseError::DType {
-                index,
+        check_each(got, want, |index| Extra::Source { role, index })?;
+    }
+    Ok(())
+}
+
+/// Each tensor against its descriptor and type; `which` names the `i`th in errors.
+fn check_each(
+    tensors: &[Tensor],
+    want: Vec<(TensorDesc, DataType)>,
+    which: impl Fn(usize) -> Extra,
+) -> Result<(), ElementwiseError> {
+    for (i, (t, (desc, dt))) in tensors.iter().zip(want).enumerate() {
+        check_shape(t, &desc, which(i))?;
+        if t.dtype() != dt.storage() {
+            return Err(ElementwiseError::Type {
+                tensor: which(i),
                 got: t.dtype(),
                 want: dt,
             });
         }
     }
     Ok(())
+}
+
+/// Whether `t`, the run's `tensor`, has the descriptor `want`.
+fn check_shape(t: &Tensor, want: &TensorDesc, tensor: Extra) -> Result<(), ElementwiseError> {
+    if t.desc() == want {
+        return Ok(());
+    }
+    Err(ElementwiseError::Shape {
+        tensor,
+        got: t.desc().layout,
+        got_lengths: t.desc().lengths.clone(),
+        want: want.layout,
+        want_lengths: want.lengths.clone(),
+    })
 }
 
 #[cfg(test)]
@@ -400,7 +640,7 @@ mod tests {
                 ..Elementwise::NONE.ops
             },
             ds: &[plain, gk],
-            args: ElementArgs::IDENTITY,
+            ..Elementwise::NONE
         };
         let d = ew.d_values(Op::Fwd, &dst).unwrap();
         for g in 0..2 {

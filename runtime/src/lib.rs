@@ -44,7 +44,7 @@ pub use backend::{Backend, CpuBackend, DeviceId};
 pub use ck_macros::conv_instance;
 pub use declared::Declared;
 pub use device::DeviceModel;
-pub use elementwise::{ElementArgs, Elementwise};
+pub use elementwise::{ElementArgs, Elementwise, ExtraSources};
 pub use exec::{Buffers, RunError, RunStats, workspace_size};
 pub use layout::{LayoutFamily, Role, TensorDesc};
 pub use problem::{ConvProblem, ProblemError, ProblemLayout, ProblemTypes};

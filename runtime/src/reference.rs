@@ -4,8 +4,9 @@
 //! output channel, input channel, output position and filter tap whose input position
 //! `o·s + f·d − lpad` lies inside the input,
 //! fwd adds `in·wei` to `out`, bwd_data adds `out·wei` to `in`, bwd_weight adds `out·in` to `wei`.
-//! Element-wise ops apply to the two sources as they are read and to the finished sum, with the
-//! D tensor for binary ops ([`crate::elementwise`]).
+//! Element-wise ops apply to the two sources as they are read (combining a source's tensors
+//! where it has several) and to the finished sum, with the D tensors for binary ops
+//! ([`crate::elementwise`]).
 //!
 //! Error bounds ([`tolerance`]) on `‖out − ref‖ / ‖ref‖` are about four units of roundoff of the
 //! least precise type involved: the result is rounded once to its storage type (fp16 u = 2^-11
@@ -17,7 +18,7 @@
 //! the GPU plans keep that below about 1e-3 (docs/kernels.md, "Long reductions"), within the
 //! 16-bit and tf32 bounds.
 
-use crate::elementwise::{Elementwise, MAX_DS, apply, ops_by_role};
+use crate::elementwise::{Elementwise, apply_result, ops_by_role, source_values};
 use crate::exec::{RunError, check_tensor};
 use crate::fp8::{BF8, FP8};
 use crate::layout::{Role, TensorDesc};
@@ -30,8 +31,8 @@ use rayon::prelude::*;
 use std::hash::{BuildHasher, Hasher};
 
 /// The destination of `p.op` (output, input or weight), in fp64, in the destination's memory
-/// order. Reads the op's two source tensors and `ew`'s D tensor; the destination tensor's
-/// contents are ignored.
+/// order. Reads the op's two source tensors, `ew`'s extra source tensors and D tensors; the
+/// destination tensor's contents are ignored.
 pub fn reference(
     p: &ConvProblem,
     input: &Tensor,
@@ -43,6 +44,7 @@ pub fn reference(
     check_tensor(p, Role::Input, input)?;
     check_tensor(p, Role::Weight, weight)?;
     check_tensor(p, Role::Output, output)?;
+    ew.check_extra_shapes(p)?;
     let d = ew.d_values(p.op, &p.desc(p.destination())?)?;
     let nd = p.ndim as usize;
     let out_sp = p.output();
@@ -66,28 +68,25 @@ pub fn reference(
     }
     let (sources, result) = ops_by_role(p.op, &ew.ops);
     let (a_op, b_op) = (sources[0], sources[1]);
-    let load = |t: &Tensor, op: ElementOp| {
-        t.to_f32()
-            .into_iter()
-            .map(|v| apply(op, f64::from(v), [0.0; MAX_DS], &ew.args))
-            .collect::<Vec<f64>>()
+    let load = |t: &Tensor, role: Role, op: ElementOp| {
+        source_values(op, role, t, ew.extra.of(role), &ew.args)
     };
     // Sources by conv role: A and B of the GEMM order.
     let (x, w, y) = match p.op {
         Op::Fwd => (
-            load(input, a_op),
-            load(weight, b_op),
-            load(output, ElementOp::PassThrough),
+            load(input, Role::Input, a_op),
+            load(weight, Role::Weight, b_op),
+            load(output, Role::Output, ElementOp::PassThrough),
         ),
         Op::BwdData => (
-            load(input, ElementOp::PassThrough),
-            load(weight, b_op),
-            load(output, a_op),
+            load(input, Role::Input, ElementOp::PassThrough),
+            load(weight, Role::Weight, b_op),
+            load(output, Role::Output, a_op),
         ),
         Op::BwdWeight => (
-            load(input, b_op),
-            load(weight, ElementOp::PassThrough),
-            load(output, a_op),
+            load(input, Role::Input, b_op),
+            load(weight, Role::Weight, ElementOp::PassThrough),
+            load(output, Role::Output, a_op),
         ),
     };
     let (xd, wd, yd) = (input.desc(), weight.desc(), output.desc());
@@ -160,11 +159,12 @@ pub fn reference(
             acc
         })
         .collect();
-    let dst_len = match p.op {
-        Op::Fwd => y.len(),
-        Op::BwdData => x.len(),
-        Op::BwdWeight => w.len(),
+    let dst_tensor = match p.op {
+        Op::Fwd => output,
+        Op::BwdData => input,
+        Op::BwdWeight => weight,
     };
+    let dst_len = dst_tensor.len();
     let sp_offsets: Vec<usize> = (0..sp_count as u64)
         .map(|i| spatial(dst_desc, &unravel(i, &dst_spatial)))
         .collect();
@@ -181,8 +181,9 @@ pub fn reference(
             dst[start + off] = v;
         }
     }
+    let (c_type, e_type) = (ew.result_type, dst_tensor.dtype());
     for (v, d) in dst.iter_mut().zip(d) {
-        *v = apply(result, *v, d, &ew.args);
+        *v = apply_result(result, *v, d, &ew.args, c_type, e_type);
     }
     Ok(dst)
 }
@@ -305,7 +306,7 @@ pub fn random_tensor(dtype: DataType, desc: TensorDesc, seed: u64) -> Result<Ten
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::elementwise::ElementArgs;
+    use crate::elementwise::{ElementArgs, ElementwiseError, ExtraSources};
     use ck_compiler::ir::ElementOps;
 
     #[test]
@@ -362,6 +363,7 @@ mod tests {
             ops: ops(result),
             ds: &d,
             args,
+            ..Elementwise::NONE
         };
         // dw = [16, 28]; 0.5·16 + 0.25·1, 0.5·28 − 0.25·20.
         let r = reference(&pw, &x, &w, &dy, &ew(ElementOp::Bilinear)).unwrap();
@@ -375,6 +377,59 @@ mod tests {
         };
         assert!(reference(&pw, &x, &w, &dy, &missing).is_err());
         assert!(reference(&pw, &x, &w, &dy, &ew(ElementOp::Relu)).is_err());
+
+        // Two input and two weight tensors, ScaleAdd on each with its own factor: in = 2·x + x1
+        // = [2.5, 3, 10], wei = 0.5·w + w1 = [6, 52]; out[o] = Σ_f in[o+f−1]·wei[f].
+        let x1 = [t(Role::Input, vec![0.5, -1.0, 4.0])];
+        let w1 = [t(Role::Weight, vec![1.0, 2.0])];
+        let sources = Elementwise {
+            ops: ElementOps {
+                input: ElementOp::ScaleAdd,
+                weight: ElementOp::ScaleAdd,
+                output: ElementOp::PassThrough,
+            },
+            extra: ExtraSources {
+                input: &x1,
+                weight: &w1,
+            },
+            args: ElementArgs {
+                scale: 3.0,
+                scale_in: 2.0,
+                scale_wei: 0.5,
+                ..ElementArgs::IDENTITY
+            },
+            ..Elementwise::NONE
+        };
+        let r = reference(&p, &x, &w, &y, &sources).unwrap();
+        assert_eq!(r, vec![130.0, 15.0 + 156.0, 18.0 + 520.0]);
+        // ScaleAdd without its second tensor, or a second tensor of another shape.
+        let short = Elementwise {
+            extra: ExtraSources {
+                input: &[],
+                weight: &w1,
+            },
+            ..sources
+        };
+        assert!(matches!(
+            reference(&p, &x, &w, &y, &short),
+            Err(RunError::Elementwise(ElementwiseError::SourceOperands {
+                role: Role::Input,
+                want: 2,
+                got: 1,
+                ..
+            }))
+        ));
+        let misfit = Elementwise {
+            extra: ExtraSources {
+                input: &x1,
+                weight: &x1,
+            },
+            ..sources
+        };
+        assert!(matches!(
+            reference(&p, &x, &w, &y, &misfit),
+            Err(RunError::Elementwise(ElementwiseError::Shape { .. }))
+        ));
     }
 
     #[test]

@@ -3,19 +3,23 @@
 
 use crate::backend::Backend;
 use crate::device::DeviceModel;
-use crate::elementwise::{ElementArgs, Elementwise, d_descs};
+use crate::elementwise::{
+    ElementArgs, Elementwise, ExtraSources, d_descs, result_type, source_descs,
+};
 use crate::exec::{Buffers, RunError, RunStats};
-use crate::layout::Role;
+use crate::layout::{Role, TensorDesc};
 use crate::problem::ConvProblem;
 use crate::reference::{random_tensor, reference, relative_error, tolerance};
 use crate::support::{Formulation, formulation};
 use crate::tensor::Tensor;
 use ck_compiler::ir::{Checked, ElementOps};
+use ck_compiler::model::DataType;
 use serde::Serialize;
 use std::fmt;
 
-/// The three tensors of a problem and the D tensors of an instance, filled with uniform values
-/// in `[-1, 1)`, with the instance's element-wise ops and random non-trivial scalars for them.
+/// The three tensors of a problem, the D tensors and extra source tensors of an instance,
+/// filled with uniform values in `[-1, 1)`, with the instance's element-wise ops and random
+/// non-trivial scalars for them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProblemData {
     pub input: Tensor,
@@ -23,10 +27,19 @@ pub struct ProblemData {
     pub output: Tensor,
     /// Destination-shaped, in the instance's D layouts and types.
     pub ds: Vec<Tensor>,
+    /// The input tensors after `input` that the instance's input op combines with it
+    /// (`sources.in`), input-shaped in the declared types.
+    pub extra_inputs: Vec<Tensor>,
+    /// As `extra_inputs`, for the weight (`sources.wei`).
+    pub extra_weights: Vec<Tensor>,
     pub ops: ElementOps,
     pub args: ElementArgs,
+    /// The type the instance's result op reads the GEMM's result in
+    /// ([`crate::elementwise::result_type`]).
+    pub result_type: DataType,
     /// The seed everything came from (input `seed`, weight `seed ^ 1`, output `seed ^ 2`, D `i`
-    /// `seed ^ (3 + i)`, scalars `seed ^ 0x5ca1e`), to reproduce a failure.
+    /// `seed ^ (3 + i)`, extra input `i` `seed ^ (0x100 + i)`, extra weight `i`
+    /// `seed ^ (0x200 + i)`, scalars `seed ^ 0x5ca1e`), to reproduce a failure.
     pub seed: u64,
 }
 
@@ -71,7 +84,14 @@ pub fn host_bytes(inst: &Checked, p: &ConvProblem) -> Result<u64, RunError> {
     for role in [Role::Input, Role::Weight, Role::Output] {
         add(p.desc(role)?.elements(), p.dtype_of(role).bytes());
     }
-    for (desc, dt) in d_descs(inst, p)? {
+    let extra = [
+        source_descs(inst, p, Role::Input)?,
+        source_descs(inst, p, Role::Weight)?,
+    ];
+    for (desc, dt) in d_descs(inst, p)?
+        .into_iter()
+        .chain(extra.into_iter().flatten())
+    {
         add(desc.elements(), dt.bytes());
     }
     add(p.desc(p.destination())?.elements(), 8);
@@ -103,18 +123,23 @@ impl ProblemData {
             }
         }
         let t = |role: Role, s: u64| random_tensor(p.dtype_of(role), p.desc(role)?, s);
-        let ds = d_descs(inst, p)?
-            .into_iter()
-            .zip(3u64..)
-            .map(|((desc, dt), i)| random_tensor(dt, desc, seed ^ i))
-            .collect::<Result<_, _>>()?;
+        let fill = |descs: Vec<(TensorDesc, DataType)>, first: u64| {
+            descs
+                .into_iter()
+                .zip(first..)
+                .map(|((desc, dt), i)| random_tensor(dt, desc, seed ^ i))
+                .collect::<Result<Vec<_>, _>>()
+        };
         Ok(ProblemData {
             input: t(Role::Input, seed)?,
             weight: t(Role::Weight, seed ^ 1)?,
             output: t(Role::Output, seed ^ 2)?,
-            ds,
+            ds: fill(d_descs(inst, p)?, 3)?,
+            extra_inputs: fill(source_descs(inst, p, Role::Input)?, 0x100)?,
+            extra_weights: fill(source_descs(inst, p, Role::Weight)?, 0x200)?,
             ops: inst.elementwise,
             args: ElementArgs::random(seed ^ 0x5ca1e),
+            result_type: result_type(inst),
             seed,
         })
     }
@@ -137,10 +162,23 @@ impl ProblemData {
             weight: &mut self.weight,
             output: &mut self.output,
             ds: &self.ds,
+            // Fields, not `self.extra()`: the run borrows the destination mutably.
+            extra: ExtraSources {
+                input: &self.extra_inputs,
+                weight: &self.extra_weights,
+            },
             args: self.args,
             workspace: &mut workspace,
         };
         backend.run(inst, p, &mut bufs)
+    }
+
+    /// The extra source tensors, as runs and the reference take them.
+    pub fn extra(&self) -> ExtraSources<'_> {
+        ExtraSources {
+            input: &self.extra_inputs,
+            weight: &self.extra_weights,
+        }
     }
 
     /// The tensor `p`'s op writes.
@@ -158,13 +196,15 @@ impl ProblemData {
         Ok(self.verify_against(p, &self.reference(p)?))
     }
 
-    /// The fp64 reference of `p`'s destination from these sources, D tensors and element-wise
-    /// ops: the same for every run on data of the same seed, ops and D tensors.
+    /// The fp64 reference of `p`'s destination from these sources (extra tensors included), D
+    /// tensors and element-wise ops: the same for every run on data of the same seed, ops and D tensors.
     pub fn reference(&self, p: &ConvProblem) -> Result<Vec<f64>, RunError> {
         let ew = Elementwise {
             ops: self.ops,
             ds: &self.ds,
+            extra: self.extra(),
             args: self.args,
+            result_type: self.result_type,
         };
         reference(p, &self.input, &self.weight, &self.output, &ew)
     }

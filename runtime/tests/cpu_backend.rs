@@ -8,7 +8,7 @@ use ck_runtime::exec::{self, Buffers, RunError, RunStats};
 use ck_runtime::reference::{fresh_seed, random_tensor, reference, relative_error, tolerance};
 use ck_runtime::support::{Formulation, formulation};
 use ck_runtime::testing::{Variant, changed, for_problem, forced, instance};
-use ck_runtime::{ConvProblem, DeviceModel, ElementArgs, Elementwise, Role, Tensor};
+use ck_runtime::{ConvProblem, DeviceModel, ElementArgs, Elementwise, ExtraSources, Role, Tensor};
 
 /// Buffers without D tensors and with identity element-op scalars.
 fn plain<'a>(
@@ -22,6 +22,7 @@ fn plain<'a>(
         weight,
         output,
         ds: &[],
+        extra: ExtraSources::NONE,
         args: ElementArgs::IDENTITY,
         workspace,
     }

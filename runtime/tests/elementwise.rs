@@ -4,7 +4,7 @@
 
 use ck_compiler::ir::Checked;
 use ck_compiler::model::{DataType, ElementOp, Layout, Op};
-use ck_runtime::elementwise::ElementwiseError;
+use ck_runtime::elementwise::{ElementwiseError, Extra};
 use ck_runtime::reference::{fresh_seed, random_tensor};
 use ck_runtime::testing::{Variant, for_problem, forced, instance};
 use ck_runtime::{ConvProblem, CpuBackend, DeviceModel, ElementArgs, ProblemData, RunError};
@@ -189,8 +189,8 @@ fn wrong_d_tensors_are_errors() {
     let why = elementwise(half.run(&cpu, &inst, &p).unwrap_err());
     assert_eq!(
         why,
-        ElementwiseError::DType {
-            index: 0,
+        ElementwiseError::Type {
+            tensor: Extra::D(0),
             got: DataType::Fp32,
             want: DataType::Fp16
         }
@@ -201,7 +201,16 @@ fn wrong_d_tensors_are_errors() {
     let d = other.desc(p.destination()).unwrap();
     shape.ds[0] = random_tensor(DataType::Fp16, d, 1).unwrap();
     let why = elementwise(shape.run(&cpu, &inst, &p).unwrap_err());
-    assert!(matches!(why, ElementwiseError::DShape { .. }), "{why}");
+    assert!(
+        matches!(
+            why,
+            ElementwiseError::Shape {
+                tensor: Extra::D(0),
+                ..
+            }
+        ),
+        "{why}"
+    );
 
     // A D in another weight layout: the instance says where its D lives.
     let gkcyx = forced(&inst, |i| i.layout.ds = vec![Layout::Gkcyx]);
@@ -213,7 +222,7 @@ fn wrong_d_tensors_are_errors() {
     assert!(
         matches!(
             why,
-            ElementwiseError::DShape {
+            ElementwiseError::Shape {
                 want: Layout::Gkcyx,
                 ..
             }

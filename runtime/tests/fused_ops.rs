@@ -1,12 +1,12 @@
-//! CK's fused forward ops on the CPU back end: the fp8 output ops against values computed by
-//! hand (fp8 rounding included), every new result op against the fp64 reference on random data
-//! (a `G_K` D tensor among them), and the refusal of what the CPU does not run.
+//! CK's fused forward ops on the CPU back end: the fp8 output ops and the combined scales
+//! against values computed by hand (rounding included), every new result op against the fp64
+//! reference on random data (a `G_K` D tensor among them).
 
 use ck_compiler::ir::Checked;
 use ck_compiler::model::{DataType, ElementOp, Layout};
 use ck_runtime::reference::fresh_seed;
 use ck_runtime::testing::{Variant, for_problem, forced, instance};
-use ck_runtime::{ConvProblem, CpuBackend, ElementArgs, ProblemData, RunError};
+use ck_runtime::{ConvProblem, CpuBackend, ElementArgs, ProblemData};
 
 /// A D tensor's layout and type.
 type DTensor = (Layout, DataType);
@@ -84,14 +84,19 @@ fn every_fused_result_op_matches_the_reference() {
     let fp8 = "fwd 3d G=2 N=2 K=16 C=8 filter=3 input=5 pad=1 dtype=fp8";
     let fp8_fp32 = "fwd 3d G=2 N=2 K=16 C=8 filter=3 input=5 pad=1 in=fp8 wei=fp8 out=fp32";
     let fp16 = "fwd 3d G=2 N=2 K=16 C=8 filter=3 input=5 stride=2 pad=1 dtype=fp16";
+    let bf16 = "fwd 3d G=2 N=2 K=16 C=8 filter=3 input=5 pad=1 dtype=bf16";
     let out = Layout::Ndhwgk;
-    let cases: [(&str, ElementOp, &[DTensor]); 7] = [
+    let cases: [(&str, ElementOp, &[DTensor]); 11] = [
         (fp8, ElementOp::ConvScale, &[]),
         (fp8, ElementOp::ConvScaleRelu, &[]),
         (fp8, ElementOp::ConvInvscale, &[]),
         (fp8, ElementOp::ConvScaleAdd, &[(out, DataType::Fp32)]),
         (fp8_fp32, ElementOp::ScaleScalePass, &[]),
         (fp8_fp32, ElementOp::ScaleScaleRelu, &[]),
+        (fp8, ElementOp::ScaleScalePass, &[]),
+        (fp16, ElementOp::ScaleScalePass, &[]),
+        (fp16, ElementOp::ScaleScaleRelu, &[]),
+        (bf16, ElementOp::ScaleScaleRelu, &[]),
         (
             fp16,
             ElementOp::ScaleAddScaleAddRelu,
@@ -115,20 +120,64 @@ fn every_fused_result_op_matches_the_reference() {
     }
 }
 
+/// The combined op of `op` on one pixel of one input channel `x` and weights `[1, −1]`,
+/// stored in `dtype` from a C-shuffle value of `cshuffle`, with input and weight scales
+/// `s_in`, `s_wei`: CK's `[y, op(−x)]` after its per-step rounding.
+fn combined(op: ElementOp, dtype: &str, cshuffle: DataType, x: f32, s: [f32; 2]) -> Vec<f32> {
+    let problem = format!("fwd 2d G=1 N=1 K=2 C=1 filter=1 input=1 dtype={dtype}");
+    let p = ConvProblem::parse(&problem).unwrap();
+    let inst = forced(&fused(&p, op, &[]), |i| i.types.cshuffle = cshuffle);
+    let mut data = ProblemData::random(&inst, &p, 1).unwrap();
+    data.input.set(0, x);
+    data.weight.set(0, 1.0);
+    data.weight.set(1, -1.0);
+    data.args = ElementArgs {
+        scale_in: s[0],
+        scale_wei: s[1],
+        ..ElementArgs::IDENTITY
+    };
+    data.run(&CpuBackend::default(), &inst, &p)
+        .unwrap_or_else(|e| panic!("{op} into {dtype}: {e}"));
+    data.output.to_f32()
+}
+
 #[test]
-fn what_the_cpu_does_not_run_is_refused() {
-    let p = ConvProblem::parse("fwd 2d N=1 K=8 C=8 filter=1 input=4 dtype=fp16").unwrap();
-    // Several input tensors combined before the GEMM.
-    let sources = forced(&for_problem(instance(Variant::FwdXdl), &p), |i| {
-        i.types.input_sources = vec![DataType::Fp16, DataType::Fp16];
-        i.elementwise.input = ElementOp::ScaleAdd;
-    });
-    let mut data = ProblemData::random(&sources, &p, 1).unwrap();
-    let err = data.run(&CpuBackend::default(), &sources, &p).unwrap_err();
-    assert!(matches!(err, RunError::NotSupportedOnCpu(_)), "{err}");
-    // A combined op into fp16, whose steps CK rounds to fp16.
-    let combined = fused(&p, ElementOp::ScaleScalePass, &[]);
-    let mut data = ProblemData::random(&combined, &p, 1).unwrap();
-    let err = data.run(&CpuBackend::default(), &combined, &p).unwrap_err();
-    assert!(matches!(err, RunError::NotSupportedOnCpu(_)), "{err}");
+fn combined_scales_store_each_step_in_the_output_type() {
+    use ElementOp::{ScaleScalePass as Pass, ScaleScaleRelu as Relu};
+    let e = |bits: i32| (bits as f32).exp2();
+    // fp16 (steps of 2^-10 at 1): 1 · (1 + 2^-12) rounds to 1 at each step; rounded once,
+    // (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24 would be 1 + 2^-10.
+    let quarter = 1.0 + e(-12);
+    assert_eq!(
+        combined(Pass, "fp16", DataType::Fp32, 1.0, [quarter; 2]),
+        [1.0, -1.0]
+    );
+    assert_eq!(
+        combined(Relu, "fp16", DataType::Fp32, 1.0, [quarter; 2]),
+        [1.0, 0.0]
+    );
+    // Scale<half_t, half_t> scales by its factor in half: from an fp16 C-shuffle value,
+    // (2 − 2^-10) · 1 (1 + 3·2^-13 in half) stays 2 − 2^-10; from an fp32 one, the product
+    // 2 − 2^-12 − 3·2^-23 rounds to 2.
+    let low = 2.0 - e(-10);
+    let s = [1.0 + 3.0 * e(-13), 1.0];
+    assert_eq!(combined(Pass, "fp16", DataType::Fp16, low, s), [low, -low]);
+    assert_eq!(combined(Pass, "fp16", DataType::Fp32, low, s), [2.0, -2.0]);
+    // bf16 (steps of 2^-7 at 1) and fp8 (steps of 2^-3): a quarter step at each scale
+    // rounds away each time, twice it would round up.
+    let bf16 = 1.0 + e(-9);
+    assert_eq!(
+        combined(Relu, "bf16", DataType::Fp32, 1.0, [bf16; 2]),
+        [1.0, 0.0]
+    );
+    let fp8 = 1.0 + e(-5);
+    assert_eq!(
+        combined(Pass, "fp8", DataType::Fp32, 1.0, [fp8; 2]),
+        [1.0, -1.0]
+    );
+    // Into fp32 the steps are fp32 products.
+    assert_eq!(
+        combined(Pass, "fp32", DataType::Fp32, 1.0, [quarter; 2]),
+        [quarter * quarter, -(quarter * quarter)]
+    );
 }

@@ -15,7 +15,8 @@ mod workspace;
 use crate::decompose::{GemmShape, StreamKPlan, is_two_stage, k_batch};
 use crate::device::DeviceModel;
 use crate::elementwise::{
-    ElementArgs, Elementwise, ElementwiseError, apply, check_ds, is_binary, ops_by_role,
+    ElementArgs, Elementwise, ElementwiseError, ExtraSources, apply_result, check_ds,
+    check_sources, ops_by_role, result_type,
 };
 use crate::layout::{Role, gemm_roles};
 use crate::padded::Padded;
@@ -24,7 +25,7 @@ use crate::support::{Formulation, Unsupported, formulation};
 use crate::tensor::{Tensor, round_to};
 use ck_compiler::ir::Checked;
 use ck_compiler::model::{DataType, ElementOp, Layout, Op, Reduction};
-use operands::{Operands, OperandsSpec};
+use operands::{Operands, OperandsSpec, Source};
 use serde::Serialize;
 
 /// The tensors of one run. The op reads two of them and writes the third (fwd writes `output`,
@@ -35,6 +36,10 @@ pub struct Buffers<'a> {
     pub output: &'a mut Tensor,
     /// The D tensors the instance declares (destination-shaped, its `ds` layouts and types).
     pub ds: &'a [Tensor],
+    /// The input and weight tensors after `input` and `weight` that the instance's
+    /// `sources.in` / `sources.wei` combine with them (shaped as they are, in the declared types
+    /// after the first); [`ExtraSources::NONE`] for one tensor of each.
+    pub extra: ExtraSources<'a>,
     /// Scalars of the instance's element-wise ops.
     pub args: ElementArgs,
     /// At least [`workspace_size`] bytes.
@@ -144,8 +149,8 @@ pub fn workspace_size(inst: &Checked, p: &ConvProblem, dev: &DeviceModel) -> u64
 }
 
 /// Whether the CPU back end computes this instance's types, element-wise ops and tensors:
-/// fp16/bf16/fp32 and fp8/bf8 data, one tensor of each source with a unary op, a result op
-/// with as many D tensors as it combines.
+/// fp16/bf16/fp32 and fp8/bf8 data, each source's op combining its tensors (one, or CK's
+/// multiple A/B), a result op with as many D tensors as it combines.
 pub fn cpu_types(inst: &Checked) -> Result<(), RunError> {
     let computed = |dt: DataType| {
         matches!(
@@ -153,50 +158,41 @@ pub fn cpu_types(inst: &Checked) -> Result<(), RunError> {
             DataType::Fp16 | DataType::Bf16 | DataType::Fp32 | DataType::Fp8 | DataType::Bf8
         )
     };
-    for dt in [inst.types.input, inst.types.weight, inst.types.output] {
+    let t = &inst.types;
+    let sources = t.input_sources.iter().chain(&t.weight_sources);
+    for &dt in [t.input, t.weight, t.output].iter().chain(sources) {
         if !computed(dt) {
             return Err(RunError::NotSupportedOnCpu(format!("{dt} tensors")));
         }
     }
-    for dt in [
-        inst.types.compute_a,
-        inst.types.compute_b,
-        inst.types.cshuffle,
-    ] {
+    for dt in [t.compute_a, t.compute_b, t.cshuffle] {
         if !computed(dt) && dt != DataType::Tf32 {
             return Err(RunError::NotSupportedOnCpu(format!("{dt} compute")));
         }
     }
-    if !inst.types.input_sources.is_empty() || !inst.types.weight_sources.is_empty() {
-        return Err(RunError::NotSupportedOnCpu(
-            "several input or weight tensors combined before the GEMM".to_string(),
-        ));
+    let (ops, result) = ops_by_role(inst.op, &inst.elementwise);
+    let (roles, _) = gemm_roles(inst.op);
+    for (role, op) in roles.into_iter().zip(ops) {
+        let declared = match role {
+            Role::Input => t.input_sources.len(),
+            Role::Weight => t.weight_sources.len(),
+            Role::Output => 0,
+        };
+        let tensors = declared.max(1);
+        if op.operands() != tensors {
+            let plural = if tensors == 1 { "" } else { "s" };
+            return Err(RunError::NotSupportedOnCpu(format!(
+                "element-wise op {op} on a source of {tensors} {role} tensor{plural}"
+            )));
+        }
     }
-    let (sources, result) = ops_by_role(inst.op, &inst.elementwise);
-    if let Some(op) = sources.into_iter().find(|&o| is_binary(o)) {
-        return Err(RunError::NotSupportedOnCpu(format!(
-            "element-wise op {op} on a source"
-        )));
-    }
-    // CK's combined ops round to the output type between their steps; fp32 (the type of
-    // CK's lists) keeps every step exact.
-    let combined = matches!(
-        result,
-        ElementOp::ScaleScalePass | ElementOp::ScaleScaleRelu
-    );
-    if combined && inst.types.output != DataType::Fp32 {
-        return Err(RunError::NotSupportedOnCpu(format!(
-            "{result} into {}",
-            inst.types.output
-        )));
-    }
-    let ds = inst.types.ds.len();
+    let ds = t.ds.len();
     if ds != result.d_tensors() || inst.layout.ds.len() != ds {
         return Err(RunError::NotSupportedOnCpu(format!(
             "{ds} D tensors with result op {result}"
         )));
     }
-    for &dt in &inst.types.ds {
+    for &dt in &t.ds {
         if !computed(dt) {
             return Err(RunError::NotSupportedOnCpu(format!("{dt} D tensors")));
         }
@@ -251,10 +247,13 @@ pub fn run(
     check_tensor(p, Role::Weight, bufs.weight)?;
     check_tensor(p, Role::Output, bufs.output)?;
     check_ds(inst, p, bufs.ds)?;
+    check_sources(inst, p, &bufs.extra)?;
     let ew = Elementwise {
         ops: inst.elementwise,
         ds: bufs.ds,
+        extra: bufs.extra,
         args: bufs.args,
+        result_type: result_type(inst),
     };
     let d = ew.d_values(p.op, &p.desc(p.destination())?)?;
     let (source_ops, result) = ops_by_role(p.op, &inst.elementwise);
@@ -271,16 +270,31 @@ pub fn run(
     let q = form.problem(p);
     let shape = GemmShape::of(inst, q);
     let t = &inst.types;
+    let source = |role: Role, tensor| Source {
+        role,
+        tensor,
+        extra: bufs.extra.of(role),
+    };
     // (A, B, destination) tensors by op.
-    let (a, b, dst, stage): (&Tensor, &Tensor, &mut Tensor, _) = match p.op {
+    let (a, b, dst, stage) = match p.op {
         Op::Fwd => (
-            &*bufs.input,
-            &*bufs.weight,
+            source(Role::Input, &*bufs.input),
+            source(Role::Weight, &*bufs.weight),
             &mut *bufs.output,
             Some(t.cshuffle),
         ),
-        Op::BwdData => (&*bufs.output, &*bufs.weight, &mut *bufs.input, None),
-        Op::BwdWeight => (&*bufs.output, &*bufs.input, &mut *bufs.weight, None),
+        Op::BwdData => (
+            source(Role::Output, &*bufs.output),
+            source(Role::Weight, &*bufs.weight),
+            &mut *bufs.input,
+            None,
+        ),
+        Op::BwdWeight => (
+            source(Role::Output, &*bufs.output),
+            source(Role::Input, &*bufs.input),
+            &mut *bufs.weight,
+            None,
+        ),
     };
     // The transpose reads the input as its output gradient and the output gradient through
     // the taps.
@@ -342,11 +356,12 @@ pub fn run(
         Formulation::Transposed(t) => transposed_places(p, t)?,
         _ => (0..dst.len()).collect(),
     };
+    let (c_type, e_type) = (ew.result_type, dst.dtype());
     for (c, j) in acc.to_f32().into_iter().zip(places) {
         let v = if result == ElementOp::PassThrough {
             c
         } else {
-            apply(result, f64::from(c), d[j], &bufs.args) as f32
+            apply_result(result, f64::from(c), d[j], &bufs.args, c_type, e_type) as f32
         };
         dst.set(j, v);
     }
@@ -379,6 +394,17 @@ fn run_padded(
     let mut input = stage(Role::Input, bufs.input)?;
     let mut weight = stage(Role::Weight, bufs.weight)?;
     let mut output = stage(Role::Output, bufs.output)?;
+    // A source's extra tensors lie as its own does.
+    let stage_extra = |role: Role| -> Result<Option<Vec<Tensor>>, RunError> {
+        let staged: Option<Vec<Tensor>> = bufs
+            .extra
+            .of(role)
+            .iter()
+            .map(|t| stage(role, t))
+            .collect::<Result<_, _>>()?;
+        Ok(staged)
+    };
+    let (extra_input, extra_weight) = (stage_extra(Role::Input)?, stage_extra(Role::Weight)?);
     let stats = run(
         inst,
         q,
@@ -387,6 +413,10 @@ fn run_padded(
             weight: weight.as_mut().unwrap_or(&mut *bufs.weight),
             output: output.as_mut().unwrap_or(&mut *bufs.output),
             ds: bufs.ds,
+            extra: ExtraSources {
+                input: extra_input.as_deref().unwrap_or(bufs.extra.input),
+                weight: extra_weight.as_deref().unwrap_or(bufs.extra.weight),
+            },
             args: bufs.args,
             workspace: &mut *bufs.workspace,
         },

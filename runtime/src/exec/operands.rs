@@ -6,13 +6,14 @@
 //! - bwd_weight: M = k,          N = (filter…, c), K = (n, out…);  A = out, B = in (im2col), C = wei
 //!
 //! Composite indices are row-major with the last component fastest. Source tensors are read
-//! once into fp32, rounded to the instance's compute types. An element's index is split once per
+//! once into fp32, rounded to the instance's compute types (a source of several tensors
+//! combined by its op first). An element's index is split once per
 //! tile row or column and once per GEMM-K index ([`Half`]); a panel joins the two halves with
 //! additions and bound checks, so gathering a tile's operands divides nothing per element.
 
 use crate::decompose::GemmShape;
-use crate::elementwise::{ElementArgs, MAX_DS, apply};
-use crate::layout::TensorDesc;
+use crate::elementwise::{ElementArgs, source_values};
+use crate::layout::{Role, TensorDesc};
 use crate::tensor::{Tensor, round_to};
 use ck_compiler::model::{DataType, ElementOp, Op};
 
@@ -61,12 +62,21 @@ fn unravel(mut idx: u64, dims: &[u64], out: &mut [u64]) {
     }
 }
 
+/// A GEMM source's tensors: the convolution tensor in `role`, and the further tensors its op
+/// combines with it (CK's multiple A/B), shaped as it.
+#[derive(Clone, Copy)]
+pub(crate) struct Source<'a> {
+    pub role: Role,
+    pub tensor: &'a Tensor,
+    pub extra: &'a [Tensor],
+}
+
 pub(crate) struct OperandsSpec<'a> {
     pub op: Op,
     pub shape: GemmShape,
     pub problem: &'a crate::problem::ConvProblem,
-    pub a: &'a Tensor,
-    pub b: &'a Tensor,
+    pub a: Source<'a>,
+    pub b: Source<'a>,
     /// Where `problem` holds A, B and C: the tensors' own layouts, or the transpose's or the
     /// fold's view of the same memory.
     pub a_desc: TensorDesc,
@@ -81,19 +91,18 @@ pub(crate) struct OperandsSpec<'a> {
 impl Operands {
     pub fn new(s: OperandsSpec<'_>) -> Operands {
         let p = s.problem;
-        // The op's result is stored in the source's type, then read in the compute type.
-        let load = |t: &Tensor, op: ElementOp, dt: DataType| {
-            t.to_f32()
+        // A unary op's result is stored in the source's type, then read in the compute type;
+        // an op combining several tensors stores into the compute type directly (CK's
+        // multiple-A/B loads).
+        let load = |src: Source<'_>, op: ElementOp, dt: DataType| {
+            let stored = if src.extra.is_empty() {
+                src.tensor.dtype()
+            } else {
+                dt
+            };
+            source_values(op, src.role, src.tensor, src.extra, &s.args)
                 .into_iter()
-                .map(|v| {
-                    round_to(
-                        dt,
-                        round_to(
-                            t.dtype(),
-                            apply(op, f64::from(v), [0.0; MAX_DS], &s.args) as f32,
-                        ),
-                    )
-                })
+                .map(|v| round_to(dt, round_to(stored, v as f32)))
                 .collect()
         };
         Operands {

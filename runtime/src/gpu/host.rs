@@ -4,7 +4,7 @@
 
 use super::{LaunchError, conv_dims};
 use crate::device::DeviceModel;
-use crate::elementwise::{ElementArgs, check_ds, is_binary, ops_by_role};
+use crate::elementwise::{ElementArgs, check_ds, check_sources, is_binary, ops_by_role};
 use crate::exec::{Buffers, RunError, RunStats, check_tensor};
 use crate::layout::Role;
 use crate::padded::Padded;
@@ -636,6 +636,7 @@ pub(crate) fn run_on_host<D: HostDevice>(
     check_tensor(p, Role::Weight, bufs.weight)?;
     check_tensor(p, Role::Output, bufs.output)?;
     check_ds(inst, p, bufs.ds)?;
+    check_sources(inst, p, &bufs.extra)?;
     let plan = plan_on(d, inst, &kernel, p).map_err(|e| D::Error::from(e).into())?;
     let stats = stats(&kernel, &plan, p);
     let (alpha, beta) = kernel_scalars(inst, &bufs.args);

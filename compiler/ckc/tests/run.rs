@@ -345,3 +345,57 @@ fn run_selects_for_a_named_device_and_says_how() {
     let out = ckc(&["run", "--problem", p, "--target", "sm_99"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// CK's fused forward ops that read extra source tensors or round between steps run on the CPU
+/// on random data, as instances with D tensors do.
+#[test]
+fn fused_sources_and_combined_scales_run_on_the_cpu() {
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/pass/fwd_xdl_fused.ck"
+    );
+    let dir = std::env::temp_dir().join(format!("ckc-run-fused-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let relu_f16 = dir.join("relu_f16.ck");
+    std::fs::write(
+        &relu_f16,
+        "instance fwd_xdl_scale_scale_relu_f16 {
+    op = fwd; kind = xdl; dims = 3; layout = ndhwgc; dtype = fp16; targets = [gfx942];
+    gemm_spec = mnk_padding; block = 64; tile = [64, 64, 32]; k1 = 8; instr = [32, 32];
+    repeat = [2, 2]; c { cluster = [1, 16, 1, 4]; vector = 1; }
+    elementwise.out = scale_scale_relu;
+}
+",
+    )
+    .unwrap();
+    let problem = "fwd 3d G=2 N=2 K=16 C=16 filter=3 input=4 pad=1 dtype=fp16";
+    let runs = [
+        (fixture, "fwd_xdl_scale_add_sources_f16"),
+        (relu_f16.to_str().unwrap(), "fwd_xdl_scale_scale_relu_f16"),
+    ];
+    let outs: Vec<_> = runs
+        .iter()
+        .map(|(path, name)| {
+            let args = [
+                "run",
+                "--problem",
+                problem,
+                "--instances",
+                path,
+                "--instance",
+                name,
+                "--verify",
+                "--seed",
+                "11",
+            ];
+            (name, ckc(&args))
+        })
+        .collect();
+    std::fs::remove_dir_all(&dir).expect("clean up");
+    for (name, out) in outs {
+        let (stdout, stderr) = text(&out);
+        assert!(out.status.success(), "{name}: {stdout}{stderr}");
+        assert!(stdout.contains(name), "{stdout}");
+        assert!(stdout.trim_end().ends_with(": pass"), "{name}: {stdout}");
+    }
+}

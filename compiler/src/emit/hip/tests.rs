@@ -106,6 +106,37 @@ fn unsupported_types_and_load_ops_are_errors() {
 }
 
 #[test]
+fn sources_and_combined_scales_have_no_portable_kernel() {
+    // CK's multiple A/B: two input tensors combined by ScaleAdd.
+    let mut sources = SampleBuilder::new("sources", Op::Fwd)
+        .build()
+        .into_instance();
+    sources.types.input_sources = vec![DataType::Fp16; 2];
+    sources.elementwise.input = ElementOp::ScaleAdd;
+    let sources = crate::validate::unvalidated(sources);
+    assert!(matches!(
+        emit_hip(&sources),
+        Err(PortableError::Sources {
+            tensor: "input",
+            ..
+        })
+    ));
+    // UnaryCombinedOp<Scale, Scale, PassThrough> into fp16.
+    let mut combined = SampleBuilder::new("combined", Op::Fwd)
+        .build()
+        .into_instance();
+    combined.elementwise.output = ElementOp::ScaleScalePass;
+    let combined = crate::validate::unvalidated(combined);
+    assert!(matches!(
+        emit_hip(&combined),
+        Err(PortableError::ResultOp {
+            op: ElementOp::ScaleScalePass,
+            ..
+        })
+    ));
+}
+
+#[test]
 fn async_devices_get_the_deeper_ring_and_its_lds() {
     let k = emit_hip(
         &SampleBuilder::new("ring", Op::BwdWeight)

@@ -133,7 +133,8 @@ impl<'a> ExtraSources<'a> {
 /// The scalars of element-wise ops (run-time arguments in CK, as here): Scale's and ScaleAdd's
 /// factor, Bilinear's alpha and beta (ScaleAddScaleAddRelu's alpha1 and alpha2), and the
 /// input, weight and output scales of the ConvScale family (ScaleScalePass and ScaleScaleRelu
-/// scale by the input's, then the weight's).
+/// scale by the input's, then the weight's; ScaleAdd combining a source's tensors takes the
+/// input's or the weight's, [`source_values`]).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct ElementArgs {
     pub scale: f32,
@@ -262,10 +263,10 @@ fn scale_scale(
         round_to(e_type, factor * x)
     };
     let y = step(args.scale_wei, step(args.scale_in, c, c_type), e_type);
-    if op == ElementOp::ScaleScaleRelu && y <= 0.0 {
-        0.0
-    } else {
-        y
+    match op {
+        ElementOp::ScaleScaleRelu if y > 0.0 => y,
+        ElementOp::ScaleScaleRelu => 0.0,
+        _ => y,
     }
 }
 

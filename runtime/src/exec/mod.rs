@@ -396,13 +396,7 @@ fn run_padded(
     let mut output = stage(Role::Output, bufs.output)?;
     // A source's extra tensors lie as its own does.
     let stage_extra = |role: Role| -> Result<Option<Vec<Tensor>>, RunError> {
-        let staged: Option<Vec<Tensor>> = bufs
-            .extra
-            .of(role)
-            .iter()
-            .map(|t| stage(role, t))
-            .collect::<Result<_, _>>()?;
-        Ok(staged)
+        bufs.extra.of(role).iter().map(|t| stage(role, t)).collect()
     };
     let (extra_input, extra_weight) = (stage_extra(Role::Input)?, stage_extra(Role::Weight)?);
     let stats = run(

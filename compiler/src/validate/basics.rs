@@ -635,6 +635,7 @@ fn check_sources(r: &mut Report, b: &Basics) {
             b.types.input,
             b.elementwise.input,
             spec.in_sources.sp(),
+            spec.in_type.sp(),
         ),
         (
             "sources.wei",
@@ -643,9 +644,10 @@ fn check_sources(r: &mut Report, b: &Basics) {
             b.types.weight,
             b.elementwise.weight,
             spec.wei_sources.sp(),
+            spec.wei_type.sp(),
         ),
     ];
-    for (key, type_key, sources, ty, op, span) in sides {
+    for (key, type_key, sources, ty, op, span, type_span) in sides {
         let Some(&first) = sources.first() else {
             if span.is_some() {
                 r.error(
@@ -684,7 +686,7 @@ fn check_sources(r: &mut Report, b: &Basics) {
         } else if first != ty {
             r.error(
                 c::SOURCES,
-                spec.in_type.sp().or(spec.dtype.sp()).or(span),
+                type_span.or(spec.dtype.sp()).or(span),
                 format!("`{type_key}` is {ty}, but the first of `{key}` is {first}"),
                 "differs from the first source",
                 format!("set `{type_key}` to {first}, or leave it out"),

@@ -20,7 +20,7 @@
 use crate::layout::{DescError, Role, TensorDesc, gemm_roles};
 use crate::problem::{ConvProblem, ProblemError};
 use crate::rng::SplitMix64;
-use crate::tensor::{Tensor, round_to};
+use crate::tensor::{Tensor, int8_of, round_to};
 use ck_compiler::ir::Checked;
 use ck_compiler::model::{DataType, ElementOp, Layout, Op};
 use serde::Serialize;
@@ -225,7 +225,9 @@ pub fn apply(op: ElementOp, v: f64, d: DValues, args: &ElementArgs) -> f64 {
 
 /// The result op `op` on `c` (the GEMM's result, of type `c_type` as the op reads it) into a
 /// destination of storage type `e_type`, with the element's D values: [`apply`], except that
-/// CK's combined ops store each step in the destination's type.
+/// CK's combined ops store each step in the destination's type. An int8 C or E is the int8
+/// conversion of the value, which wraps an int32 sum past the range: no rounding error a
+/// tolerance could cover.
 pub fn apply_result(
     op: ElementOp,
     c: f64,
@@ -234,12 +236,15 @@ pub fn apply_result(
     c_type: DataType,
     e_type: DataType,
 ) -> f64 {
-    match op {
+    let int8 = |v: f64| f64::from(int8_of(v));
+    let c = if c_type == DataType::Int8 { int8(c) } else { c };
+    let e = match op {
         ElementOp::ScaleScalePass | ElementOp::ScaleScaleRelu => {
             f64::from(scale_scale(op, c as f32, args, c_type, e_type))
         }
         _ => apply(op, c, d, args),
-    }
+    };
+    if e_type == DataType::Int8 { int8(e) } else { e }
 }
 
 /// `UnaryCombinedOp<Scale{s_in}, Scale{s_wei}, PassThrough|Relu>` from a `c_type` value into
@@ -274,7 +279,8 @@ fn scale_scale(
 /// compute types: its op on each element of its tensor, or, for a source of several tensors,
 /// on the same element of each (`op(x0, x1, …)`, CK's multiple A/B). CK's A and B ops each
 /// carry their own factor: ScaleAdd on several input tensors scales by `scale_in`, on several
-/// weight tensors by `scale_wei`.
+/// weight tensors by `scale_wei`. An int8 source's values are int8 again, as CK stores an
+/// op's result in the source's (and compute) type: a conversion, not a rounding.
 pub fn source_values(
     op: ElementOp,
     role: Role,
@@ -283,8 +289,14 @@ pub fn source_values(
     args: &ElementArgs,
 ) -> Vec<f64> {
     let values = first.to_f32().into_iter().map(f64::from);
+    let stored = |v: f64| match first.dtype() {
+        DataType::Int8 => f64::from(int8_of(v)),
+        _ => v,
+    };
     if extra.is_empty() {
-        return values.map(|v| apply(op, v, [0.0; MAX_DS], args)).collect();
+        return values
+            .map(|v| stored(apply(op, v, [0.0; MAX_DS], args)))
+            .collect();
     }
     let args = ElementArgs {
         scale: match role {
@@ -302,7 +314,7 @@ pub fn source_values(
             for (slot, t) in d.iter_mut().zip(&rest) {
                 *slot = t.get(i).copied().map_or(0.0, f64::from);
             }
-            apply(op, x0, d, &args)
+            stored(apply(op, x0, d, &args))
         })
         .collect()
 }

@@ -24,7 +24,7 @@ use crate::fp8::{BF8, FP8};
 use crate::layout::{Role, TensorDesc};
 use crate::problem::ConvProblem;
 use crate::rng::SplitMix64;
-use crate::tensor::{Tensor, TensorData, round_to};
+use crate::tensor::{Tensor, TensorData, int8_of, round_to};
 use ck_compiler::model::{DataType, ElementOp, Op};
 use half::{bf16, f16};
 use rayon::prelude::*;
@@ -254,6 +254,9 @@ pub fn tolerance(dtype: DataType, reduction: u64) -> f64 {
         // CK's 8-bit floats keep 3 (fp8) and 2 (bf8) mantissa bits: u = 2^-4, 2^-3.
         DataType::Fp8 => 0.25,
         DataType::Bf8 => 0.5,
+        // int8 results are integers: exact, but where a scaling op's value lies within fp32's
+        // roundoff of an integer its truncation may differ by one.
+        DataType::Int8 => 1e-2,
         _ => 1.6e-2,
     };
     storage.max(accumulation)
@@ -298,6 +301,8 @@ pub fn random_tensor(dtype: DataType, desc: TensorDesc, seed: u64) -> Result<Ten
         DataType::Fp32 => TensorData::F32(fill(n, seed, |v| round_to(dtype, v))),
         DataType::Fp8 => TensorData::F8(fill(n, seed, |v| FP8.encode(v))),
         DataType::Bf8 => TensorData::Bf8(fill(n, seed, |v| BF8.encode(v))),
+        // Integers in [-5, 5), as CK's own tests draw them.
+        DataType::Int8 => TensorData::I8(fill(n, seed, |v| int8_of(f64::from((v * 5.0).floor())))),
         other => return Err(RunError::NotSupportedOnCpu(format!("{other} tensors"))),
     };
     Tensor::new(desc, data).map_err(|e| RunError::Internal(e.to_string()))

@@ -7,7 +7,9 @@
 //!
 //! - op, spatial rank, layouts and data types equal the instance's;
 //! - vector widths divide the channel count their tensor is read or written along (two-stage
-//!   XDL: A and B need not when K = C = 1 with unit group strides);
+//!   XDL: A and B need not when K = C = 1 with unit group strides; forward XDL A of vector
+//!   dimension 1 is read along G, which needs C = 1 where groups merge and a channels-last or
+//!   NGC layout);
 //! - ConvSpec conditions (Filter1x1Stride1Pad0, Filter1x1Pad0, Filter3x3), explicit GEMM ⇒ 1x1 s1 p0;
 //! - `G % merge_groups == 0`; two-stage with merged groups needs GemmM ≤ MPB, GemmN ≤ NPB, C = K = 1;
 //! - NGCHW transposes of the v1 op divide the channel and spatial products;
@@ -504,6 +506,40 @@ fn vectors(inst: &Checked, p: &ConvProblem) -> Result<(), Unsupported> {
         Op::BwdData => (("K", p.k), ("C", p.c), ("C", p.c)),
     };
     let single = single_channel_groups(inst, p);
+    // CK's forward XDL op reads A along the groups where its vector dimension is 1 (the
+    // merged-groups lists): one channel a group (or no merge), a channels-last or NGC layout,
+    // G a multiple of the width. Its vectors along C need dimension 2.
+    let along_groups = p.op == Op::Fwd && inst.tile_kernel.is_none() && inst.a.vector_dim == 1;
+    if along_groups {
+        let family = matches!(
+            inst.layout.input,
+            Layout::Nwgc
+                | Layout::Nhwgc
+                | Layout::Ndhwgc
+                | Layout::Ngcw
+                | Layout::Ngchw
+                | Layout::Ngcdhw
+        );
+        if !family {
+            return fail(
+                Rule::Layout,
+                format!(
+                    "A vectors along the groups (vector dimension 1) need a channels-last or NGC input, not {}",
+                    inst.layout.input
+                ),
+            );
+        }
+        if p.c != 1 && inst.work.merge_groups > 1 {
+            return fail(
+                Rule::MergeGroups,
+                format!(
+                    "merge_groups={} reads A along the groups (vector dimension 1), which needs C=1; C={}",
+                    inst.work.merge_groups, p.c
+                ),
+            );
+        }
+    }
+    let a = if along_groups { ("G", p.g) } else { a };
     for (rule, tensor, v, (name, size)) in [
         (Rule::VectorA, "A", va, a),
         (Rule::VectorB, "B", vb, b),

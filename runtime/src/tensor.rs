@@ -1,5 +1,5 @@
-//! Host tensors of the element types the CPU back end computes with: fp16, bf16, fp32 and CK's
-//! 8-bit floats (their codes, [`crate::fp8`]).
+//! Host tensors of the element types the CPU back end computes with: fp16, bf16, fp32, int8 and
+//! CK's 8-bit floats (their codes, [`crate::fp8`]).
 
 use crate::fp8::{BF8, FP8};
 use crate::layout::TensorDesc;
@@ -16,6 +16,7 @@ pub enum TensorData {
     F8(Vec<u8>),
     /// `bf8_t` codes (e5m2 FNUZ).
     Bf8(Vec<u8>),
+    I8(Vec<i8>),
 }
 
 /// A host tensor: data type, logical lengths and layout ([`TensorDesc`]), and its elements.
@@ -27,7 +28,7 @@ pub struct Tensor {
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TensorError {
-    #[error("host tensors of type {0} are not supported (fp16, bf16, fp32, fp8 and bf8 are)")]
+    #[error("host tensors of type {0} are not supported (fp16, bf16, fp32, int8, fp8 and bf8 are)")]
     DataType(DataType),
     #[error(
         "tensor of layout {layout} and lengths {lengths:?} needs {expected} elements, got {got}"
@@ -40,10 +41,19 @@ pub enum TensorError {
     },
 }
 
-/// Rounds an fp32 value to the nearest value of `dtype` (tf32: 10 mantissa bits). Types the CPU
-/// does not compute in are left unrounded; callers reject them first.
+/// `v` as int8, as CK's `type_convert<int8_t>` (a `static_cast`) converts on the GPU: toward
+/// zero to 32 bits (saturating; NaN is 0), then the low byte, so that an int32 accumulator past
+/// the range wraps around.
+pub fn int8_of(v: f64) -> i8 {
+    v as i32 as i8
+}
+
+/// Rounds an fp32 value to the nearest value of `dtype` (tf32: 10 mantissa bits; int8 as
+/// [`int8_of`] converts). Types the CPU does not compute in are left unrounded; callers reject
+/// them first.
 pub fn round_to(dtype: DataType, v: f32) -> f32 {
     match dtype {
+        DataType::Int8 => f32::from(int8_of(f64::from(v))),
         DataType::Fp16 => f16::from_f32(v).to_f32(),
         DataType::Bf16 => bf16::from_f32(v).to_f32(),
         DataType::Fp8 => FP8.round(v),
@@ -73,6 +83,7 @@ impl Tensor {
             DataType::Fp32 => TensorData::F32(vec![0.0; n]),
             DataType::Fp8 => TensorData::F8(vec![0; n]),
             DataType::Bf8 => TensorData::Bf8(vec![0; n]),
+            DataType::Int8 => TensorData::I8(vec![0; n]),
             other => return Err(TensorError::DataType(other)),
         };
         Ok(Tensor { desc, data })
@@ -85,6 +96,7 @@ impl Tensor {
             TensorData::Bf16(v) => v.len(),
             TensorData::F32(v) => v.len(),
             TensorData::F8(v) | TensorData::Bf8(v) => v.len(),
+            TensorData::I8(v) => v.len(),
         };
         if got as u64 != desc.elements() {
             return Err(TensorError::Length {
@@ -112,6 +124,7 @@ impl Tensor {
             TensorData::F32(_) => DataType::Fp32,
             TensorData::F8(_) => DataType::Fp8,
             TensorData::Bf8(_) => DataType::Bf8,
+            TensorData::I8(_) => DataType::Int8,
         }
     }
 
@@ -122,6 +135,7 @@ impl Tensor {
             TensorData::Bf16(v) => v.len(),
             TensorData::F32(v) => v.len(),
             TensorData::F8(v) | TensorData::Bf8(v) => v.len(),
+            TensorData::I8(v) => v.len(),
         }
     }
 
@@ -137,6 +151,7 @@ impl Tensor {
             TensorData::F32(v) => v.get(i).copied(),
             TensorData::F8(v) => v.get(i).map(|&x| FP8.decode(x)),
             TensorData::Bf8(v) => v.get(i).map(|&x| BF8.decode(x)),
+            TensorData::I8(v) => v.get(i).map(|&x| f32::from(x)),
         }
     }
 
@@ -148,6 +163,7 @@ impl Tensor {
             TensorData::F32(d) => d.get_mut(i).map(|x| *x = v),
             TensorData::F8(d) => d.get_mut(i).map(|x| *x = FP8.encode(v)),
             TensorData::Bf8(d) => d.get_mut(i).map(|x| *x = BF8.encode(v)),
+            TensorData::I8(d) => d.get_mut(i).map(|x| *x = int8_of(f64::from(v))),
         };
     }
 
@@ -159,6 +175,7 @@ impl Tensor {
             TensorData::F32(v) => v.clone(),
             TensorData::F8(v) => v.iter().map(|&x| FP8.decode(x)).collect(),
             TensorData::Bf8(v) => v.iter().map(|&x| BF8.decode(x)).collect(),
+            TensorData::I8(v) => v.iter().map(|&x| f32::from(x)).collect(),
         }
     }
 
@@ -169,6 +186,7 @@ impl Tensor {
             TensorData::Bf16(v) => v.fill(bf16::ZERO),
             TensorData::F32(v) => v.fill(0.0),
             TensorData::F8(v) | TensorData::Bf8(v) => v.fill(0),
+            TensorData::I8(v) => v.fill(0),
         }
     }
 }
@@ -198,8 +216,13 @@ mod tests {
         f8.set(2, 1.07);
         assert_eq!((f8.get(1), f8.get(2)), (Some(240.0), Some(1.125)));
         assert_eq!(round_to(DataType::Bf8, 1.375), 1.5);
+        let mut i8s = Tensor::zeros(DataType::Int8, desc.clone()).unwrap();
+        i8s.set(0, -2.7);
+        i8s.set(1, 300.0);
+        assert_eq!((i8s.get(0), i8s.get(1)), (Some(-2.0), Some(44.0)));
+        assert_eq!(round_to(DataType::Int8, -129.0), 127.0);
         assert!(matches!(
-            Tensor::zeros(DataType::Int8, desc.clone()),
+            Tensor::zeros(DataType::Int32, desc.clone()),
             Err(TensorError::DataType(_))
         ));
         assert!(matches!(

@@ -7,11 +7,11 @@ use crate::elementwise::{
     ElementArgs, Elementwise, ExtraSources, d_descs, result_type, source_descs,
 };
 use crate::exec::{Buffers, RunError, RunStats};
-use crate::layout::{Role, TensorDesc};
+use crate::layout::{Role, TensorDesc, gemm_roles};
 use crate::problem::ConvProblem;
 use crate::reference::{random_tensor, reference, relative_error, tolerance};
 use crate::support::{Formulation, formulation};
-use crate::tensor::Tensor;
+use crate::tensor::{Tensor, round_to};
 use ck_compiler::ir::{Checked, ElementOps};
 use ck_compiler::model::DataType;
 use serde::Serialize;
@@ -112,7 +112,7 @@ fn host_memory_available() -> Option<u64> {
 }
 
 impl ProblemData {
-    /// Random data for running `inst` on `p` (fp16, bf16 or fp32 tensors).
+    /// Random data for running `inst` on `p`.
     /// Refuses, before allocating anything, a problem whose tensors and fp64 reference would not
     /// fit in the host memory available now (Linux's `MemAvailable`).
     pub fn random(inst: &Checked, p: &ConvProblem, seed: u64) -> Result<ProblemData, RunError> {
@@ -130,10 +130,31 @@ impl ProblemData {
                 .map(|((desc, dt), i)| random_tensor(dt, desc, seed ^ i))
                 .collect::<Result<Vec<_>, _>>()
         };
+        let (mut input, mut weight, mut output) = (
+            t(Role::Input, seed)?,
+            t(Role::Weight, seed ^ 1)?,
+            t(Role::Output, seed ^ 2)?,
+        );
+        // The GEMM's sources hold values of their compute types, as tf32 data holds tf32
+        // values: the reference then multiplies what the instance multiplies (CK's fp16 lists
+        // computing in fp8 and bf8).
+        let ([a, b], _) = gemm_roles(p.op);
+        for (role, compute) in [(a, inst.types.compute_a), (b, inst.types.compute_b)] {
+            let tensor = match role {
+                Role::Input => &mut input,
+                Role::Weight => &mut weight,
+                Role::Output => &mut output,
+            };
+            if tensor.dtype() != compute.storage() {
+                for (i, v) in tensor.to_f32().into_iter().enumerate() {
+                    tensor.set(i, round_to(compute, v));
+                }
+            }
+        }
         Ok(ProblemData {
-            input: t(Role::Input, seed)?,
-            weight: t(Role::Weight, seed ^ 1)?,
-            output: t(Role::Output, seed ^ 2)?,
+            input,
+            weight,
+            output,
             ds: fill(d_descs(inst, p)?, 3)?,
             extra_inputs: fill(source_descs(inst, p, Role::Input)?, 0x100)?,
             extra_weights: fill(source_descs(inst, p, Role::Weight)?, 0x200)?,

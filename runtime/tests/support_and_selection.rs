@@ -491,3 +491,55 @@ fn merged_kernels_run_partial_vectors_of_groups_on_copies_with_zero_groups() {
         rejects(&two, &p(text), Rule::MergeGroups, &["merge_groups=4"]);
     }
 }
+
+#[test]
+fn forward_a_of_vector_dimension_1_is_read_along_the_groups() {
+    // CK's merged-groups lists (Filter3x3): A vectors of 4 along G, one channel a group (their
+    // clusters are CK's; the test instance's only need the rule).
+    let merged = forced(&instance(Variant::FwdXdl), |i| {
+        i.a.vector_dim = 1;
+        i.a.src_vector = 4;
+        i.b.src_vector = 1;
+        i.c.vector = 1;
+        i.work.merge_groups = 8;
+    });
+    assert_eq!(
+        supports(
+            &merged,
+            &p("fwd 2d G=16 N=2 K=1 C=1 filter=3 input=6 pad=1")
+        ),
+        Ok(())
+    );
+    rejects(
+        &merged,
+        &p("fwd 2d G=8 N=2 K=1 C=4 filter=3 input=6 pad=1"),
+        Rule::MergeGroups,
+        &["merge_groups=8", "C=1", "C=4"],
+    );
+    // Unmerged, any C: the width must divide G.
+    let unmerged = forced(&merged, |i| i.work.merge_groups = 1);
+    assert_eq!(
+        supports(&unmerged, &p("fwd 2d G=4 N=2 K=8 C=8 filter=3 input=6")),
+        Ok(())
+    );
+    rejects(
+        &unmerged,
+        &p("fwd 2d G=6 N=2 K=8 C=8 filter=3 input=6"),
+        Rule::VectorA,
+        &["G=6", "is not divisible by the A vector width 4"],
+    );
+    rejects(
+        &for_problem(
+            unmerged.clone(),
+            &p("fwd 2d G=4 N=2 K=8 C=8 filter=3 input=6 layout=gnhwc"),
+        ),
+        &p("fwd 2d G=4 N=2 K=8 C=8 filter=3 input=6 layout=gnhwc"),
+        Rule::Layout,
+        &["gnhwc"],
+    );
+    // The portable kernels read vectors along the channels: no kernel for it.
+    assert!(matches!(
+        ck_compiler::kernel::KernelConfig::new(&merged),
+        Err(ck_compiler::kernel::PortableError::GroupVectors { .. })
+    ));
+}

@@ -38,6 +38,10 @@ pub enum PortableError {
         "instance `{instance}`: D tensor layout {layout} (one value per group and channel) has no portable kernel"
     )]
     DLayout { instance: String, layout: Layout },
+    #[error(
+        "instance `{instance}` reads input vectors along the groups (vector dimension 1), which the portable kernels do not"
+    )]
+    GroupVectors { instance: String },
 }
 
 /// How the GEMM-K loop is spread over workgroups.
@@ -554,6 +558,17 @@ impl KernelConfig {
                     tensor,
                 });
             }
+        }
+        // CK's forward op reads such vectors across groups of one channel; the portable
+        // kernels' vectors run along the channels.
+        if inst.op == Op::Fwd
+            && inst.tile_kernel.is_none()
+            && inst.a.vector_dim == 1
+            && inst.a.src_vector > 1
+        {
+            return Err(PortableError::GroupVectors {
+                instance: inst.name.clone(),
+            });
         }
         if let Some(&layout) = inst.layout.ds.iter().find(|&&l| l == Layout::GK) {
             return Err(PortableError::DLayout {

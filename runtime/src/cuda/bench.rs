@@ -345,6 +345,9 @@ impl BenchProblem {
             TensorData::Bf8(_) => bytes_error(&bytes, &self.reference, |[b]: [u8; 1]| {
                 f64::from(crate::fp8::BF8.decode(b))
             }),
+            TensorData::I8(_) => {
+                bytes_error(&bytes, &self.reference, |b| f64::from(i8::from_le_bytes(b)))
+            }
         };
         Ok(Verification {
             relative_error,

@@ -152,7 +152,9 @@ pub fn device_reference(
         TensorData::F16(_) => Ok(0),
         TensorData::Bf16(_) => Ok(1),
         TensorData::F32(_) => Ok(2),
-        TensorData::F8(_) | TensorData::Bf8(_) => Err(CudaError::ReferenceType(t.dtype())),
+        TensorData::F8(_) | TensorData::Bf8(_) | TensorData::I8(_) => {
+            Err(CudaError::ReferenceType(t.dtype()))
+        }
     };
     let ty = [code(host[0])?, code(host[1])?, code(host[2])?];
     let (mut args, blocks) =

@@ -16,7 +16,7 @@ use crate::decompose::{GemmShape, StreamKPlan, is_two_stage, k_batch};
 use crate::device::DeviceModel;
 use crate::elementwise::{
     ElementArgs, Elementwise, ElementwiseError, ExtraSources, apply_result, check_ds,
-    check_sources, ops_by_role, result_type,
+    check_sources, ops_by_role, result_type, source_values,
 };
 use crate::layout::{Role, gemm_roles};
 use crate::padded::Padded;
@@ -149,13 +149,18 @@ pub fn workspace_size(inst: &Checked, p: &ConvProblem, dev: &DeviceModel) -> u64
 }
 
 /// Whether the CPU back end computes this instance's types, element-wise ops and tensors:
-/// fp16/bf16/fp32 and fp8/bf8 data, each source's op combining its tensors (one, or CK's
+/// fp16/bf16/fp32, int8 and fp8/bf8 data, each source's op combining its tensors (one, or CK's
 /// multiple A/B), a result op with as many D tensors as it combines.
 pub fn cpu_types(inst: &Checked) -> Result<(), RunError> {
     let computed = |dt: DataType| {
         matches!(
             dt,
-            DataType::Fp16 | DataType::Bf16 | DataType::Fp32 | DataType::Fp8 | DataType::Bf8
+            DataType::Fp16
+                | DataType::Bf16
+                | DataType::Fp32
+                | DataType::Fp8
+                | DataType::Bf8
+                | DataType::Int8
         )
     };
     let t = &inst.types;
@@ -206,6 +211,39 @@ pub fn cpu_types(inst: &Checked) -> Result<(), RunError> {
     Ok(())
 }
 
+/// int8 GEMMs accumulate in int32 on the GPU and in the fp32 accumulators here, which hold
+/// integers exactly below 2^24: a run whose sums could pass that (the largest operands' product
+/// times GEMM-K) is refused rather than computed inexactly.
+fn check_int8_sums(inst: &Checked, p: &ConvProblem, bufs: &Buffers<'_>) -> Result<(), RunError> {
+    let t = &inst.types;
+    if t.compute_a != DataType::Int8 && t.compute_b != DataType::Int8 {
+        return Ok(());
+    }
+    let (ops, _) = ops_by_role(p.op, &inst.elementwise);
+    let ([a, b], _) = gemm_roles(p.op);
+    // The largest magnitude a source feeds the GEMM (its op applied); an int8 compute type
+    // holds at most 128.
+    let largest = |role: Role, op: ElementOp| -> f64 {
+        let tensor = match role {
+            Role::Input => &*bufs.input,
+            Role::Weight => &*bufs.weight,
+            Role::Output => &*bufs.output,
+        };
+        let values = source_values(op, role, tensor, bufs.extra.of(role), &bufs.args);
+        values
+            .into_iter()
+            .fold(0f64, |m, v| m.max(v.abs()))
+            .min(128.0)
+    };
+    let bound = largest(a, ops[0]) * largest(b, ops[1]) * p.gemm().2 as f64;
+    if bound >= f64::from(1u32 << 24) {
+        return Err(RunError::NotSupportedOnCpu(format!(
+            "int8 sums of up to {bound} (past 2^24, which its fp32 accumulators hold exactly)"
+        )));
+    }
+    Ok(())
+}
+
 pub(crate) fn check_tensor(p: &ConvProblem, role: Role, t: &Tensor) -> Result<(), RunError> {
     let want = p.desc(role)?;
     if t.desc() != &want {
@@ -248,6 +286,7 @@ pub fn run(
     check_tensor(p, Role::Output, bufs.output)?;
     check_ds(inst, p, bufs.ds)?;
     check_sources(inst, p, &bufs.extra)?;
+    check_int8_sums(inst, p, bufs)?;
     let ew = Elementwise {
         ops: inst.elementwise,
         ds: bufs.ds,

@@ -421,6 +421,7 @@ pub(crate) fn to_bytes(t: &Tensor) -> Vec<u8> {
         TensorData::Bf16(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
         TensorData::F32(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
         TensorData::F8(v) | TensorData::Bf8(v) => v.clone(),
+        TensorData::I8(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
     }
 }
 
@@ -447,6 +448,9 @@ pub(crate) fn from_bytes(t: &mut Tensor, bytes: &[u8]) -> Result<(), RunError> {
         ),
         TensorData::F8(_) => TensorData::F8(bytes.to_vec()),
         TensorData::Bf8(_) => TensorData::Bf8(bytes.to_vec()),
+        TensorData::I8(_) => {
+            TensorData::I8(bytes.iter().map(|&b| i8::from_le_bytes([b])).collect())
+        }
     };
     *t = Tensor::new(t.desc().clone(), data).map_err(|e| RunError::Internal(e.to_string()))?;
     Ok(())

@@ -463,3 +463,39 @@ fn bad_buffers_are_errors() {
         "{err}"
     );
 }
+
+/// int8 sums in int32, converted as CK converts (wrapping past the range): exact against the
+/// reference, whose conversions are the same; sums that could pass fp32's exact integers are
+/// refused before anything runs.
+#[test]
+fn int8_is_exact_and_refuses_sums_past_fp32s_integers() {
+    let p = ConvProblem::parse("fwd 2d N=2 K=8 C=128 filter=3 input=6 pad=1 dtype=int8").unwrap();
+    let inst = changed(&instance(Variant::FwdXdl), |i| {
+        let t = &mut i.types;
+        (t.input, t.weight, t.output) = (DataType::Int8, DataType::Int8, DataType::Int8);
+        (t.compute_a, t.compute_b, t.cshuffle) = (DataType::Int8, DataType::Int8, DataType::Int8);
+        t.acc = DataType::Int32;
+    });
+    let dev = small_device();
+    let mut d = data(&p);
+    let r = reference(&p, &d.input, &d.weight, &d.output, &Elementwise::NONE).unwrap();
+    assert!(
+        r.iter()
+            .all(|v| v.fract() == 0.0 && (-128.0..128.0).contains(v)),
+        "the reference converts to int8"
+    );
+    // Sums of 1,152 products of [-5, 5) reach past 127: some wrapped.
+    let (dst, _) = run(&inst, &p, &mut d, &dev).unwrap();
+    assert_eq!(relative_error(&dst, &r), 0.0, "seed {}", d.seed);
+    // 127 · 127 · 1,152 > 2^24.
+    for i in 0..d.input.len() {
+        d.input.set(i, 127.0);
+    }
+    for i in 0..d.weight.len() {
+        d.weight.set(i, 127.0);
+    }
+    assert!(matches!(
+        run(&inst, &p, &mut d, &dev),
+        Err(RunError::NotSupportedOnCpu(why)) if why.contains("2^24")
+    ));
+}

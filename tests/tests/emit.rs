@@ -102,7 +102,8 @@ fn ck_cpp_imports_back_to_the_library() {
 
 /// `ck-port/`, CK's own instance lists as `scripts/ck-port.sh` imported them, compiles to the
 /// instances its `SOURCE` counts, emits C++ for either release with none left out, and that C++
-/// reads back to the same instances.
+/// reads back to the same instances. The C++ for the tree it came from is snapshotted, a line a
+/// file (its digest and path), so that any change to the port or its emitter shows.
 #[test]
 fn the_ck_port_compiles_and_its_cpp_reads_back() {
     let set = compiled("ck-port");
@@ -117,6 +118,13 @@ fn the_ck_port_compiles_and_its_cpp_reads_back() {
         );
         assert_eq!(imported, expected, "{release:?}");
     }
+    let files = emit_ck_for(&set, CkRelease::Oct2024).expect("CK C++");
+    let listing: Vec<String> = files
+        .files
+        .iter()
+        .map(|f| format!("{:016x} {}", fnv1a(&f.contents), f.path))
+        .collect();
+    insta::assert_snapshot!("ck_port_cpp_files", listing.join("\n"));
 }
 
 #[test]

@@ -508,8 +508,18 @@ fn vectors(inst: &Checked, p: &ConvProblem) -> Result<(), Unsupported> {
     let single = single_channel_groups(inst, p);
     // CK's forward XDL op reads A along the groups where its vector dimension is 1 (the
     // merged-groups lists): one channel a group (or no merge), a channels-last or NGC layout,
-    // G a multiple of the width. Its vectors along C need dimension 2.
+    // G a multiple of the width. Its vectors along C need dimension 2, and the other forward
+    // ops read A along C only.
     let along_groups = p.op == Op::Fwd && inst.tile_kernel.is_none() && inst.a.vector_dim == 1;
+    if along_groups && inst.kind != Kind::Xdl {
+        return fail(
+            Rule::VectorA,
+            format!(
+                "the {} forward op reads A vectors along C only (vector dimension 2), not along the groups",
+                inst.kind
+            ),
+        );
+    }
     if along_groups {
         let family = matches!(
             inst.layout.input,

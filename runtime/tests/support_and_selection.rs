@@ -537,6 +537,14 @@ fn forward_a_of_vector_dimension_1_is_read_along_the_groups() {
         Rule::Layout,
         &["gnhwc"],
     );
+    // CK's other forward ops read A along C only.
+    let v3 = forced(&unmerged, |i| i.kind = Kind::XdlV3);
+    rejects(
+        &v3,
+        &p("fwd 2d G=4 N=2 K=8 C=8 filter=3 input=6"),
+        Rule::VectorA,
+        &["along C only"],
+    );
     // The portable kernels read vectors along the channels: no kernel for it.
     assert!(matches!(
         ck_compiler::kernel::KernelConfig::new(&merged),

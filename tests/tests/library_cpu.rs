@@ -180,7 +180,9 @@ fn check_instance(inst: &Checked, cpu: &CpuBackend, refs: &References) -> (usize
                         inst.name, s.what
                     ));
                 }
-                if vector && !why.reason.contains("is not divisible by the") {
+                let numbers = why.reason.contains("is not divisible by the")
+                    || why.reason.contains("reads A vectors along C only");
+                if vector && !numbers {
                     errors.push(format!(
                         "{}: vector reason without numbers: {why}",
                         inst.name

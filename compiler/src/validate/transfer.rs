@@ -163,8 +163,9 @@ fn side(r: &mut Report, b: &Basics, i: &Instance, sd: Side) {
     } else {
         2
     };
-    // CK's forward ops also take A along dimension 1 (`IsSupportedArgument`: C a multiple of
-    // the vector, or per group where G is); the run-time rule reads it along C either way.
+    // CK's forward ops also take A along dimension 1: they compile it, and the XDL op's
+    // `IsSupportedArgument` reads such vectors per group (one channel a group, G a multiple of
+    // the width); the others refuse every problem at run time, as the support rules do.
     let also_m = b.op == Op::Fwd && is_a && !b.dev.cluster_4d && b.dev.mma != Mma::Dl;
     if t.vector_dim != expected_vd && !(also_m && t.vector_dim == 1) {
         r.error(

@@ -2,13 +2,15 @@
 //! dispatcher names, the manifest, the CMake project, and the CK C++ files: every file by path
 //! and content digest, and the whole text of one file of each kind.
 
-use ck_compiler::emit::hip::fnv1a;
+use ck_compiler::emit::hip::cover::{code_paths, covering};
+use ck_compiler::emit::hip::{fnv1a, kernel_text};
 use ck_compiler::emit::{
     CkRelease, cmake::cmake_project, dispatcher_name, emit_ck, emit_ck_for, instance_string,
     manifest_json,
 };
 use ck_compiler::import::{RowError, import_cpp};
 use ck_compiler::ir::Validated;
+use ck_compiler::kernel::KernelConfig;
 use ck_compiler::load::Session;
 use ck_compiler::model::{Kind, Layout};
 use std::collections::BTreeSet;
@@ -349,4 +351,38 @@ fn fused_ops_cpp() {
         .find(|f| f.path.ends_with(".cpp") && f.path.contains("scale_add_sources"))
         .expect("the sources' .cpp");
     insta::assert_snapshot!("fused_ops_sources_cpp", source.contents);
+}
+
+/// The kernels `ckc emit hip --cover` keeps (CI compiles them on every run) take every code path
+/// of the library's and `ck-port/`'s portable kernels, in a small fraction of them.
+#[test]
+fn the_compile_cover_takes_every_code_path() {
+    let mut texts = std::collections::BTreeMap::new();
+    for set in [library(), compiled("ck-port")] {
+        for inst in set.instances() {
+            if let Ok(config) = KernelConfig::new(inst) {
+                let k = kernel_text(&config);
+                texts.entry(k.symbol_base).or_insert(k.text);
+            }
+        }
+    }
+    let cover = covering(texts.iter().map(|(k, t)| (k.as_str(), t.as_str())));
+    let all: BTreeSet<String> = texts.values().flat_map(|t| code_paths(t)).collect();
+    let taken: BTreeSet<String> = cover.iter().flat_map(|k| code_paths(&texts[*k])).collect();
+    assert_eq!(taken, all);
+    assert!(
+        cover.len() * 20 < texts.len(),
+        "{} of {} kernels",
+        cover.len(),
+        texts.len()
+    );
+    // Every kind of path is there: operations, math paths, types, entries.
+    for kind in [
+        "CK_OP = CK_BWD_WEIGHT",
+        "path CK_TMA_TILE",
+        "OT = float",
+        "entry persistent of CK_FWD",
+    ] {
+        assert!(all.contains(kind), "{kind}");
+    }
 }

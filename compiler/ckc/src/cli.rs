@@ -120,6 +120,11 @@ pub enum EmitTarget {
         /// Folder to write the files under (created if missing).
         #[arg(long, value_name = "DIR", required = true)]
         out: PathBuf,
+        /// Only the fewest kernels that together take every code path of them all (each
+        /// constant value that selects code, math path, element type and entry point): what a
+        /// compile check must build so that every path meets every compiler.
+        #[arg(long)]
+        cover: bool,
     },
     /// CK-Tile dispatcher kernel names: `instance<TAB>name`, `-` where an instance has none
     /// (`names.txt` under --out).

@@ -3,6 +3,7 @@
 
 use super::{Outcome, with_validated};
 use crate::cli::{Color, EmitTarget};
+use ck_compiler::emit::hip::cover::covering;
 use ck_compiler::emit::hip::kernel_text;
 use ck_compiler::emit::{
     self, CkFormat, CkRelease, FormatError, OutFile, check_format, dispatcher_name, emit_ck_for,
@@ -10,7 +11,7 @@ use ck_compiler::emit::{
 };
 use ck_compiler::ir::Validated;
 use ck_compiler::kernel::KernelConfig;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -20,7 +21,7 @@ pub fn run(target: EmitTarget, color: Color) -> Result<ExitCode, String> {
         | EmitTarget::Names { args }
         | EmitTarget::Manifest { args }
         | EmitTarget::Cmake { args, .. } => (&args.input, args.out.as_deref()),
-        EmitTarget::Ck { input, out, .. } | EmitTarget::Hip { input, out } => {
+        EmitTarget::Ck { input, out, .. } | EmitTarget::Hip { input, out, .. } => {
             (input, Some(out.as_path()))
         }
     };
@@ -40,7 +41,7 @@ fn render(target: &EmitTarget, set: &Validated) -> Result<Vec<OutFile>, Vec<Stri
             Ok(vec![one("traits.txt", traits(set, ck_format.as_deref())?)])
         }
         EmitTarget::Ck { ck_release, .. } => ck_sources(set, *ck_release),
-        EmitTarget::Hip { .. } => Ok(hip(set)),
+        EmitTarget::Hip { cover, .. } => Ok(hip(set, *cover)),
         EmitTarget::Names { .. } => Ok(vec![one("names.txt", names(set))]),
         EmitTarget::Manifest { .. } => {
             let json = manifest_json(set).map_err(|e| vec![e.to_string()])?;
@@ -127,8 +128,9 @@ fn names(set: &Validated) -> String {
 }
 
 /// One file per distinct portable kernel, named by its symbol and headed by the instances that
-/// share it, plus the instance-to-kernel index.
-fn hip(set: &Validated) -> Vec<OutFile> {
+/// share it, plus the instance-to-kernel index; with `cover`, only the kernels that take every
+/// code path ([`covering`]) and their instances.
+fn hip(set: &Validated, cover: bool) -> Vec<OutFile> {
     let mut kernels: BTreeMap<String, (Vec<&str>, String)> = BTreeMap::new();
     let mut index = String::new();
     for inst in set.instances() {
@@ -146,6 +148,19 @@ fn hip(set: &Validated) -> Vec<OutFile> {
             .or_insert_with(|| (Vec::new(), kernel.text))
             .0
             .push(&inst.name);
+    }
+    if cover {
+        let kept: BTreeSet<String> =
+            covering(kernels.iter().map(|(k, (_, t))| (k.as_str(), t.as_str())))
+                .into_iter()
+                .map(str::to_string)
+                .collect();
+        kernels.retain(|symbol, _| kept.contains(symbol));
+        index = index
+            .lines()
+            .filter(|l| l.split('\t').nth(1).is_some_and(|k| kept.contains(k)))
+            .map(|l| format!("{l}\n"))
+            .collect();
     }
     let mut files: Vec<OutFile> = kernels
         .into_iter()

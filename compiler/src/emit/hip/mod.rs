@@ -1,6 +1,7 @@
 //! Portable HIP kernels: a self-contained implicit-GEMM source per instance that compiles under
 //! clang HIP (AMD) and NVRTC (NVIDIA), plus the host launch plan that runs it.
 
+pub mod cover;
 #[cfg(test)]
 mod samples;
 mod source;

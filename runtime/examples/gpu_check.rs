@@ -4,7 +4,7 @@
 //! poisoned with NaN, against the fp64 reference. Split, StreamK and persistent-entry instances
 //! also run planned for a 3-SM device, so that small problems split K, StreamK grids mix DP and
 //! SK tiles and persistent workgroups take several tiles each (where the back end plans
-//! them: `CK_PERSISTENT=all` plans them wherever they can run).
+//! them: where they pay by default, wherever they can run with `CK_PERSISTENT=all`).
 //! Every instance must be accepted; multiple-D instances run with random D tensors and random
 //! non-trivial element-op scalars (Scale's factor, Bilinear's alpha and beta).
 //!

@@ -439,18 +439,17 @@ fn enabled(var: &str) -> bool {
     std::env::var(var).map_or(true, |v| v != "0")
 }
 
-/// When plans take persistent workgroups: with `CK_PERSISTENT=1` where they pay
-/// ([`Persist::Planned`]), with `CK_PERSISTENT=all` wherever they can run (side-by-side
-/// comparisons); otherwise never, until the entry as it ships is measured. The entry copies
-/// through tensor maps only, so `CK_TMA=0` keeps it off too.
+/// When plans take persistent workgroups: where they pay ([`Persist::Planned`]), with
+/// `CK_PERSISTENT=all` wherever they can run (side-by-side comparisons), never with
+/// `CK_PERSISTENT=0`. The entry copies through tensor maps only, so `CK_TMA=0` keeps it off too.
 fn persist_setting(wgmma: bool) -> Persist {
     if !wgmma || !enabled("CK_TMA") {
         return Persist::Off;
     }
     match std::env::var("CK_PERSISTENT").as_deref() {
-        Ok("1") => Persist::Planned,
+        Ok("0") => Persist::Off,
         Ok("all") => Persist::Always,
-        _ => Persist::Off,
+        _ => Persist::Planned,
     }
 }
 

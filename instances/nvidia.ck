@@ -334,6 +334,24 @@ family nv_fwd_bwd_data_3d_n64 : nv_tile {
     }
 }
 
+/// 3-D forward and backward data with a narrow GEMM N (K or C of 16 or 32: the U-Net, UNETR and
+/// SegResNet layers of medical models), where the 64-column tiles above spend most of their
+/// columns on padding.
+family nv_fwd_bwd_data_narrow_3d : nv_tile {
+    dims = 3;
+    layout = ndhwgc;
+    split_k = auto;
+    pipeline { version = compv3; }
+    over op = [fwd, bwd_data];
+    over dtype = [fp16, bf16];
+    rows (tile, warps, warp_tile) {
+        /// 4 warps of 64x16: N of 16.
+        t256x16x64 = ([256, 16, 64], [4, 1, 1], [64, 16, 16]);
+        /// 4 warps of 64x16, K per block 32: N of 32.
+        t128x32x32 = ([128, 32, 32], [2, 2, 1], [64, 16, 16]);
+    }
+}
+
 family nv_fwd_bwd_data_3d : nv_tile {
     dims = 3;
     layout = ndhwgc;

@@ -13,7 +13,9 @@
 //! ≈ 4.9e-4, bf16 u = 2^-8 ≈ 3.9e-3), split-K atomic adds round a few more times, and fp32
 //! accumulation over GEMM-K adds ~√K·2^-24, so fp32 gets 1e-5 (or 4·√K·2^-24 for long
 //! reductions), fp16 and tf32 (fp32 data, products of 10 mantissa bits) 2e-3, bf16 1.6e-2, and
-//! CK's 8-bit floats (u = 2^-4 for fp8, 2^-3 for bf8) 0.25 and 0.5.
+//! CK's 8-bit floats (u = 2^-4 for fp8, 2^-3 for bf8) 0.25 and 0.5. int8 results are CK's
+//! conversions of exact integer sums, which the reference applies too: 1e-2 leaves room only for
+//! a scaling op's value that fp32 and fp64 truncate on either side of an integer.
 //! Tensor cores add rounding toward zero, an error linear in the products an accumulator sums;
 //! the GPU plans keep that below about 1e-3 (docs/kernels.md, "Long reductions"), within the
 //! 16-bit and tf32 bounds.
@@ -269,7 +271,8 @@ pub fn fresh_seed() -> u64 {
     h.finish()
 }
 
-/// A tensor of uniform values in `[-1, 1)` rounded to `dtype` (fp16, bf16, fp32 or tf32). tf32
+/// A tensor of uniform values in `[-1, 1)` rounded to `dtype` (fp16, bf16, fp32, tf32, fp8 or
+/// bf8; int8 data are integers in `[-5, 5)`). tf32
 /// data is fp32 in memory with values of tf32's 10 mantissa bits, as fp16 data holds fp16 values:
 /// a kernel's rounding of its operands to tf32 is then exact, the reference multiplies the values
 /// the kernel does, and what is left is the accumulation's error. Unrounded data would add each

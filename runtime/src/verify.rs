@@ -18,8 +18,8 @@ use serde::Serialize;
 use std::fmt;
 
 /// The three tensors of a problem, the D tensors and extra source tensors of an instance,
-/// filled with uniform values in `[-1, 1)`, with the instance's element-wise ops and random
-/// non-trivial scalars for them.
+/// filled with random values ([`random_tensor`]; the GEMM's sources hold values of their
+/// compute types), with the instance's element-wise ops and random non-trivial scalars for them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProblemData {
     pub input: Tensor,

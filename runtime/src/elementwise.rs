@@ -223,11 +223,14 @@ pub fn apply(op: ElementOp, v: f64, d: DValues, args: &ElementArgs) -> f64 {
     f64::from(fused)
 }
 
-/// The result op `op` on `c` (the GEMM's result, of type `c_type` as the op reads it) into a
-/// destination of storage type `e_type`, with the element's D values: [`apply`], except that
-/// CK's combined ops store each step in the destination's type. An int8 C or E is the int8
-/// conversion of the value, which wraps an int32 sum past the range: no rounding error a
-/// tolerance could cover.
+/// The result op `op` on `c` (the GEMM's result) into a destination of storage type `e_type`,
+/// with the element's D values: [`apply`], except that CK's combined ops store each step in the
+/// destination's type. An op reads `c` as the C-shuffle type `c_type` holds it, rounded to a
+/// 16- or 8-bit float type as the CPU back end stages it: where the D terms cancel the result,
+/// that rounding is the larger part of what a run differs by, which a norm-wise tolerance does
+/// not bound. A plain result (PassThrough) stays the fp64 sum, as the device's reference
+/// computes it. An int8 C or E is the int8 conversion of the value, which wraps an int32 sum past
+/// the range: no rounding error a tolerance could cover.
 pub fn apply_result(
     op: ElementOp,
     c: f64,
@@ -237,7 +240,12 @@ pub fn apply_result(
     e_type: DataType,
 ) -> f64 {
     let int8 = |v: f64| f64::from(int8_of(v));
-    let c = if c_type == DataType::Int8 { int8(c) } else { c };
+    let c = match c_type {
+        DataType::Int8 => int8(c),
+        DataType::Fp32 | DataType::Fp64 => c,
+        _ if op == ElementOp::PassThrough => c,
+        narrow => f64::from(round_to(narrow, c as f32)),
+    };
     let e = match op {
         ElementOp::ScaleScalePass | ElementOp::ScaleScaleRelu => {
             f64::from(scale_scale(op, c as f32, args, c_type, e_type))

@@ -496,6 +496,6 @@ fn int8_is_exact_and_refuses_sums_past_fp32s_integers() {
     }
     assert!(matches!(
         run(&inst, &p, &mut d, &dev),
-        Err(RunError::NotSupportedOnCpu(why)) if why.contains("2^24")
+        Err(RunError::Int8Sums { bound }) if bound >= f64::from(1u32 << 24)
     ));
 }

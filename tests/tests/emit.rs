@@ -381,6 +381,9 @@ fn the_compile_cover_takes_every_code_path() {
         "CK_OP = CK_BWD_WEIGHT",
         "path CK_TMA_TILE",
         "OT = float",
+        "AT = ck_i8",
+        "AT = ck_f8",
+        "BT = ck_bf8",
         "entry persistent of CK_FWD",
     ] {
         assert!(all.contains(kind), "{kind}");

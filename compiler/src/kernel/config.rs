@@ -12,9 +12,26 @@ pub enum PortableError {
     #[error("instance `{instance}` breaks CK's rules {codes} (`allow`): no back end runs it")]
     Allowed { instance: String, codes: String },
     #[error(
-        "instance `{instance}`: data type {dtype} has no portable kernel (fp32, tf32, fp16, bf16 do)"
+        "instance `{instance}`: data type {dtype} has no portable kernel (fp32, tf32, fp16, bf16, fp8, bf8 and int8 do)"
     )]
     DataType { instance: String, dtype: DataType },
+    #[error(
+        "instance `{instance}` computes its {data} {operand} operand in {compute}: the portable kernels compute each operand in its own type (fp32 also in tf32)"
+    )]
+    ComputeType {
+        instance: String,
+        operand: &'static str,
+        data: DataType,
+        compute: DataType,
+    },
+    #[error(
+        "instance `{instance}`: result op {op} reads the sum as its {cshuffle} C-shuffle type holds it, which the portable kernels of one-byte data do not stage"
+    )]
+    ByteResult {
+        instance: String,
+        op: ElementOp,
+        cshuffle: DataType,
+    },
     #[error(
         "instance `{instance}`: element-wise op {op} on the {tensor} tensor is only valid on the result"
     )]
@@ -129,8 +146,9 @@ fn wgmma_layout(
     tma: bool,
     tf32: bool,
 ) -> Option<WgmmaLayout> {
-    let types_ok =
-        a.elem == b.elem && (a.elem != Elem::F32 || (tf32 && !a.along_rows && !b.along_rows));
+    let types_ok = a.elem == b.elem
+        && !a.elem.is_byte()
+        && (a.elem != Elem::F32 || (tf32 && !a.along_rows && !b.along_rows));
     if !types_ok || !whole_block || !a.copies_whole_vectors() || !b.copies_whole_vectors() {
         return None;
     }
@@ -256,7 +274,7 @@ struct MathThreads {
 /// they fit; then the earlier unit, then the squarest warp tile (fewest fragment loads).
 fn mma_layout(units: &[MatrixUnit], [a, b]: [Elem; 2], t: &MathThreads) -> Option<MmaLayout> {
     let tf32_units = units == MMA_SYNC_TF32.as_slice();
-    if a != b || (a == Elem::F32) != tf32_units {
+    if a != b || a.is_byte() || (a == Elem::F32) != tf32_units {
         return None;
     }
     let [m, n, k] = t.tile;
@@ -363,6 +381,9 @@ fn elem(inst: &Instance, dtype: DataType) -> Result<Elem, PortableError> {
         DataType::Fp32 | DataType::Tf32 => Ok(Elem::F32),
         DataType::Fp16 => Ok(Elem::F16),
         DataType::Bf16 => Ok(Elem::Bf16),
+        DataType::Int8 => Ok(Elem::I8),
+        DataType::Fp8 => Ok(Elem::F8),
+        DataType::Bf8 => Ok(Elem::Bf8),
         other => Err(PortableError::DataType {
             instance: inst.name.clone(),
             dtype: other,
@@ -438,20 +459,30 @@ impl KernelConfig {
     /// weight, `direct_conv.hip` for forward and backward data): the problems they are for
     /// have a handful of channels per group.
     pub fn has_direct(&self) -> bool {
-        self.merge_groups > 1
+        self.merge_groups > 1 && !self.byte_data()
+    }
+
+    /// A tensor of one-byte elements (int8, fp8, bf8): the kernel has the implicit GEMM on
+    /// the SIMT path only (the other entries and the matrix paths read 16-bit or fp32 data).
+    pub fn byte_data(&self) -> bool {
+        self.tensor_elems().iter().any(|e| e.is_byte())
     }
 
     /// Filter1x1Stride1Pad0 forward and backward-data kernels also carry the `pointwise` entry
     /// (`pointwise.hip`): with few channels a 1x1 problem is one pass over its tensors.
     pub fn has_pointwise(&self) -> bool {
-        self.fast_1x1 && self.op != Op::BwdWeight
+        self.fast_1x1 && self.op != Op::BwdWeight && !self.byte_data()
     }
 
     /// Scalar-load forward kernels (one element a load of both operands) that do not merge
     /// groups also carry the `window` entry (`window.hip`): with 1 to 4 input channels a group,
     /// a pixel's filter window is a short source row.
     pub fn has_window(&self) -> bool {
-        self.op == Op::Fwd && self.a.vector == 1 && self.b.vector == 1 && !self.has_direct()
+        self.op == Op::Fwd
+            && self.a.vector == 1
+            && self.b.vector == 1
+            && !self.has_direct()
+            && !self.byte_data()
     }
 
     /// The persistent entry's layout, where the kernel has one: TMA kernels of the split-K
@@ -479,7 +510,7 @@ impl KernelConfig {
 
     /// The kernel has the `sliced` backward-weight entry ([`Self::sliced_warps`]).
     pub fn has_sliced(&self) -> bool {
-        self.sliced_warps > 1
+        self.sliced_warps > 1 && !self.byte_data()
     }
 
     /// LDS of the `sliced` entry: each warp's ring of `SLICED_STAGES` steps of 16 pixels by
@@ -583,6 +614,28 @@ impl KernelConfig {
             elem(inst, inst.types.weight)?,
             elem(inst, inst.types.output)?,
         );
+        // The kernels multiply what they load (tf32 aside): an operand computed in a narrower
+        // type (CK's fp16 lists computing in fp8) would need rounding on load they lack.
+        let t = &inst.types;
+        let data = match inst.op {
+            Op::Fwd => [t.input, t.weight],
+            Op::BwdData => [t.output, t.weight],
+            Op::BwdWeight => [t.output, t.input],
+        };
+        for ((operand, data), compute) in ["A", "B"]
+            .into_iter()
+            .zip(data)
+            .zip([t.compute_a, t.compute_b])
+        {
+            if compute.storage() != data.storage() {
+                return Err(PortableError::ComputeType {
+                    instance: inst.name.clone(),
+                    operand,
+                    data,
+                    compute,
+                });
+            }
+        }
         // fp32 data computed in tf32: the tensor cores' TF32 MMAs.
         let tf32 = inst.types.tf32_products();
         let ops = inst.elementwise;
@@ -665,6 +718,17 @@ impl KernelConfig {
             })
         };
         result_op(inst, out_op)?;
+        // CK converts the sum to the C-shuffle type before the result op reads it; the
+        // epilogue applies the op to the fp32 sum, which for one-byte types (an int8 sum
+        // wraps) is another result. Pass-through and an fp32 C-shuffle type agree.
+        let byte_data = [x, w, y].iter().any(|e| e.is_byte());
+        if byte_data && out_op != ElementOp::PassThrough && t.cshuffle != DataType::Fp32 {
+            return Err(PortableError::ByteResult {
+                instance: inst.name.clone(),
+                op: out_op,
+                cshuffle: t.cshuffle,
+            });
+        }
         let a = operand(
             a,
             a_op,

@@ -10,6 +10,11 @@ pub enum Elem {
     F32,
     F16,
     Bf16,
+    /// CK's `int8_t`.
+    I8,
+    /// CK's `f8_t` (FNUZ e4m3) and `bf8_t` (FNUZ e5m2) codes.
+    F8,
+    Bf8,
 }
 
 impl Elem {
@@ -17,7 +22,14 @@ impl Elem {
         match self {
             Elem::F32 => 4,
             Elem::F16 | Elem::Bf16 => 2,
+            Elem::I8 | Elem::F8 | Elem::Bf8 => 1,
         }
+    }
+
+    /// One-byte types: the kernels compute them on the SIMT path (`bytes.hip`), with none of
+    /// the 16-bit entries, and never stage them through the repack entry.
+    pub const fn is_byte(self) -> bool {
+        self.bytes() == 1
     }
 
     pub fn c_type(self) -> &'static str {
@@ -25,6 +37,9 @@ impl Elem {
             Elem::F32 => "float",
             Elem::F16 => "ck_f16",
             Elem::Bf16 => "ck_bf16",
+            Elem::I8 => "ck_i8",
+            Elem::F8 => "ck_f8",
+            Elem::Bf8 => "ck_bf8",
         }
     }
 }

@@ -209,8 +209,10 @@ impl BenchProblem {
         let upload = |role: Role, t: &Tensor| -> Result<_, CudaError> {
             let bytes = to_bytes(t);
             if role == dst {
-                // All-ones bytes are NaN in fp16, bf16 and fp32.
-                be.upload(&vec![0xff; bytes.len()])
+                // All-ones bytes are NaN in fp16, bf16 and fp32, 0x80 in fp8 and bf8 (and
+                // -128 in int8, which has no NaN: a value few sums land on everywhere).
+                let poison = if t.dtype().bytes() == 1 { 0x80 } else { 0xff };
+                be.upload(&vec![poison; bytes.len()])
             } else {
                 be.upload(&bytes)
             }

@@ -13,6 +13,8 @@ fn encode(map: &TensorMap) -> Result<[u8; TMA_MAP_BYTES], CudaError> {
         Elem::F16 => Ty::CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
         Elem::Bf16 => Ty::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
         Elem::F32 => Ty::CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+        // Raw bytes (one-byte kernels have no TMA path; a map would copy them unchanged).
+        Elem::I8 | Elem::F8 | Elem::Bf8 => Ty::CU_TENSOR_MAP_DATA_TYPE_UINT8,
     };
     let interleave = sys::CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE;
     let swizzle = sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B;

@@ -92,6 +92,10 @@ pub enum RunError {
     Workspace { needed: u64, got: usize },
     #[error("the CPU back end does not run {0}")]
     NotSupportedOnCpu(String),
+    #[error(
+        "int8 sums of up to {bound} pass 2^24, which the fp32 accumulators of this back end hold exactly"
+    )]
+    Int8Sums { bound: f64 },
     #[error("the {backend} back end: {message}")]
     Backend { backend: String, message: String },
     #[error(
@@ -211,10 +215,14 @@ pub fn cpu_types(inst: &Checked) -> Result<(), RunError> {
     Ok(())
 }
 
-/// int8 GEMMs accumulate in int32 on the GPU and in the fp32 accumulators here, which hold
-/// integers exactly below 2^24: a run whose sums could pass that (the largest operands' product
-/// times GEMM-K) is refused rather than computed inexactly.
-fn check_int8_sums(inst: &Checked, p: &ConvProblem, bufs: &Buffers<'_>) -> Result<(), RunError> {
+/// CK's int8 GEMMs accumulate in int32; the CPU back end and the portable kernels (SIMT path)
+/// accumulate in fp32, which holds integers exactly below 2^24: a run whose sums could pass that
+/// (the largest operands' product times GEMM-K) is refused rather than computed inexactly.
+pub(crate) fn check_int8_sums(
+    inst: &Checked,
+    p: &ConvProblem,
+    bufs: &Buffers<'_>,
+) -> Result<(), RunError> {
     let t = &inst.types;
     if t.compute_a != DataType::Int8 && t.compute_b != DataType::Int8 {
         return Ok(());
@@ -237,9 +245,7 @@ fn check_int8_sums(inst: &Checked, p: &ConvProblem, bufs: &Buffers<'_>) -> Resul
     };
     let bound = largest(a, ops[0]) * largest(b, ops[1]) * p.gemm().2 as f64;
     if bound >= f64::from(1u32 << 24) {
-        return Err(RunError::NotSupportedOnCpu(format!(
-            "int8 sums of up to {bound} (past 2^24, which its fp32 accumulators hold exactly)"
-        )));
+        return Err(RunError::Int8Sums { bound });
     }
     Ok(())
 }

@@ -5,7 +5,7 @@
 use super::{LaunchError, conv_dims};
 use crate::device::DeviceModel;
 use crate::elementwise::{ElementArgs, check_ds, check_sources, is_binary, ops_by_role};
-use crate::exec::{Buffers, RunError, RunStats, check_tensor};
+use crate::exec::{Buffers, RunError, RunStats, check_int8_sums, check_tensor};
 use crate::layout::Role;
 use crate::padded::Padded;
 use crate::problem::ConvProblem;
@@ -43,7 +43,15 @@ pub fn portable_kernel(inst: &Checked, backend: &str) -> Result<HipKernel, RunEr
 /// [`Backend::accepts`](crate::Backend::accepts) answers for every candidate of a selection.
 pub fn portable_checks(inst: &Checked, backend: &str) -> Result<(), RunError> {
     for dt in [inst.types.input, inst.types.weight, inst.types.output] {
-        if !matches!(dt, DataType::Fp16 | DataType::Bf16 | DataType::Fp32) {
+        if !matches!(
+            dt,
+            DataType::Fp16
+                | DataType::Bf16
+                | DataType::Fp32
+                | DataType::Int8
+                | DataType::Fp8
+                | DataType::Bf8
+        ) {
             return Err(not_on(
                 backend,
                 format!("{dt} host tensors are not supported"),
@@ -124,6 +132,9 @@ pub fn plan(
             (Elem::F32, DataType::Fp32 | DataType::Tf32)
                 | (Elem::F16, DataType::Fp16)
                 | (Elem::Bf16, DataType::Bf16)
+                | (Elem::I8, DataType::Int8)
+                | (Elem::F8, DataType::Fp8)
+                | (Elem::Bf8, DataType::Bf8)
         );
         if !ok {
             return Err(LaunchError::Problem(format!(
@@ -641,6 +652,7 @@ pub(crate) fn run_on_host<D: HostDevice>(
     check_tensor(p, Role::Output, bufs.output)?;
     check_ds(inst, p, bufs.ds)?;
     check_sources(inst, p, &bufs.extra)?;
+    check_int8_sums(inst, p, bufs)?;
     let plan = plan_on(d, inst, &kernel, p).map_err(|e| D::Error::from(e).into())?;
     let stats = stats(&kernel, &plan, p);
     let (alpha, beta) = kernel_scalars(inst, &bufs.args);
@@ -823,6 +835,52 @@ mod tests {
             let copied = plan(&inst, &k.config, &wide, &DeviceModel::default(), &dev).unwrap();
             assert!(copied.staged.iter().any(Option::is_some), "{op}");
             assert_eq!(copied.args.G, 16, "{op}");
+        }
+    }
+
+    #[test]
+    fn one_byte_instances_plan_as_stated_and_never_on_copies() {
+        use crate::testing::{Variant, for_problem, forced, instance};
+        let dev = DeviceInfo {
+            compute_units: 132,
+            max_lds_bytes: 227 * 1024,
+            async_copy: true,
+            wgmma: true,
+            persistent: kernel::Persist::Off,
+            cluster_slots: kernel::NO_CLUSTERS,
+        };
+        for dtype in ["int8", "fp8", "bf8"] {
+            let p: ConvProblem = format!(
+                "fwd 2d G=1 N=2 K=32 C=32 filter=3x3 input=9x9 pad=1 layout=nhwgc dtype={dtype}"
+            )
+            .parse()
+            .unwrap();
+            let inst = for_problem(instance(Variant::FwdXdl), &p);
+            portable_checks(&inst, "cuda").unwrap();
+            let k = emit_hip(&inst).unwrap();
+            let stated = plan(&inst, &k.config, &p, &DeviceModel::default(), &dev).unwrap();
+            assert_eq!(stated.staged, [None; 3], "{dtype}");
+            // Channels off the vectors: the padded copies the repack entry would make.
+            let odd: ConvProblem = format!(
+                "fwd 2d G=1 N=2 K=32 C=30 filter=3x3 input=9x9 pad=1 layout=nhwgc dtype={dtype}"
+            )
+            .parse()
+            .unwrap();
+            let vec16 = forced(&for_problem(instance(Variant::FwdXdl), &odd), |i| {
+                i.a.src_vector = 16;
+                i.b.src_vector = 16;
+            });
+            let form = formulation(&vec16, &odd, &DeviceModel::default());
+            assert!(
+                matches!(form, Ok(Formulation::Padded(_))),
+                "{dtype}: {form:?}"
+            );
+            let k = emit_hip(&vec16).unwrap();
+            let copied = plan(&vec16, &k.config, &odd, &DeviceModel::default(), &dev);
+            assert!(
+                matches!(copied, Err(LaunchError::Plan(kernel::PlanError::Staged(_)))),
+                "{dtype}: {copied:?}"
+            );
         }
     }
 

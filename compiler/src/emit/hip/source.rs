@@ -17,6 +17,8 @@ use crate::model::{ElementOp, Op, Reduction};
 use std::fmt::Write;
 
 const PRELUDE: &str = include_str!("prelude.hip");
+/// CK's one-byte element types (int8, FNUZ fp8 and bf8) and their conversions.
+const BYTE_TYPES: &str = include_str!("bytes.hip");
 /// The shared implicit-GEMM body, in order: operand coordinates and global→LDS loaders, the
 /// math paths (SIMT and tensor cores) behind one accumulator mapping, the TMA copies of the
 /// sm_90a path, then the GEMM loop, epilogue and work schedules.
@@ -116,6 +118,11 @@ pub fn kernel_text(cfg: &KernelConfig) -> KernelText {
     let mut text = String::with_capacity(PRELUDE.len() + consts.len() + body_len + 4096);
     text.push_str(PRELUDE);
     text.push('\n');
+    // Only kernels of one-byte data: every other kernel's text stays as the ledger lists it.
+    if cfg.byte_data() {
+        text.push_str(BYTE_TYPES);
+        text.push('\n');
+    }
     // The constants first: the argument struct has the tensor maps only where CK_TMA_TILE.
     text.push_str(&consts);
     text.push_str(&args::c_struct());
@@ -393,6 +400,8 @@ fn wgmma_instruction(
         Elem::Bf16 => ("bf16", 16),
         Elem::F16 => ("f16", 16),
         Elem::F32 => ("tf32", 8),
+        // `wgmma_layout` gives one-byte operands no warpgroup layout.
+        Elem::I8 | Elem::F8 | Elem::Bf8 => return Ok(()),
     };
     // Only 16-bit operands take the transpose immediates.
     let trans = if elem == Elem::F32 {

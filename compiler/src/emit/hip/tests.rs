@@ -92,17 +92,85 @@ fn every_reference_instance_emits_with_both_entries() {
 
 #[test]
 fn unsupported_types_and_load_ops_are_errors() {
-    let fp8 = SampleBuilder::new("x", Op::Fwd)
-        .dtype(DataType::Fp8)
+    let int32 = SampleBuilder::new("x", Op::Fwd)
+        .dtype(DataType::Int32)
         .build();
     assert!(matches!(
-        emit_hip(&fp8),
+        emit_hip(&int32),
         Err(PortableError::DataType { .. })
     ));
     let mut bil = SampleBuilder::new("y", Op::Fwd).build().into_instance();
     bil.elementwise.input = ElementOp::Bilinear;
     let bil = crate::validate::unvalidated(bil);
     assert!(matches!(emit_hip(&bil), Err(PortableError::LoadOp { .. })));
+}
+
+#[test]
+fn one_byte_data_runs_the_simt_gemm_alone() {
+    for (dt, c_type) in [
+        (DataType::Int8, "ck_i8"),
+        (DataType::Fp8, "ck_f8"),
+        (DataType::Bf8, "ck_bf8"),
+    ] {
+        // A 1x1 kernel that merges groups would carry the pointwise and small-channel entries.
+        let inst = SampleBuilder::new("bytes", Op::Fwd)
+            .dtype(dt)
+            .spec(crate::model::ConvSpec::Filter1x1Stride1Pad0)
+            .merge_groups(2)
+            .build();
+        let k = emit_hip(&inst).unwrap();
+        let c = &k.config;
+        assert!(c.byte_data());
+        assert!(c.mma.is_none() && c.mfma.is_none() && c.wmma.is_none() && c.wgmma.is_none());
+        assert!(!c.has_direct() && !c.has_pointwise() && !c.has_window() && !c.has_sliced());
+        assert!(k.source.contains(&format!("typedef {c_type} AT;")));
+        assert!(k.source.contains("CK_DEV float ck_to_float(ck_f8 v)"));
+        for kind in [EntryKind::Main, EntryKind::Convert] {
+            assert!(k.entry(kind).is_some(), "{dt}");
+        }
+    }
+    // Other kernels' texts do not change.
+    let f16 = emit_hip(&SampleBuilder::new("f16", Op::Fwd).build()).unwrap();
+    assert!(!f16.source.contains("ck_fnuz"));
+}
+
+#[test]
+fn operands_computed_in_another_type_or_byte_sums_read_through_cshuffle_are_refused() {
+    // CK's fp16 lists computing in fp8: the kernels would multiply the unrounded fp16 values.
+    let mut comp = SampleBuilder::new("comp", Op::BwdData)
+        .build()
+        .into_instance();
+    comp.types.compute_b = DataType::Bf8;
+    let comp = crate::validate::unvalidated(comp);
+    assert!(matches!(
+        emit_hip(&comp),
+        Err(PortableError::ComputeType {
+            operand: "B",
+            data: DataType::Fp16,
+            compute: DataType::Bf8,
+            ..
+        })
+    ));
+    // fp32 data computed in tf32 keep their kernel.
+    let mut tf32 = SampleBuilder::new("tf32", Op::Fwd)
+        .dtype(DataType::Fp32)
+        .build()
+        .into_instance();
+    (tf32.types.compute_a, tf32.types.compute_b) = (DataType::Tf32, DataType::Tf32);
+    assert!(emit_hip(&crate::validate::unvalidated(tf32)).is_ok());
+    // relu(int8(sum)) is not int8(relu(sum)) once the int32 sum wraps.
+    let relu = SampleBuilder::new("relu", Op::Fwd)
+        .dtype(DataType::Int8)
+        .output_op(ElementOp::Relu)
+        .build();
+    assert!(matches!(
+        emit_hip(&relu),
+        Err(PortableError::ByteResult {
+            op: ElementOp::Relu,
+            cshuffle: DataType::Int8,
+            ..
+        })
+    ));
 }
 
 #[test]

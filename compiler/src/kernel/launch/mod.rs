@@ -1029,11 +1029,11 @@ impl KernelConfig {
         }))
     }
 
-    /// Whether finished tiles go out through LDS in runs of 8 (`ck_store_staged`): the tile's N
-    /// is a multiple of 8, the output's GEMM columns are contiguous (for backward weight, packed
-    /// (z, y, x, c)), the GEMM N and every other output stride are multiples of 8 (a run stays in
-    /// one row, aligned), and the tile, in the output type, fits the LDS from the kernel's stage
-    /// base (`stage_lds_on`).
+    /// Whether finished tiles go out through LDS in 16-byte runs (`ck_store_staged`: 8
+    /// elements, 16 of one byte): the tile's N is a multiple of the run, the output's GEMM
+    /// columns are contiguous (for backward weight, packed (z, y, x, c)), the GEMM N and every
+    /// other output stride are multiples of it (a run stays in one row, aligned), and the tile,
+    /// in the output type, fits the LDS from the kernel's stage base (`stage_lds_on`).
     fn stage_output(
         &self,
         dims: &ConvDims,
@@ -1053,11 +1053,17 @@ impl KernelConfig {
         let aligned = strides
             .iter()
             .all(|&(l, st)| if l == col { st == 1 } else { st % 8 == 0 });
+        // A run is 16 bytes: 8 elements, or 16 of a one-byte type.
+        let run: u32 = if self.out.is_byte() { 16 } else { 8 };
+        let aligned = aligned
+            && strides
+                .iter()
+                .all(|&(l, st)| l == col || st % i64::from(run) == 0);
         let tile_bytes = u64::from(m) * u64::from(n * self.out.bytes() + STAGE_PAD);
-        n.is_multiple_of(8)
+        n.is_multiple_of(run)
             && linear
             && aligned
-            && gemm_n.is_multiple_of(8)
+            && gemm_n.is_multiple_of(u64::from(run))
             && tile_bytes <= u64::from(self.stage_lds_on(dev))
     }
 

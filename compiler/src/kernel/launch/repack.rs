@@ -193,6 +193,10 @@ impl KernelConfig {
         maps: [Option<RowMap>; 3],
         dev: &DeviceInfo,
     ) -> Result<LaunchPlan, PlanError> {
+        // The repack entry moves 2- and 4-byte elements.
+        if self.byte_data() {
+            return Err(PlanError::Staged("one-byte tensors"));
+        }
         let mut plan = self.plan(dims, dev)?;
         if plan.transposed.is_some() {
             return Err(PlanError::Staged("a transposed plan"));

@@ -639,6 +639,37 @@ pub fn shapes(inst: &Checked) -> Vec<Shape> {
                 input: 6,
                 ..base
             },
+            // An even count off whole vectors: the small-channel entry reads pairs of
+            // channels as stated (a partial last vector; rows of 9 and 7 pixels end in partial
+            // strips), at unit stride, at stride 2 and over 5 x 5 taps.
+            Shape {
+                what: "groups padded, depthwise pairs",
+                g: 2 * m + 2,
+                k: 1,
+                c: 1,
+                input: 9,
+                ..base
+            },
+            Shape {
+                what: "groups padded, depthwise pairs, strided",
+                g: 2 * m + 2,
+                k: 1,
+                c: 1,
+                input: 7,
+                stride: 2,
+                ..base
+            },
+            Shape {
+                what: "groups padded, depthwise pairs, 5 x 5",
+                g: 2 * m + 2,
+                k: 1,
+                c: 1,
+                filter: 5,
+                input: 7,
+                lpad: 2,
+                rpad: 2,
+                ..base
+            },
             Shape {
                 what: "groups padded, eight channels, strided",
                 g: m + 1,

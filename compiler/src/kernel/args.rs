@@ -98,7 +98,8 @@ ck_args! {
     direct_mma: i64 => "ck_i64",
     /// 1: that entry runs depthwise strips (`ck_dconv_strip`): `direct_pixels` counts strips of
     /// `DCONV_STRIP` pixels of a row; 2: depthwise bands (`ck_dconv_band`) of `direct_rows`
-    /// destination rows by `direct_pixels` strips.
+    /// destination rows by `direct_pixels` strips; 3: strips over pairs of channels, the last
+    /// vector's pairs past G masked (G even, not a multiple of 8).
     direct_strip: i64 => "ck_i64",
     /// Repack entry ([`RowMap`](super::RowMap)): `x` is a tensor and `y` its staged copy, rows
     /// of `rp_src` elements against rows of `rp_blocks` blocks of `rp_out` elements whose first

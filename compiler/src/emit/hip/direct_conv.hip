@@ -226,20 +226,20 @@ template <int CH, bool UNIT> CK_NOINLINE void ck_dconv_any(const CkArgs& a, floa
 }
 
 // The depthwise strip and band bodies' weights, as fp32 in LDS: vector v's taps (depth, row,
-// column) of its 8 groups at wl[v·(taps·8 + DCONV_PAD) + tap·8 + group]. Backward data's are
+// column) of its 8 groups at wl[v·(taps·8 + DCONV_PAD) + tap·8 + group], zeros for groups past G. Backward data's are
 // reversed along the row, and also along the filter rows where `flip_rows`, so that its taps
 // run forward through the source as forward's do.
 template <int FX> CK_DEV void ck_dw_weights(const CkArgs& a, float* wl, int fz, int fy, bool flip_rows) {
     const bool fwd = CK_OP == CK_FWD;
     const int taps = fz * fy * FX, wvec = taps * 8 + DCONV_PAD;
-    const int vecs = (int)a.direct_vecs, nvec = (int)(a.G / 8), vb = (int)blockIdx.y * vecs;
+    const int vecs = (int)a.direct_vecs, vb = (int)blockIdx.y * vecs;
     const BT* w = reinterpret_cast<const BT*>(a.w);
     for (int e = threadIdx.x; e < vecs * taps * 8; e += DIRECT_BLOCK) {
         const int v = e / (taps * 8), tap = e % (taps * 8) / 8, g = (vb + v) * 8 + e % 8;
         const int tz = tap / (fy * FX), ty = tap / FX % fy, tx = tap % FX;
         const int wy = fwd || !flip_rows ? ty : fy - 1 - ty, wx = fwd ? tx : FX - 1 - tx;
         wl[v * wvec + tap * 8 + e % 8] =
-            vb + v < nvec ? ck_to_float(w[g * a.ws_g + tz * a.ws_z + wy * a.ws_y + wx * a.ws_x]) : 0.0f;
+            g < a.G ? ck_to_float(w[g * a.ws_g + tz * a.ws_z + wy * a.ws_y + wx * a.ws_x]) : 0.0f;
     }
 }
 
@@ -274,17 +274,30 @@ CK_DEV void ck_dw_row(float (&acc)[DCONV_STRIP][8], const float* wrow, Col col) 
 }
 
 // A strip's sums, after the output's element-wise op, as one 16-byte store a pixel: `out` is
-// its row's first element, pixels o0 on, those past `width` left out.
-CK_DEV void ck_dw_store(const CkArgs& a, OT* dst, ck_idx out, ck_idx d_w, int o0, int width,
+// its row's first element, pixels o0 on, those past `width` left out. With PAIRS a store a
+// pair of channels, the `groups` of the vector that exist (G need only be even).
+template <bool PAIRS>
+CK_DEV void ck_dw_store(const CkArgs& a, OT* dst, ck_idx out, ck_idx d_w, int o0, int width, int groups,
                         const float (&acc)[DCONV_STRIP][8]) {
 #pragma unroll
     for (int q = 0; q < DCONV_STRIP; ++q)
         if (o0 + q < width) {
             const ck_idx o = out + (o0 + q) * d_w;
-            ck_vec<OT, 8> r;
+            if constexpr (PAIRS) {
 #pragma unroll
-            for (int k = 0; k < 8; ++k) r.v[k] = ck_final(a, o + k, acc[q][k]);
-            *reinterpret_cast<ck_vec<OT, 8>*>(dst + o) = r;
+                for (int h = 0; h < 4; ++h)
+                    if (2 * h < groups) {
+                        ck_vec<OT, 2> r;
+                        r.v[0] = ck_final(a, o + 2 * h, acc[q][2 * h]);
+                        r.v[1] = ck_final(a, o + 2 * h + 1, acc[q][2 * h + 1]);
+                        *reinterpret_cast<ck_vec<OT, 2>*>(dst + o + 2 * h) = r;
+                    }
+            } else {
+                ck_vec<OT, 8> r;
+#pragma unroll
+                for (int k = 0; k < 8; ++k) r.v[k] = ck_final(a, o + k, acc[q][k]);
+                *reinterpret_cast<ck_vec<OT, 8>*>(dst + o) = r;
+            }
         }
 }
 
@@ -295,18 +308,22 @@ CK_DEV void ck_dw_store(const CkArgs& a, OT* dst, ck_idx out, ck_idx d_w, int o0
 // for all of them. Where the per-pixel body spends two LDS reads and eight conversions on every
 // eight multiply-adds, this spends them on every 8·DCONV_STRIP. Backward data reads the output
 // gradient at i + p − t: the weights are stored reversed along the row (the host's taps then
-// run forward from i + p − (FX − 1)).
-template <int FX, int S> CK_NOINLINE void ck_dconv_strip(const CkArgs& a, float* wl) {
+// run forward from i + p − (FX − 1)). PAIRS (G even, not a multiple of 8: its pixels are not
+// 16-byte aligned) reads and writes a vector as four pairs of channels, the pairs past G
+// neither read nor written.
+template <int FX, int S, bool PAIRS> CK_NOINLINE void ck_dconv_strip(const CkArgs& a, float* wl) {
     constexpr int P = DCONV_STRIP;
     const bool fwd = CK_OP == CK_FWD;
     const int fz = (int)a.Z, fy = (int)a.Y, wvec = fz * fy * FX * 8 + DCONV_PAD;
-    const int vecs = (int)a.direct_vecs, nvec = (int)(a.G / 8);
+    const int vecs = (int)a.direct_vecs, nvec = (int)((a.G + 7) / 8);
     const int vb = (int)blockIdx.y * vecs;
     ck_dw_weights<FX>(a, wl, fz, fy, false);
     __syncthreads();
     const int v = (int)threadIdx.x % vecs, slot = (int)threadIdx.x / vecs, slots = DIRECT_BLOCK / vecs;
     if (vb + v >= nvec || slot >= slots) return;
     const float* wv = wl + v * wvec;
+    // The vector's groups that exist: 8 but in the last vector of a partial one.
+    const int groups = (int)a.G - (vb + v) * 8;
     const AT* src = reinterpret_cast<const AT*>(fwd ? a.x : a.y);
     OT* dst = ck_out(a);
     const ck_idx s_n = ck_ix(fwd ? a.xs_n : a.ys_n), s_d = ck_ix(fwd ? a.xs_d : a.ys_d),
@@ -346,13 +363,23 @@ template <int FX, int S> CK_NOINLINE void ck_dconv_strip(const CkArgs& a, float*
                 ck_dw_row<FX, S>(acc, wv + (tz * fy + ty) * FX * 8, [&](int j, float(&xf)[8]) {
                     const int col = c0 + j;
                     const bool in = col >= 0 && col < sW;
-                    const ck_vec<AT, 8> xv = *reinterpret_cast<const ck_vec<AT, 8>*>(src + (in ? row + col * s_w : row));
+                    if constexpr (PAIRS) {
 #pragma unroll
-                    for (int k = 0; k < 8; ++k) xf[k] = in ? ck_to_float(xv.v[k]) : 0.0f;
+                        for (int h = 0; h < 4; ++h) {
+                            ck_vec<AT, 2> xv = {};
+                            if (in && 2 * h < groups) xv = *reinterpret_cast<const ck_vec<AT, 2>*>(src + row + col * s_w + 2 * h);
+                            xf[2 * h] = ck_to_float(xv.v[0]);
+                            xf[2 * h + 1] = ck_to_float(xv.v[1]);
+                        }
+                    } else {
+                        const ck_vec<AT, 8> xv = *reinterpret_cast<const ck_vec<AT, 8>*>(src + (in ? row + col * s_w : row));
+#pragma unroll
+                        for (int k = 0; k < 8; ++k) xf[k] = in ? ck_to_float(xv.v[k]) : 0.0f;
+                    }
                 });
             }
         }
-        ck_dw_store(a, dst, px.v[0] * d_n + px.v[1] * d_d + px.v[2] * d_h + d_c0, d_w, o0, dW, acc);
+        ck_dw_store<PAIRS>(a, dst, px.v[0] * d_n + px.v[1] * d_d + px.v[2] * d_h + d_c0, d_w, o0, dW, groups, acc);
     }
 }
 
@@ -479,7 +506,7 @@ template <int FX, int S> CK_NOINLINE void ck_dconv_band(const CkArgs& a, unsigne
                     for (int e = 0; e < 8; ++e) xf[e] = ck_to_float(xv.v[e]);
                 });
             }
-            ck_dw_store(a, dst, out_row + r * d_h + v * d_v, d_w, o0, dW, acc);
+            ck_dw_store<false>(a, dst, out_row + r * d_h + v * d_v, d_w, o0, dW, 8, acc);
         }
         // Every thread is done with this buffer before the next band's copies overwrite it.
         __syncthreads();
@@ -898,12 +925,21 @@ CK_ENTRY_THREADS(direct, DIRECT_BLOCK, 2)(const CK_GRID_CONST CkArgs a) {
     }
     // Forward has no division either way.
     const bool unit = CK_OP == CK_FWD || (a.sd == 1 && a.sh == 1 && a.sw == 1);
+    if (a.direct_strip == 3) {
+        const bool s2 = CK_OP == CK_FWD && a.sw == 2;
+        switch (a.X) {
+        case 3: s2 ? ck_dconv_strip<3, 2, true>(a, wl) : ck_dconv_strip<3, 1, true>(a, wl); break;
+        case 5: s2 ? ck_dconv_strip<5, 2, true>(a, wl) : ck_dconv_strip<5, 1, true>(a, wl); break;
+        default: s2 ? ck_dconv_strip<7, 2, true>(a, wl) : ck_dconv_strip<7, 1, true>(a, wl); break;
+        }
+        return;
+    }
     if (a.direct_strip) {
         const bool s2 = CK_OP == CK_FWD && a.sw == 2;
         switch (a.X) {
-        case 3: s2 ? ck_dconv_strip<3, 2>(a, wl) : ck_dconv_strip<3, 1>(a, wl); break;
-        case 5: s2 ? ck_dconv_strip<5, 2>(a, wl) : ck_dconv_strip<5, 1>(a, wl); break;
-        default: s2 ? ck_dconv_strip<7, 2>(a, wl) : ck_dconv_strip<7, 1>(a, wl); break;
+        case 3: s2 ? ck_dconv_strip<3, 2, false>(a, wl) : ck_dconv_strip<3, 1, false>(a, wl); break;
+        case 5: s2 ? ck_dconv_strip<5, 2, false>(a, wl) : ck_dconv_strip<5, 1, false>(a, wl); break;
+        default: s2 ? ck_dconv_strip<7, 2, false>(a, wl) : ck_dconv_strip<7, 1, false>(a, wl); break;
         }
         return;
     }

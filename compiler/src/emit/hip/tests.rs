@@ -1454,6 +1454,51 @@ fn sliced_tiles_of_scalar_output_gradient_loads_run_k_under_4_split_over_workgro
 }
 
 #[test]
+fn depthwise_groups_of_no_whole_vector_run_as_pair_strips() {
+    for op in [Op::Fwd, Op::BwdData] {
+        let merged = merged_forward_or_backward_data(op);
+        // ShuffleNet's 58 groups: eight vectors, the last of two groups, read in pairs of
+        // channels; no copies, no workspace.
+        let dw = ConvDims {
+            g: 58,
+            ..depthwise(op)
+        };
+        let plan = merged.plan(&dw, &DEV).unwrap();
+        assert_eq!(launches(&plan), [EntryKind::Direct], "{op:?}");
+        assert_eq!(plan.workspace_bytes, 0);
+        let a = &plan.args;
+        assert_eq!((a.direct_ch, a.direct_strip), (1, 3), "{op:?}");
+        assert!(matches!(
+            plan.steps[0],
+            Step::Launch { grid: [_, y, 1], .. } if u64::from(y) * a.direct_vecs as u64 >= 8
+        ));
+        // An odd G has no aligned pairs, and a 5 x 3 filter's rows no strips.
+        for odd in [
+            ConvDims {
+                g: 57,
+                ..dw.clone()
+            },
+            ConvDims {
+                filter: [1, 3, 4],
+                ..dw.clone()
+            },
+        ] {
+            assert!(
+                merged
+                    .plan(&odd, &DEV)
+                    .map_or(true, |p| p.args.direct_strip != 3),
+                "{op:?}"
+            );
+        }
+    }
+    assert!(
+        merged_forward_or_backward_data(Op::Fwd)
+            .source
+            .contains("ck_dconv_strip<3, 1, true>")
+    );
+}
+
+#[test]
 fn merged_forward_and_backward_data_run_narrow_groups_on_the_small_channel_entry() {
     for op in [Op::Fwd, Op::BwdData] {
         let merged = merged_forward_or_backward_data(op);

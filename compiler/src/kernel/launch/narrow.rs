@@ -462,6 +462,9 @@ fn dconv_vector_floats(dims: &ConvDims, c: u64) -> u64 {
 enum DconvBody {
     Simt,
     Strip,
+    /// Strips reading and writing pairs of channels, for an even G that is not a multiple of 8
+    /// (its pixels are not 16-byte aligned); the last vector's pairs past G are left out.
+    PairStrip,
     TapPairs,
     RowWindows,
 }
@@ -598,7 +601,8 @@ fn dconv_plan(
     mut args: CkArgs,
     tensor_bytes: [u64; 3],
 ) -> LaunchPlan {
-    let nvec = dims.g * c / 8;
+    // A partial last vector only where pair strips mask it.
+    let nvec = (dims.g * c).div_ceil(8);
     // The most vectors, up to 8, whose weights fit the LDS.
     let widest = (DCONV_LDS_FLOATS / dconv_vector_floats(dims, c))
         .min(nvec)
@@ -619,7 +623,7 @@ fn dconv_plan(
     // Work items: pixels, or strips of them along rows.
     let window = body == DconvBody::RowWindows;
     let (h, w) = match body {
-        DconvBody::Strip => (h, w.div_ceil(DCONV_STRIP)),
+        DconvBody::Strip | DconvBody::PairStrip => (h, w.div_ceil(DCONV_STRIP)),
         DconvBody::RowWindows => (
             h.div_ceil(dconv_strip_rows(c)),
             w.next_multiple_of(DCONV_RUN),
@@ -647,7 +651,11 @@ fn dconv_plan(
         DconvBody::RowWindows => 2,
         _ => 0,
     };
-    args.direct_strip = i64::from(body == DconvBody::Strip);
+    args.direct_strip = match body {
+        DconvBody::Strip => 1,
+        DconvBody::PairStrip => 3,
+        _ => 0,
+    };
     args.direct_pixels = per_block as i64;
     // LDS: the tensor-core bodies' copy rings, or the SIMT bodies' weights.
     let lds = if mma {
@@ -730,6 +738,15 @@ impl KernelConfig {
                 return Some(plan);
             }
             return Some(dconv_plan(dims, dev, ch, body, args, tensor_bytes));
+        } else if self.dconv_pairs(dims, xs, ys) {
+            return Some(dconv_plan(
+                dims,
+                dev,
+                1,
+                DconvBody::PairStrip,
+                args,
+                tensor_bytes,
+            ));
         } else if let Some(plan) = self.window_plan(dims, dev, [xs, ys], args, tensor_bytes) {
             return Some(plan);
         }
@@ -942,6 +959,32 @@ impl KernelConfig {
             && vectors(xs, 'C')
             && vectors(ys, 'K');
         fits.then_some(c)
+    }
+
+    /// Whether the small-channel forward / backward-data entry runs `dims` as pair strips
+    /// ([`DconvBody::PairStrip`]): depthwise ([`dconv_strip`]'s filters and strides) with an
+    /// even G that is not a multiple of 8 (ShuffleNet's 58 and 116, GhostNet's 12 to 100
+    /// groups), whose one vector of weights fits the LDS, plain loads, pixel counts within
+    /// 32-bit indices, and channels-last tensors with packed groups whose other strides are
+    /// even (4-byte aligned pairs of 16-bit channels, 8-byte of fp32 ones).
+    fn dconv_pairs(&self, dims: &ConvDims, xs: &[(char, i64)], ys: &[(char, i64)]) -> bool {
+        let int = |v: u64| v <= (i32::MAX as u64) / 2;
+        let pixels = |sp: [u64; 3]| dims.n * sp.iter().product::<u64>();
+        let pairs = |s: &[(char, i64)], ch: char| {
+            get(s, 'G') == 1 && s.iter().all(|&(l, st)| l == 'G' || l == ch || st % 2 == 0)
+        };
+        self.plain_merged()
+            && dims.c == 1
+            && dims.k == 1
+            && dims.g.is_multiple_of(2)
+            && !dims.g.is_multiple_of(8)
+            && dims.g.div_ceil(64) <= MAX_GRID_Y
+            && dconv_strip(dims, 1)
+            && dconv_vector_floats(dims, 1) <= DCONV_LDS_FLOATS
+            && int(pixels(dims.input))
+            && int(pixels(dims.output))
+            && pairs(xs, 'C')
+            && pairs(ys, 'K')
     }
 
     /// The small-channel entry's plan: blocks of [`DIRECT_SETS`] row sets by [`DIRECT_LANES`]

@@ -377,18 +377,10 @@ pub struct KernelConfig {
 }
 
 fn elem(inst: &Instance, dtype: DataType) -> Result<Elem, PortableError> {
-    match dtype {
-        DataType::Fp32 | DataType::Tf32 => Ok(Elem::F32),
-        DataType::Fp16 => Ok(Elem::F16),
-        DataType::Bf16 => Ok(Elem::Bf16),
-        DataType::Int8 => Ok(Elem::I8),
-        DataType::Fp8 => Ok(Elem::F8),
-        DataType::Bf8 => Ok(Elem::Bf8),
-        other => Err(PortableError::DataType {
-            instance: inst.name.clone(),
-            dtype: other,
-        }),
-    }
+    Elem::of(dtype).ok_or_else(|| PortableError::DataType {
+        instance: inst.name.clone(),
+        dtype,
+    })
 }
 
 fn load_op(

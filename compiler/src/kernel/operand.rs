@@ -1,7 +1,7 @@
 //! The tensors' element types and one operand's global → LDS movement, as the kernel
 //! configuration and the TMA plan both describe them.
 
-use crate::model::ElementOp;
+use crate::model::{DataType, ElementOp};
 use serde::{Deserialize, Serialize};
 
 /// Storage type of a tensor in the kernel.
@@ -18,6 +18,20 @@ pub enum Elem {
 }
 
 impl Elem {
+    /// The element type the kernels store a tensor of `dtype` in (fp32 for tf32 data), if they
+    /// take that type at all.
+    pub const fn of(dtype: DataType) -> Option<Elem> {
+        match dtype {
+            DataType::Fp32 | DataType::Tf32 => Some(Elem::F32),
+            DataType::Fp16 => Some(Elem::F16),
+            DataType::Bf16 => Some(Elem::Bf16),
+            DataType::Int8 => Some(Elem::I8),
+            DataType::Fp8 => Some(Elem::F8),
+            DataType::Bf8 => Some(Elem::Bf8),
+            DataType::Int32 | DataType::Fp64 => None,
+        }
+    }
+
     pub const fn bytes(self) -> u32 {
         match self {
             Elem::F32 => 4,

@@ -17,7 +17,7 @@ use ck_compiler::kernel::{
     self, CkArgs, ConvDims, DeviceInfo, Elem, EntryKind, IMAGE_BYTES, KernelConfig, LaunchPlan,
     Schedule, Step, TMA_MAP_BYTES, TMA_MAPS_OFFSET, ZeroTarget,
 };
-use ck_compiler::model::{DataType, ElementOp, Op};
+use ck_compiler::model::{ElementOp, Op};
 use half::{bf16, f16};
 use std::sync::Arc;
 
@@ -43,15 +43,7 @@ pub fn portable_kernel(inst: &Checked, backend: &str) -> Result<HipKernel, RunEr
 /// [`Backend::accepts`](crate::Backend::accepts) answers for every candidate of a selection.
 pub fn portable_checks(inst: &Checked, backend: &str) -> Result<(), RunError> {
     for dt in [inst.types.input, inst.types.weight, inst.types.output] {
-        if !matches!(
-            dt,
-            DataType::Fp16
-                | DataType::Bf16
-                | DataType::Fp32
-                | DataType::Int8
-                | DataType::Fp8
-                | DataType::Bf8
-        ) {
+        if Elem::of(dt).is_none() {
             return Err(not_on(
                 backend,
                 format!("{dt} host tensors are not supported"),
@@ -127,16 +119,7 @@ pub fn plan(
         problem.dtype.output,
     ];
     for ((w, h), tensor) in want.iter().zip(have).zip(["input", "weight", "output"]) {
-        let ok = matches!(
-            (w, h),
-            (Elem::F32, DataType::Fp32 | DataType::Tf32)
-                | (Elem::F16, DataType::Fp16)
-                | (Elem::Bf16, DataType::Bf16)
-                | (Elem::I8, DataType::Int8)
-                | (Elem::F8, DataType::Fp8)
-                | (Elem::Bf8, DataType::Bf8)
-        );
-        if !ok {
+        if Elem::of(h) != Some(*w) {
             return Err(LaunchError::Problem(format!(
                 "{tensor} is {h}, the kernel of `{}` takes {w:?}",
                 inst.name
@@ -695,12 +678,19 @@ pub(crate) fn run_on_host<D: HostDevice>(
 mod tests {
     use super::*;
     use crate::layout::TensorDesc;
-    use ck_compiler::model::Layout;
+    use ck_compiler::model::{DataType, Layout};
 
     #[test]
     fn tensors_round_trip_through_bytes() {
         let desc = TensorDesc::packed(Role::Input, Layout::Nwgc, &[1, 1, 2, 3]).unwrap();
-        for dt in [DataType::Fp16, DataType::Bf16, DataType::Fp32] {
+        for dt in [
+            DataType::Fp16,
+            DataType::Bf16,
+            DataType::Fp32,
+            DataType::Int8,
+            DataType::Fp8,
+            DataType::Bf8,
+        ] {
             let mut t = Tensor::zeros(dt, desc.clone()).unwrap();
             (0..t.len()).for_each(|i| t.set(i, i as f32 - 2.5));
             let mut back = Tensor::zeros(dt, desc.clone()).unwrap();

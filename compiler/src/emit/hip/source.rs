@@ -56,6 +56,15 @@ pub(super) const TF32_WGMMA_LINES: [(&str, &str); 4] = [
     ),
 ];
 
+/// The staged epilogue's row split, and its form for one-byte outputs: a 16-byte run is 16 of
+/// them, more than a tile of 8 columns holds. Such a tile never stages (the plan requires whole
+/// runs), but its text must not divide by zero. An edit, as the tf32 lines are, so that the
+/// ledgered kernels keep their texts.
+pub(super) const BYTE_STAGED_LINE: (&str, &str) = (
+    "const int r = q / (NPB / RUN), c = (q % (NPB / RUN)) * RUN;",
+    "const int r = q / (NPB / RUN > 0 ? NPB / RUN : 1), c = (q % (NPB / RUN > 0 ? NPB / RUN : 1)) * RUN;",
+);
+
 /// The small-channel entries of kernels that merge groups: backward weight, and forward and
 /// backward data.
 const DIRECT: &str = include_str!("direct.hip");
@@ -135,11 +144,17 @@ pub fn kernel_text(cfg: &KernelConfig) -> KernelText {
     );
     text.push('\n');
     let tf32_wgmma = cfg.wgmma.is_some() && cfg.a.elem == Elem::F32;
+    let byte_out = cfg.out.is_byte();
     for part in BODY {
-        if tf32_wgmma {
+        if tf32_wgmma || byte_out {
             let mut part = part.to_string();
-            for (from, to) in TF32_WGMMA_LINES {
-                part = part.replacen(from, to, 1);
+            if tf32_wgmma {
+                for (from, to) in TF32_WGMMA_LINES {
+                    part = part.replacen(from, to, 1);
+                }
+            }
+            if byte_out {
+                part = part.replacen(BYTE_STAGED_LINE.0, BYTE_STAGED_LINE.1, 1);
             }
             text.push_str(&part);
         } else {

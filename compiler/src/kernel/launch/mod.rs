@@ -1050,15 +1050,15 @@ impl KernelConfig {
                 packed(ws, [('C', dims.c), ('W', x), ('H', y), ('D', z)])
             }),
         };
-        let aligned = strides
-            .iter()
-            .all(|&(l, st)| if l == col { st == 1 } else { st % 8 == 0 });
         // A run is 16 bytes: 8 elements, or 16 of a one-byte type.
         let run: u32 = if self.out.is_byte() { 16 } else { 8 };
-        let aligned = aligned
-            && strides
-                .iter()
-                .all(|&(l, st)| l == col || st % i64::from(run) == 0);
+        let aligned = strides.iter().all(|&(l, st)| {
+            if l == col {
+                st == 1
+            } else {
+                st % i64::from(run) == 0
+            }
+        });
         let tile_bytes = u64::from(m) * u64::from(n * self.out.bytes() + STAGE_PAD);
         n.is_multiple_of(run)
             && linear

@@ -479,6 +479,39 @@ family nv_pointwise_1d : nv_tile {
     }
 }
 
+/// The same with channel counts that are even but not whole 8-channel vectors (ShuffleNet's 58
+/// and 116, HRNet's 18, GhostNet's 12): the tensor-core pointwise body copies and stores them in
+/// pairs where 16-byte vectors do not fit, rather than through padded copies of both tensors.
+/// Past its weights the GEMM tile reads 4-byte vectors.
+family nv_pointwise_pairs_2d : nv_tile {
+    dims = 2;
+    layout = nhwgc;
+    spec = filter1x1_stride1_pad0;
+    pipeline.version = compv3;
+    vector = [2, 2, 2];
+    over op = [fwd, bwd_data];
+    over dtype = [fp16, bf16];
+    rows (tile, warps, warp_tile) {
+        /// 4 warps of 64x32, K per block 64.
+        t128x64x64 = ([128, 64, 64], [2, 2, 1], [64, 32, 16]);
+    }
+}
+
+/// The same over NWGC; the kernels are the 2-D ones.
+family nv_pointwise_pairs_1d : nv_tile {
+    dims = 1;
+    layout = nwgc;
+    spec = filter1x1_stride1_pad0;
+    pipeline.version = compv3;
+    vector = [2, 2, 2];
+    over op = [fwd, bwd_data];
+    over dtype = [fp16, bf16];
+    rows (tile, warps, warp_tile) {
+        /// 4 warps of 64x32, K per block 64.
+        t128x64x64 = ([128, 64, 64], [2, 2, 1], [64, 32, 16]);
+    }
+}
+
 /// The same over NDHWGC (1x1x1 layers of 3-D segmentation networks).
 family nv_pointwise_3d : nv_tile {
     dims = 3;

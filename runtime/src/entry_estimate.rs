@@ -67,9 +67,9 @@ pub fn entry_estimate(
     }
 }
 
-/// The estimate of a run of `q` on the pointwise entry, where `inst`'s kernel takes it there
-/// (`pointwise_suits`). On tensor cores (16-bit operands of one type, `pointwise_mma_suits`): a
-/// launch, its bytes near the memory bandwidth and its products. On the SIMT lanes: a launch,
+/// The estimate of a run of `q` on the pointwise entry, where `inst`'s kernel takes it there.
+/// On tensor cores (16-bit operands of one type, `pointwise_mma_suits`): a launch, its bytes
+/// near the memory bandwidth and its products. On the SIMT lanes (`pointwise_suits`): a launch,
 /// its bytes at about 60 % of the memory bandwidth, its multiply-adds, a step for each source
 /// channel (a destination's sum runs over them one after another, which few pixels cannot
 /// hide) and the weights each block stages.
@@ -77,7 +77,7 @@ fn pointwise_us(inst: &Checked, q: &ConvProblem) -> Option<f64> {
     if inst.spec != ConvSpec::Filter1x1Stride1Pad0 || !plain_loads(inst) {
         return None;
     }
-    let dims = conv_dims(q).ok().filter(pointwise_suits)?;
+    let dims = conv_dims(q).ok()?;
     let pixels = (dims.n * dims.input.iter().product::<u64>()) as f64;
     let elem = |role| q.dtype_of(role).bytes() as f64;
     let bytes = pixels
@@ -92,6 +92,9 @@ fn pointwise_us(inst: &Checked, q: &ConvProblem) -> Option<f64> {
             POINTWISE_MMA_FP16
         };
         return Some(t.launch_us + bytes / t.bytes_per_us + flops / t.flops_per_us);
+    }
+    if !pointwise_suits(&dims) {
+        return None;
     }
     let source = match dims.op {
         Op::Fwd => dims.c,

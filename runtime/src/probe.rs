@@ -476,6 +476,22 @@ pub fn shapes(inst: &Checked) -> Vec<Shape> {
             rpad: 0,
             ..base
         });
+        // Channel pairs (4-byte vectors): a destination past the staged passes' 48 channels
+        // that is not whole 8-channel vectors stores pairs, over grouped strides.
+        if v == 2 {
+            shapes.push(Shape {
+                what: "pointwise, channel pairs",
+                g: 2,
+                n: 2,
+                k: 29 * v,
+                c: 23 * v,
+                filter: 1,
+                input: 5,
+                lpad: 0,
+                rpad: 0,
+                ..base
+            });
+        }
     }
     // Scalar-load forward kernels run few input channels on their window entry: a strided
     // three-channel stem whose output vectors do not divide the workgroup, one channel a group

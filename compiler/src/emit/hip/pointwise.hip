@@ -112,8 +112,26 @@ CK_ENTRY_THREADS(pointwise, PW_BLOCK, 1)(const CK_GRID_CONST CkArgs a) {
 // 16-byte vectors of a pixel's channels and a warp's store covers four whole 128-byte rows:
 // from the registers a lane holds two adjacent outputs, and those partial sectors bound wide
 // passes. Narrower passes store from the registers: their rows are short, and the round trip
-// through the tile cost more than it saved.
+// through the tile cost more than it saved. Channel counts need only be even (ShuffleNet's 58 and
+// 116): the runs are copied 8, 4 or 2 channels at a time, as the channels and strides keep
+// alignment, a chunk of weights past the last channels is loaded element by element, and
+// destinations not in whole 8-channel vectors store pairs from the registers.
 #if defined(CK_MMA_SYNC)
+// Copies a 16-pixel run of S source channels from `src` (pixels sp apart, from pixel p0) into
+// the ring stage at `st` (16 rows of SV swizzled 8-channel chunks), U channels a copy; the
+// copies past the channels or the pixels fill zeros.
+template <int U>
+CK_DEV void ck_pw_copy_run(unsigned st, const AT* src, ck_i64 p0, ck_i64 pixels, ck_i64 sp, int S, int SV, int lane) {
+    // Copy j is pixel j / per, channels U (j % per): the quotient through a float reciprocal,
+    // exact for a run's at most 2,048 copies.
+    const int per = SV * (8 / U), copies = 16 * per, live = S / U;
+    const float inv = 1.0f / (float)per;
+    for (int j = lane; j < copies; j += 32) {
+        const int r = (int)(((float)j + 0.5f) * inv), ch = (j - r * per) * U;
+        const bool ok = p0 + r < pixels && ch < live * U;
+        ck_cp_async<2 * U>(st + ck_swz_chunk(r, ch / 8, SV) * 2 + (ch % 8) * 2, src + (ok ? (p0 + r) * sp + ch : 0), ok);
+    }
+}
 CK_DEV void ck_pointwise_mma(const CkArgs& a, unsigned char* smem) {
     const bool fwd = CK_OP == CK_FWD;
     const int warp = (int)threadIdx.x / 32, lane = (int)threadIdx.x % 32;
@@ -138,19 +156,16 @@ CK_DEV void ck_pointwise_mma(const CkArgs& a, unsigned char* smem) {
     const int nst = first < runs ? (int)((runs - 1 - first) / warps + 1) : 0;
     const ck_i64 sp = fwd ? a.xs_w : a.ys_w, dp = fwd ? a.ys_w : a.xs_w;
     const AT* src = reinterpret_cast<const AT*>(fwd ? a.x : a.y) + g * (fwd ? a.xs_g : a.ys_g);
-    const ck_i64 dg = g * (fwd ? a.ys_g : a.xs_g) + n_lo;
-    // Chunk j of a run is pixel j / SV, channels 8 (j % SV): the quotient through a float
-    // reciprocal, exact for a run's at most 512 chunks.
-    const float inv_sv = 1.0f / (float)SV;
-    const int chunks = 16 * SV, sv = S / 8;
+    const ck_i64 dgs = fwd ? a.ys_g : a.xs_g, dg = g * dgs + n_lo;
+    // Source copies of 8, 4 or 2 channels: the widest that the channels and the pixel and group
+    // strides keep aligned (the host takes only even ones).
+    const int su = (int)((S | sp | (fwd ? a.xs_g : a.ys_g)) & 7);
     auto copy = [&](int i, int slot) {
         const ck_i64 p0 = (first + (ck_i64)i * warps) * 16;
         const unsigned st = ring + slot * stage;
-        for (int j = lane; j < chunks; j += 32) {
-            const int r = (int)(((float)j + 0.5f) * inv_sv), v = j - r * SV;
-            const bool ok = p0 + r < pixels && v < sv;
-            ck_cp_async<16>(st + ck_swz_chunk(r, v, SV) * 2, src + (ok ? (p0 + r) * sp + 8 * v : 0), ok);
-        }
+        if (su == 0) ck_pw_copy_run<8>(st, src, p0, pixels, sp, S, SV, lane);
+        else if (su % 4 == 0) ck_pw_copy_run<4>(st, src, p0, pixels, sp, S, SV, lane);
+        else ck_pw_copy_run<2>(st, src, p0, pixels, sp, S, SV, lane);
     };
 #pragma unroll
     for (int i = 0; i < PWM_STAGES - 1; ++i) {
@@ -158,25 +173,21 @@ CK_DEV void ck_pointwise_mma(const CkArgs& a, unsigned char* smem) {
         ck_cp_commit();
     }
     // The range's weights: rows k and 8-channel chunks c of the stored K x C matrix, zeros past
-    // them; 16-byte loads where the channels are packed and aligned, else one element at a time.
+    // them; 16-byte loads of whole chunks where the channels are packed and aligned, else one
+    // element at a time.
     const BT* w = reinterpret_cast<const BT*>(a.w) + g * a.ws_g;
-    const int kr = (int)a.K, kv = (int)a.C / 8;
     const bool packed = a.ws_c == 1 && a.ws_k % 8 == 0 && a.ws_g % 8 == 0;
     for (int e = (int)threadIdx.x; e < brows * bvw; e += PWM_WARPS * 32) {
         const int row = e / bvw, v = e - row * bvw;
         const int k = fwd ? n_lo + row : row, cv = fwd ? v : n_lo / 8 + v;
+        // The chunk's channels that exist.
+        const int left = k < (int)a.K ? (int)a.C - 8 * cv : 0;
         ck_vec<BT, 8> c;
-        if (k < kr && cv < kv) {
-            const BT* at = w + k * a.ws_k + 8 * cv * a.ws_c;
-            if (packed) {
-                c = *reinterpret_cast<const ck_vec<BT, 8>*>(at);
-            } else {
-#pragma unroll
-                for (int u = 0; u < 8; ++u) c.v[u] = at[u * a.ws_c];
-            }
+        if (packed && left >= 8) {
+            c = *reinterpret_cast<const ck_vec<BT, 8>*>(w + k * a.ws_k + 8 * cv);
         } else {
 #pragma unroll
-            for (int u = 0; u < 8; ++u) c.v[u] = ck_from_float<BT>(0.0f);
+            for (int u = 0; u < 8; ++u) c.v[u] = u < left ? w[k * a.ws_k + (8 * cv + u) * a.ws_c] : ck_from_float<BT>(0.0f);
         }
         *reinterpret_cast<ck_vec<BT, 8>*>(smem + ck_swz_chunk(row, v, bvw) * 2) = c;
     }
@@ -218,7 +229,7 @@ CK_DEV void ck_pointwise_mma(const CkArgs& a, unsigned char* smem) {
             }
             // Lane (g4, t4) holds rows g4 and g4 + 8 of the run, columns 2 t4 and 2 t4 + 1 of
             // each n8 block.
-            if (staged && ncols - n0 >= PWM_STAGED_COLS) {
+            if (staged && ncols - n0 >= PWM_STAGED_COLS && ((D | dp | dgs) & 7) == 0) {
                 // Chunk nb of row r at slot nb ^ (r % 8): a write's eight rows fill all 32 banks.
 #pragma unroll
                 for (int nb = 0; nb < 8; ++nb) {
@@ -249,7 +260,7 @@ CK_DEV void ck_pointwise_mma(const CkArgs& a, unsigned char* smem) {
 #pragma unroll
                 for (int nb = 0; nb < 8; ++nb) {
                     const int col = n0 + 8 * nb + 2 * t4;
-                    if (n0 + 8 * nb < ncols) {
+                    if (col < ncols) {
                         if (pa < pixels) ck_store_pair(a, pa * dp + dg + col, acc[nb][0], acc[nb][1]);
                         if (pb < pixels) ck_store_pair(a, pb * dp + dg + col, acc[nb][2], acc[nb][3]);
                     }

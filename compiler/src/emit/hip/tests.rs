@@ -2250,9 +2250,23 @@ fn pointwise_problems_run_on_tensor_cores_where_the_device_has_them() {
             launches(&kernel.plan(&source_past, &NV).unwrap()),
             [EntryKind::Pointwise]
         );
-        // Weights past the SIMT entry's LDS, channels off the vectors, a 3x3 filter: the GEMM
-        // tile.
-        for other in [with(128, 128), with(20, 40), dims(op)] {
+        // Even channel counts off the 8-channel vectors (20 and ShuffleNet's 58): the tensor
+        // cores copy them in pairs and store pairs, so no pass stages its outputs (58 > 48
+        // destination channels would); the SIMT entry keeps whole vectors.
+        for (k, c, sp) in [(20, 40, if op == Op::Fwd { 48 } else { 32 }), (58, 58, 64)] {
+            let d = with(k, c);
+            assert!(matches!(
+                kernel.plan(&d, &NV).unwrap().steps[0],
+                Step::Launch { entry: EntryKind::PointwiseMma, lds_bytes, .. }
+                    if lds_bytes == sp * 64 * 2 + 4 * 2 * 32 * sp
+            ));
+            assert_eq!(
+                launches(&kernel.plan(&d, &DEV).unwrap())[0],
+                EntryKind::Main
+            );
+        }
+        // Weights past the SIMT entry's LDS, odd channels, a 3x3 filter: the GEMM tile.
+        for other in [with(128, 128), with(21, 40), dims(op)] {
             assert_eq!(
                 launches(&kernel.plan(&other, &NV).unwrap())[0],
                 EntryKind::Main

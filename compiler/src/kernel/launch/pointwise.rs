@@ -46,11 +46,9 @@ fn pointwise_channels(dims: &ConvDims) -> [u64; 2] {
     }
 }
 
-/// Whether the pointwise entry takes `dims` (of a kernel that has it, with plain operand loads
-/// and channels-last tensors): a forward or backward-data 1x1 filter at unit strides without
-/// pads, source and destination channels in whole 8-channel vectors, and a group's weights in
-/// 48 KB of LDS. Selection estimates such runs by their bytes.
-pub fn pointwise_suits(dims: &ConvDims) -> bool {
+/// Whether `dims` is a pointwise problem: a forward or backward-data 1x1 filter at unit strides
+/// without pads, a group's weights in 48 KB of LDS as fp32 and the groups within grid y.
+fn pointwise_problem(dims: &ConvDims) -> bool {
     let [src, dst] = pointwise_channels(dims);
     dims.op != Op::BwdWeight
         && !dims.transposed
@@ -58,17 +56,28 @@ pub fn pointwise_suits(dims: &ConvDims) -> bool {
         && dims.stride == [1; 3]
         && dims.pad == [0; 3]
         && dims.output == dims.input
-        && src.is_multiple_of(8)
-        && dst.is_multiple_of(8)
         // At most 1,536 destination channels: fewer vectors than a workgroup has threads.
         && src * dst * 4 <= PW_LDS_BYTES
         && dims.g <= MAX_GRID_Y
 }
 
-/// Whether the tensor-core pointwise entry takes `dims` (where the device and 16-bit operands
-/// of one type allow): [`pointwise_suits`] with at most 256 source channels.
+/// Whether the pointwise entry's SIMT body takes `dims` (of a kernel that has it, with plain
+/// operand loads and channels-last tensors): a pointwise problem whose source and destination
+/// channels are whole 8-channel vectors. Selection estimates such runs by their bytes.
+pub fn pointwise_suits(dims: &ConvDims) -> bool {
+    let [src, dst] = pointwise_channels(dims);
+    pointwise_problem(dims) && src.is_multiple_of(8) && dst.is_multiple_of(8)
+}
+
+/// Whether the tensor-core pointwise body takes `dims` (where the device and 16-bit operands
+/// of one type allow): a pointwise problem of at most 256 source channels, both channel counts
+/// even (it copies and stores channel pairs where whole vectors do not fit).
 pub fn pointwise_mma_suits(dims: &ConvDims) -> bool {
-    pointwise_suits(dims) && pointwise_channels(dims)[0] <= PWM_MAX_SOURCE
+    let [src, dst] = pointwise_channels(dims);
+    pointwise_problem(dims)
+        && src.is_multiple_of(2)
+        && dst.is_multiple_of(2)
+        && src <= PWM_MAX_SOURCE
 }
 
 /// LDS of the tensor-core entry for `src` source channels and destination ranges of `range`
@@ -129,10 +138,11 @@ fn pointwise_mma_launch(
 }
 
 impl KernelConfig {
-    /// The pointwise plan, where the kernel has the entry, [`pointwise_suits`] `dims`, its
-    /// operand loads are plain, and both tensors have their channels contiguous and their
-    /// pixels one (16-byte aligned) stride apart: on tensor cores where the device and the
-    /// source channels allow, else on the SIMT lanes.
+    /// The pointwise plan, where the kernel has the entry, its operand loads are plain and both
+    /// tensors have their channels contiguous and their pixels one aligned stride apart: on
+    /// tensor cores where the device, the operands and [`pointwise_mma_suits`] allow (strides
+    /// in whole channel pairs), else on the SIMT lanes where [`pointwise_suits`] (strides in
+    /// whole 16-byte vectors).
     pub(super) fn pointwise_plan(
         &self,
         dims: &ConvDims,
@@ -143,32 +153,41 @@ impl KernelConfig {
     ) -> Option<LaunchPlan> {
         let pass = ElementOp::PassThrough;
         let spatial = dims.input;
-        let linear = |s: &[(char, i64)], ch: char| {
+        let linear = |s: &[(char, i64)], ch: char, align: i64| {
             let [d, h, w] = spatial;
             get(s, ch) == 1
-                && get(s, 'G') % 8 == 0
-                && get(s, 'W') % 8 == 0
+                && get(s, 'G') % align == 0
+                && get(s, 'W') % align == 0
                 && packed(s, [('W', w), ('H', h), ('D', d), ('N', dims.n)])
         };
         let [src, dst] = pointwise_channels(dims);
+        let strided = |align| linear(xs, 'C', align) && linear(ys, 'K', align);
         let fits = self.has_pointwise()
-            && pointwise_suits(dims)
             && self.a.op == pass
             && self.b.op == pass
-            && src * dst * 4 <= u64::from(dev.max_lds_bytes)
-            && linear(xs, 'C')
-            && linear(ys, 'K');
-        if !fits {
+            && src * dst * 4 <= u64::from(dev.max_lds_bytes);
+        let mma = fits && self.mma_operands(dev) && pointwise_mma_suits(dims) && strided(2);
+        let simt = fits && pointwise_suits(dims) && strided(8);
+        if !mma && !simt {
             return None;
         }
         let pixels = dims.n * spatial.iter().product::<u64>();
-        // Only tiles some pass writes take LDS: they would cost workgroups an SM.
-        let staged = self.out.bytes() == 2 && dst >= PWM_STAGED_COLS;
-        if self.mma_operands(dev)
-            && pointwise_mma_suits(dims)
-            && let Some(launch) = pointwise_mma_launch([src, dst], pixels, dims.g, staged, dev)
-        {
+        // Only tiles some pass writes take LDS: they would cost workgroups an SM. The kernel
+        // stages 16-bit outputs of wide passes whose destination strides and channels are whole
+        // 16-byte vectors.
+        let (dst_strides, dst_ch) = match dims.op {
+            Op::Fwd => (ys, 'K'),
+            _ => (xs, 'C'),
+        };
+        let staged = self.out.bytes() == 2
+            && dst >= PWM_STAGED_COLS
+            && dst.is_multiple_of(8)
+            && linear(dst_strides, dst_ch, 8);
+        if mma && let Some(launch) = pointwise_mma_launch([src, dst], pixels, dims.g, staged, dev) {
             return Some(single_launch(launch, args, tensor_bytes));
+        }
+        if !simt {
+            return None;
         }
         let span = PW_BLOCK / (dst / 8) * PW_PIXELS;
         let per_group = (PW_BLOCKS_PER_CU * u64::from(dev.compute_units)).div_ceil(dims.g);

@@ -151,9 +151,17 @@ pub fn bench_json(data: &[u8]) {
         return;
     };
     report::table(&run);
-    let lines = report::svg(&run).lines().count();
+    let lines = report::svg(&run, report::Bars::Shapes).lines().count();
     // Header, title, at most 21 ticks, two reference lines, the axes, the end; two a shape.
     assert!(lines <= 28 + 2 * run.shapes.len(), "{lines} chart lines");
+    // By model: two a model the shapes name.
+    let models: std::collections::BTreeSet<&String> =
+        run.shapes.iter().flat_map(|s| &s.models).collect();
+    let lines = report::svg(&run, report::Bars::Models).lines().count();
+    assert!(
+        lines <= 28 + 2 * models.len(),
+        "{lines} chart lines by model"
+    );
     let back = report::from_json(&report::to_json(&run)).expect("a run's own JSON reads back");
     assert_eq!(back, run);
     report::merge(vec![run, back]).expect("a run merges with itself");

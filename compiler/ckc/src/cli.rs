@@ -405,6 +405,10 @@ pub struct BenchReportArgs {
     /// Write a bar chart of the per-shape ratios cuDNN time / ours.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+    /// Chart a bar per model rather than per shape: the geometric mean of the ratios of the
+    /// shapes each names among its models (runs over a network corpus), lowest first.
+    #[arg(long)]
+    pub by_model: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

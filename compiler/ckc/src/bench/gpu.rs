@@ -1,7 +1,7 @@
 //! `ckc bench` on the CUDA back end: which instances run on which shapes, compiling their
 //! kernels (ahead of time with `--precompile`), and timing them shape by shape.
 
-use super::report::{InstanceResult, Report, ShapeResult, progress_line, read_cudnn, utc};
+use super::report::{Bars, InstanceResult, Report, ShapeResult, progress_line, read_cudnn, utc};
 use super::write_outputs;
 use crate::cli::{BenchArgs, Color};
 use crate::input::registry;
@@ -274,7 +274,12 @@ pub fn run(args: &BenchArgs, color: Color) -> Result<ExitCode, String> {
         seed,
         shapes: results,
     };
-    write_outputs(&report, args.json.as_deref(), args.svg.as_deref())?;
+    write_outputs(
+        &report,
+        args.json.as_deref(),
+        args.svg.as_deref(),
+        Bars::Shapes,
+    )?;
     Ok(crate::output::exit(report.failures() == 0))
 }
 

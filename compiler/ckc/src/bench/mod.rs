@@ -18,7 +18,7 @@ pub(crate) fn today() -> String {
 }
 
 use crate::cli::{BenchArgs, BenchReportArgs, Color};
-use report::{Report, svg, table, to_json};
+use report::{Bars, Report, svg, table, to_json};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -37,12 +37,22 @@ pub fn report(args: &BenchReportArgs) -> Result<ExitCode, String> {
         })
         .collect::<Result<Vec<_>, String>>()?;
     let merged = report::merge(runs)?;
-    write_outputs(&merged, args.json.as_deref(), args.svg.as_deref())?;
+    let bars = if args.by_model {
+        Bars::Models
+    } else {
+        Bars::Shapes
+    };
+    write_outputs(&merged, args.json.as_deref(), args.svg.as_deref(), bars)?;
     Ok(crate::output::exit(merged.failures() == 0))
 }
 
-/// Writes the JSON file and the chart where asked, and prints the table.
-fn write_outputs(r: &Report, json: Option<&Path>, chart: Option<&Path>) -> Result<(), String> {
+/// Writes the JSON file and the chart (of `bars`) where asked, and prints the table.
+fn write_outputs(
+    r: &Report,
+    json: Option<&Path>,
+    chart: Option<&Path>,
+    bars: Bars,
+) -> Result<(), String> {
     let write = |path: &Path, text: &str| {
         std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
     };
@@ -51,7 +61,7 @@ fn write_outputs(r: &Report, json: Option<&Path>, chart: Option<&Path>) -> Resul
         write(f, &(text + "\n"))?;
     }
     if let Some(f) = chart {
-        write(f, &svg(r))?;
+        write(f, &svg(r, bars))?;
     }
     crate::output::out!("{}", table(r));
     Ok(())

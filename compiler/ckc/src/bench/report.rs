@@ -543,19 +543,40 @@ fn escape(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// A bar per shape of cuDNN µs / ours, with lines at 1.0 and at [`BEHIND`]; shapes without a
-/// ratio get a label and no bar.
-pub fn svg(r: &Report) -> String {
+/// What the bars of a chart stand for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bars {
+    /// One a shape, in the run's order.
+    Shapes,
+    /// One a model the shapes are tagged with (a network corpus): the geometric mean of its
+    /// shapes' ratios, lowest first, labelled with its shape count.
+    Models,
+}
+
+/// A bar chart of cuDNN µs / ours, a bar per shape or per model ([`Bars`]), with lines at 1.0
+/// and at [`BEHIND`]; shapes without a ratio get a label and no bar.
+pub fn svg(r: &Report, bars: Bars) -> String {
     const LEFT: f64 = 56.0;
     const TOP: f64 = 44.0;
     const PLOT_H: f64 = 260.0;
     const STEP: f64 = 26.0;
     const LABELS_H: f64 = 170.0;
-    let n = r.shapes.len().max(1) as f64;
+    let bars: Vec<(String, Option<f64>)> = match bars {
+        Bars::Shapes => r
+            .shapes
+            .iter()
+            .map(|s| (s.name.clone(), s.ratio()))
+            .collect(),
+        Bars::Models => by_group(&r.shapes, models_of)
+            .into_iter()
+            .map(|(m, g, n)| (format!("{m} ({n})"), Some(g)))
+            .collect(),
+    };
+    let n = bars.len().max(1) as f64;
     // Wide enough for the title.
     let width = (LEFT + STEP * n + 24.0).max(640.0);
     let height = TOP + PLOT_H + LABELS_H;
-    let ratios: Vec<Option<f64>> = r.shapes.iter().map(ShapeResult::ratio).collect();
+    let ratios: Vec<Option<f64>> = bars.iter().map(|b| b.1).collect();
     let top_ratio = ratios.iter().flatten().fold(1.5f64, |m, &v| m.max(v));
     let y_max = (top_ratio * 2.0).ceil() / 2.0;
     let y = |v: f64| TOP + PLOT_H * (1.0 - v / y_max);
@@ -568,7 +589,9 @@ pub fn svg(r: &Report) -> String {
         s,
         r#"<rect width="{width:.0}" height="{height:.0}" fill="white"/>"#
     );
-    let title = match geomean(&ratios.iter().flatten().copied().collect::<Vec<_>>()) {
+    // The run's geometric mean over its shapes, whatever the bars.
+    let shape_ratios: Vec<f64> = r.shapes.iter().filter_map(ShapeResult::ratio).collect();
+    let title = match geomean(&shape_ratios) {
         Some(g) => format!(
             "cuDNN time / ckdsl time, {} {}, {} (geometric mean {g:.2})",
             r.op, r.dtype, r.card
@@ -593,7 +616,7 @@ pub fn svg(r: &Report) -> String {
             ty = y(v) + 3.0,
         );
     }
-    for (i, (shape, ratio)) in r.shapes.iter().zip(&ratios).enumerate() {
+    for (i, (label, ratio)) in bars.iter().enumerate() {
         let x = LEFT + STEP * i as f64;
         if let Some(v) = ratio {
             let colour = if *v >= 1.0 {
@@ -610,7 +633,7 @@ pub fn svg(r: &Report) -> String {
                 by = y(*v),
                 bw = STEP - 8.0,
                 bh = PLOT_H - (y(*v) - TOP),
-                name = escape(&shape.name),
+                name = escape(label),
                 cx = x + STEP / 2.0,
                 ty = y(*v) - 3.0,
             );
@@ -618,7 +641,7 @@ pub fn svg(r: &Report) -> String {
         let _ = writeln!(
             s,
             r#"<text transform="translate({lx:.1},{ly:.1}) rotate(-60)" font-size="10" text-anchor="end">{}</text>"#,
-            escape(&shape.name),
+            escape(label),
             lx = x + STEP / 2.0 + 3.0,
             ly = TOP + PLOT_H + 8.0,
         );
@@ -899,10 +922,28 @@ mod tests {
 
     #[test]
     fn svg_snapshot() {
-        let s = svg(&report());
-        assert_eq!(s, svg(&report()));
+        let s = svg(&report(), Bars::Shapes);
+        assert_eq!(s, svg(&report(), Bars::Shapes));
         assert!(s.contains("&lt;none&gt;") && !s.contains("<none>"));
         insta::assert_snapshot!(s);
+    }
+
+    #[test]
+    fn a_chart_by_model_has_a_bar_a_model_lowest_first() {
+        let r = corpus_report();
+        let s = svg(&r, Bars::Models);
+        // resnet (0.87) before vgg (1.19), each labelled with its shape count; the title keeps
+        // the run's geometric mean over its shapes.
+        assert_eq!(s.matches("<rect x=").count(), 2);
+        let at = |label: &str| s.find(&format!(">{label}</text>")).expect(label);
+        assert!(at("resnet (2)") < at("vgg (2)"));
+        assert!(s.contains("<title>resnet (2): 0.87</title>"), "{s}");
+        let title = |c: &str| {
+            c.lines()
+                .find(|l| l.contains("geometric mean"))
+                .map(String::from)
+        };
+        assert_eq!(title(&s), title(&svg(&r, Bars::Shapes)));
     }
 
     #[test]
@@ -950,7 +991,7 @@ mod tests {
         })
         .unwrap();
         tiny.shapes.truncate(1);
-        let chart = svg(&tiny);
+        let chart = svg(&tiny, Bars::Shapes);
         assert!(chart.matches("<line").count() <= 25, "{}", chart.len());
     }
 

@@ -244,11 +244,17 @@ pub fn relative_error_of(reference: &[f64], value: impl Fn(usize) -> f64 + Sync)
     }
 }
 
+/// fp32 accumulation's share of [`tolerance`], relative to the scale of a sum's terms: its
+/// error grows like √K units of 2^-24 over `reduction` (K) products; four of them, as for
+/// storage.
+pub fn accumulation_bound(reduction: u64) -> f64 {
+    4.0 * f64::from(f32::EPSILON) / 2.0 * (reduction.max(1) as f64).sqrt()
+}
+
 /// The relative-error bound for a result stored in `dtype` after fp32 accumulation over
 /// `reduction` products (the GEMM-K length; see the module docs).
 pub fn tolerance(dtype: DataType, reduction: u64) -> f64 {
-    // fp32 accumulation error grows like sqrt(K) units of 2^-24; four of them, as for storage.
-    let accumulation = 4.0 * f64::from(f32::EPSILON) / 2.0 * (reduction.max(1) as f64).sqrt();
+    let accumulation = accumulation_bound(reduction);
     let storage: f64 = match dtype {
         DataType::Fp32 | DataType::Fp64 => 1e-5,
         // tf32 products keep fp16's 10 mantissa bits.
@@ -262,6 +268,37 @@ pub fn tolerance(dtype: DataType, reduction: u64) -> f64 {
         _ => 1.6e-2,
     };
     storage.max(accumulation)
+}
+
+/// `‖t‖₂` over the destination, where `tᵢ = √(Σⱼ pᵢⱼ²)` for the products `pᵢⱼ` element `i`
+/// sums (the op's two sources as stored, without element-wise ops, extra sources or D
+/// tensors): the scale of the sums' rounding. A sum's rounding grows with its partial sums,
+/// which random terms keep near `tᵢ` even where the terms cancel and the sum is far smaller;
+/// for sums that do not cancel `‖t‖₂` is about `‖ref‖₂`. Computed as the reference of the
+/// sources' squares (exact in fp32 for 16-bit and 8-bit data).
+pub fn term_norm(
+    p: &ConvProblem,
+    input: &Tensor,
+    weight: &Tensor,
+    output: &Tensor,
+) -> Result<f64, RunError> {
+    let squares = |t: &Tensor| {
+        let v = t.to_f32().into_iter().map(|x| x * x).collect();
+        Tensor::new(t.desc().clone(), TensorData::F32(v))
+            .map_err(|e| RunError::Internal(e.to_string()))
+    };
+    let fp32 = ConvProblem {
+        dtype: crate::problem::ProblemTypes::all(DataType::Fp32),
+        ..p.clone()
+    };
+    let sums = reference(
+        &fp32,
+        &squares(input)?,
+        &squares(weight)?,
+        &squares(output)?,
+        &Elementwise::NONE,
+    )?;
+    Ok(sums.iter().sum::<f64>().sqrt())
 }
 
 /// A seed that differs from run to run (std's per-process random hasher keys).

@@ -9,7 +9,7 @@
 use ck_compiler::ir::{Checked, SplitK};
 use ck_compiler::model::{Kind, Op, Reduction};
 use ck_runtime::probe::{fit, shapes, vectors};
-use ck_runtime::reference::{fresh_seed, relative_error, tolerance};
+use ck_runtime::reference::{fresh_seed, relative_error};
 use ck_runtime::support::Rule;
 use ck_runtime::{Backend, ConvProblem, CpuBackend, DeviceModel, ProblemData, RunStats};
 use rayon::prelude::*;
@@ -117,7 +117,6 @@ fn check_run(
     out.split |= stats.k_batch > 1;
     out.streamed |= stats.sk_ctas > 0;
     if split {
-        let bound = tolerance(p.dtype_of(p.destination()), p.gemm().2);
         match run(&unsplit(inst)) {
             Ok((plain, _)) => {
                 let plain: Vec<f64> = plain
@@ -127,6 +126,7 @@ fn check_run(
                     .map(f64::from)
                     .collect();
                 let err = relative_error(data.destination(p), &plain);
+                let bound = data.bound(p, err, &plain);
                 if err > bound {
                     errors.push(format!(
                         "{at}: k_batch {} / {} SK workgroups differ from the unsplit run by {err:.2e} > {bound:.1e}",

@@ -6,8 +6,9 @@
 //! SK tiles and persistent workgroups take several tiles each (where the back end plans
 //! them: where they pay by default, wherever they can run with `CK_PERSISTENT=all`).
 //! Problems of one-byte (int8, fp8, bf8) instances that would run on padded copies, which the
-//! back end does not plan for them, are left out and counted. Every instance must be accepted; multiple-D instances run with random D tensors and random
-//! non-trivial element-op scalars (Scale's factor, Bilinear's alpha and beta).
+//! back end does not plan for them, are left out and counted. Every instance must be accepted;
+//! multiple-D instances run with random D tensors and random non-trivial element-op scalars
+//! (Scale's factor, Bilinear's alpha and beta).
 //!
 //! `gpu_check [--instances PATH]... [--quick] [--every N] [--filter SUBSTR] [--probe SUBSTR]`
 //! runs (exit status 1 on any mismatch or error); `--filter` keeps the instances whose name

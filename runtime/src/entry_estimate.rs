@@ -437,6 +437,21 @@ mod tests {
         assert_eq!(pointwise_us(&inst, &three), None);
         let wide = ConvProblem::parse("fwd 2d N=1 K=256 C=256 filter=1x1 input=8x8").unwrap();
         assert_eq!(pointwise_us(&inst, &wide), None);
+        // Even channels off the vectors (ShuffleNet's 58): tensor cores in 16-bit, which copy
+        // pairs; fp32 data would need the SIMT lanes' whole vectors, and odd channels neither.
+        let pairs = |dtype: &str, c: u64| {
+            let p = format!("fwd 2d N=64 K=58 C={c} filter=1x1 input=28x28 dtype={dtype}");
+            pointwise_us(&inst, &ConvProblem::parse(&p).unwrap())
+        };
+        let px = 64.0 * 28.0 * 28.0;
+        let t = POINTWISE_MMA_FP16;
+        let want = t.launch_us
+            + px * 116.0 * 2.0 / t.bytes_per_us
+            + 2.0 * px * 58.0 * 58.0 / t.flops_per_us;
+        let got = pairs("fp16", 58).unwrap();
+        assert!((got - want).abs() < 1e-9 * want, "{got} against {want}");
+        assert_eq!(pairs("fp32", 58), None);
+        assert_eq!(pairs("fp16", 57), None);
         let inst = changed(&inst, |i| i.spec = ConvSpec::Default);
         assert_eq!(pointwise_us(&inst, &fp16), None);
     }

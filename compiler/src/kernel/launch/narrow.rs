@@ -455,6 +455,28 @@ fn dconv_vector_floats(dims: &ConvDims, c: u64) -> u64 {
     dims.filter.iter().product::<u64>() * 8 * c + DCONV_PAD
 }
 
+/// Whether the small-channel entry reaches the tensors of `dims` (source `xs` and destination
+/// `ys` strides, C channels a group): its 64-group blocks within grid y, pixel counts within
+/// its 32-bit indices (with room for a pass past the last one), and channels-last tensors with
+/// packed groups and channels whose other strides are multiples of `align` elements (8: 16-byte
+/// vectors of 16-bit data; 2: pairs of channels).
+fn dconv_tensors(dims: &ConvDims, [xs, ys]: [&[(char, i64)]; 2], align: i64) -> bool {
+    let c = dims.c;
+    let int = |v: u64| v <= (i32::MAX as u64) / 2;
+    let pixels = |sp: [u64; 3]| dims.n * sp.iter().product::<u64>();
+    let channels_last = |s: &[(char, i64)], ch: char| {
+        (c == 1 || get(s, ch) == 1)
+            && get(s, 'G') == c as i64
+            && s.iter()
+                .all(|&(l, st)| l == 'G' || l == ch || st % align == 0)
+    };
+    (dims.g * c).div_ceil(64) <= MAX_GRID_Y
+        && int(pixels(dims.input))
+        && int(pixels(dims.output))
+        && channels_last(xs, 'C')
+        && channels_last(ys, 'K')
+}
+
 /// Which body of the small-channel forward / backward-data entry runs a plan: a thread a pixel
 /// on the SIMT lanes, depthwise strips along rows, or tensor cores over tap pairs or row
 /// windows (`direct_conv.hip`).
@@ -939,25 +961,13 @@ impl KernelConfig {
         ys: &[(char, i64)],
     ) -> Option<u64> {
         let c = dims.c;
-        // 32-bit pixel indices, with room for a pass past the last one.
-        let int = |v: u64| v <= (i32::MAX as u64) / 2;
-        let pixels = |sp: [u64; 3]| dims.n * sp.iter().product::<u64>();
-        let vectors = |s: &[(char, i64)], ch: char| {
-            (c == 1 || get(s, ch) == 1)
-                && get(s, 'G') == c as i64
-                && s.iter().all(|&(l, st)| l == 'G' || l == ch || st % 8 == 0)
-        };
         // 16 channels a group run only on the forward / backward-data tensor-core path, whose
         // filter check (`dconv_filter`) takes them; the backward-weight entries' own checks
         // want at most 8.
         let fits = (self.plain_small_channels(dims) || c == 16 && self.plain_merged())
             && dims.k == c
             && (dims.g * c).is_multiple_of(8)
-            && (dims.g * c).div_ceil(64) <= MAX_GRID_Y
-            && int(pixels(dims.input))
-            && int(pixels(dims.output))
-            && vectors(xs, 'C')
-            && vectors(ys, 'K');
+            && dconv_tensors(dims, [xs, ys], 8);
         fits.then_some(c)
     }
 
@@ -968,23 +978,14 @@ impl KernelConfig {
     /// 32-bit indices, and channels-last tensors with packed groups whose other strides are
     /// even (4-byte aligned pairs of 16-bit channels, 8-byte of fp32 ones).
     fn dconv_pairs(&self, dims: &ConvDims, xs: &[(char, i64)], ys: &[(char, i64)]) -> bool {
-        let int = |v: u64| v <= (i32::MAX as u64) / 2;
-        let pixels = |sp: [u64; 3]| dims.n * sp.iter().product::<u64>();
-        let pairs = |s: &[(char, i64)], ch: char| {
-            get(s, 'G') == 1 && s.iter().all(|&(l, st)| l == 'G' || l == ch || st % 2 == 0)
-        };
         self.plain_merged()
             && dims.c == 1
             && dims.k == 1
             && dims.g.is_multiple_of(2)
             && !dims.g.is_multiple_of(8)
-            && dims.g.div_ceil(64) <= MAX_GRID_Y
             && dconv_strip(dims, 1)
             && dconv_vector_floats(dims, 1) <= DCONV_LDS_FLOATS
-            && int(pixels(dims.input))
-            && int(pixels(dims.output))
-            && pairs(xs, 'C')
-            && pairs(ys, 'K')
+            && dconv_tensors(dims, [xs, ys], 2)
     }
 
     /// The small-channel entry's plan: blocks of [`DIRECT_SETS`] row sets by [`DIRECT_LANES`]

@@ -23,10 +23,10 @@ defaults tf32_tile : fp32_tile {
 
 /// Forward and backward data in tf32: M = N·Ho·Wo (N·Hi·Wi), N = K (C), GEMM-K = C·Y·X
 /// (K·Y·X). An fp32 row of 32 K elements is as many bytes as a 16-bit row of 64. On sm_90a
-/// K-major operands feed warpgroup MMAs (wgmma) from 128-byte-swizzled stages: forward's,
-/// copied through tensor maps where the input's channels are whole 32-channel boxes, and
-/// backward data's from a copy of the weights with the output channels innermost, which its
-/// plan makes first (the tf32 instruction has no transposed form).
+/// K-major operands feed warpgroup MMAs (wgmma) from 128-byte-swizzled stages, copied through
+/// tensor maps where the channels are whole 32-channel boxes; backward data reads its weights
+/// from a copy with the output channels innermost, which its plan makes first (the tf32
+/// instruction has no transposed form).
 family nv_tf32_fwd_bwd_data_2d : tf32_tile {
     dims = 2;
     layout = nhwgc;
@@ -42,8 +42,7 @@ family nv_tf32_fwd_bwd_data_2d : tf32_tile {
 }
 
 /// Forward's wide tf32 tiles: 128 accumulators a thread, which the warpgroup layout holds where
-/// the operands copy through tensor maps (forward's); backward data's `cp.async` copies would
-/// run them on `mma.sync`, several times slower than the tiles above.
+/// the operands copy through tensor maps.
 family nv_tf32_fwd_2d : tf32_tile {
     dims = 2;
     layout = nhwgc;
@@ -52,6 +51,40 @@ family nv_tf32_fwd_2d : tf32_tile {
         /// 8 warps of 64x64: K of 128 on many pixels.
         t256x128x32 = ([256, 128, 32], [4, 2, 1], [64, 64, 8]);
         /// 8 warps of 64x64, wide: K of 256 and more (on sm_90a two warpgroups of 64x256).
+        t128x256x32 = ([128, 256, 32], [2, 4, 1], [64, 64, 8]);
+    }
+}
+
+/// Backward data's wide tf32 tiles, forward's: the output gradient's turned-around window and
+/// the weights' transposed copy through tensor maps.
+family nv_tf32_bwd_data_wide_2d : tf32_tile {
+    dims = 2;
+    layout = nhwgc;
+    op = bwd_data;
+    rows (tile, warps, warp_tile) {
+        /// 8 warps of 64x64: C of 128 on many pixels.
+        t256x128x32 = ([256, 128, 32], [4, 2, 1], [64, 64, 8]);
+        /// 8 warps of 64x64, wide: C of 256 and more.
+        t128x256x32 = ([128, 256, 32], [2, 4, 1], [64, 64, 8]);
+    }
+}
+
+family nv_tf32_bwd_data_wide_1d : tf32_tile {
+    dims = 1;
+    layout = nwgc;
+    op = bwd_data;
+    rows (tile, warps, warp_tile) {
+        t256x128x32 = ([256, 128, 32], [4, 2, 1], [64, 64, 8]);
+        t128x256x32 = ([128, 256, 32], [2, 4, 1], [64, 64, 8]);
+    }
+}
+
+family nv_tf32_bwd_data_wide_3d : tf32_tile {
+    dims = 3;
+    layout = ndhwgc;
+    op = bwd_data;
+    rows (tile, warps, warp_tile) {
+        t256x128x32 = ([256, 128, 32], [4, 2, 1], [64, 64, 8]);
         t128x256x32 = ([128, 256, 32], [2, 4, 1], [64, 64, 8]);
     }
 }

@@ -553,6 +553,16 @@ impl KernelConfig {
         self.op == Op::BwdData && !self.b.along_rows
     }
 
+    /// What the tensor maps of this kernel's TMA copies depend on.
+    pub fn tma_kernel(&self) -> super::tma::TmaKernel {
+        super::tma::TmaKernel {
+            op: self.op,
+            elem: self.a.elem,
+            tile: self.tile,
+            weights_transposed: self.weights_transposed(),
+        }
+    }
+
     /// Element types of the input, weight and output tensors.
     pub fn tensor_elems(&self) -> [Elem; 3] {
         match self.op {
@@ -753,7 +763,7 @@ impl KernelConfig {
                 inst.block,
                 inst.wavelet.is_none(),
                 [m, n, k],
-                false,
+                super::tma::tma_tile(inst.op, [&a, &along_k], [m, n, k]),
                 tf32,
             );
             if fits.is_some() {

@@ -21,4 +21,4 @@ pub use launch::{
     rows_computed_taps, stride_phases, takes_stride_phases, window_mma_suits, window_suits,
 };
 pub use operand::{Elem, OperandCfg};
-pub use tma::{MapKind, TensorMap, box_channels, tensor_maps, tma_mode};
+pub use tma::{MapKind, TensorMap, TmaKernel, box_channels, tensor_maps, tma_mode};

@@ -308,7 +308,7 @@ impl CudaBackend {
     fn tma_maps(&self, cfg: &KernelConfig, args: &CkArgs) -> Option<[TensorMap; 2]> {
         let tma_kernel = cfg.wgmma.is_some_and(|l| l.tma) && self.device.wgmma && self.tma;
         tma_kernel
-            .then(|| tensor_maps(cfg.op, cfg.a.elem, cfg.tile, args))
+            .then(|| tensor_maps(cfg.tma_kernel(), args))
             .flatten()
     }
 

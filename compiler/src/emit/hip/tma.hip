@@ -134,10 +134,12 @@ CK_DEV void ck_tma_issue(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0
     const void* map_b = &a.tma_map[1];
     if (CK_OP != CK_BWD_WEIGHT) {
         // A: the tile's output (forward) or input (backward data) pixels through one tap's
-        // window, 64 channels a box; backward data's window is turned around, tap t at offset
-        // (taps - 1 - t) * dilation. B, forward: 64 (tap, channel) columns of NPB filters;
-        // backward data: that tap's 64 output channels by 64 input channels a box, the rows of
-        // column block j (2-D maps end with the group, 3-D ones with the depth tap).
+        // window, a line of channels a box; backward data's window is turned around, tap t at
+        // offset (taps - 1 - t) * dilation. B, forward: a line of (tap, channel) columns of NPB
+        // filters; backward data from the caller's weights (N-major): that tap's 64 output
+        // channels by 64 input channels a box, the rows of column block j (2-D maps end with the
+        // group, 3-D ones with the depth tap); from their transposed copy (K-major): that
+        // tap's line of output channels of the NPB input channels, one box as forward's.
         const bool fwd = CK_OP == CK_FWD;
         ck_d4 k = p.k;
 #pragma unroll
@@ -146,15 +148,21 @@ CK_DEV void ck_tma_issue(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0
             const ck_i64 ox = fwd ? x : a.X - 1 - x, oy = fwd ? y : a.Y - 1 - y, oz = fwd ? z : a.Z - 1 - z;
             ck_tma_im2col(a, As + q * MPB * BOX_CH, map_a, bar, (int)(g * (fwd ? a.C : a.K) + ch), p.o,
                           (int)(ox * a.dw), (int)(oy * a.dh), (int)(oz * a.dd));
+            // A 2-D map has no depth: a K-tile past the last tap (depth digit 1) reads rows past
+            // the filter, which the copy fills with zeros.
             if (fwd) {
                 ck_tma_tile(Bs + q * NPB * BOX_CH, map_b, bar, (int)(p.kl + q * BOX_CH), (int)(g * a.K + n0));
+            } else if (!B_ALONG_N) {
+                BT* dst = Bs + q * NPB * BOX_CH;
+                if (a.tma == 2)
+                    ck_tma_tile5(dst, map_b, bar, ch, x, y + z * (int)a.Y, (int)n0, (int)g);
+                else
+                    ck_tma_tile5(dst, map_b, bar, ch, x, y, z, (int)n0);
             } else {
 #pragma unroll
                 for (int j = 0; j < NPB / BOX_CH; ++j) {
                     BT* dst = Bs + j * KPB * BOX_CH + q * BOX_CH * BOX_CH;
                     const int c = (int)n0 + j * BOX_CH;
-                    // A 2-D map has no depth: a K-tile past the last tap (depth digit 1) reads
-                    // rows past the filter, which the copy fills with zeros.
                     if (a.tma == 2)
                         ck_tma_tile5(dst, map_b, bar, c, x, y + z * (int)a.Y, ch, (int)g);
                     else

@@ -888,7 +888,7 @@ impl KernelConfig {
         dev.wgmma
             && wanted
             && args.stage_out == 1
-            && super::tma::tensor_maps(self.op, self.a.elem, self.tile, args).is_some()
+            && super::tma::tensor_maps(self.tma_kernel(), args).is_some()
     }
 
     /// The radix of backward data's output-channel GEMM-K digit: K, rounded up to whole TMA

@@ -63,10 +63,7 @@ pub fn tma_tile(op: Op, [a, b]: [&OperandCfg; 2], [m, n, k]: [u32; 3]) -> bool {
         }
         Op::BwdData if !b.along_rows => k_major && boxes(n),
         Op::BwdData => {
-            !a.along_rows
-                && k.is_multiple_of(ROWS)
-                && boxes(m)
-                && n.is_multiple_of(ROWS)
+            !a.along_rows && k.is_multiple_of(ROWS) && boxes(m) && n.is_multiple_of(ROWS)
         }
     }
 }
@@ -670,7 +667,10 @@ mod tests {
         assert!(matches!(dy.kind, MapKind::Im2col { channels: 32, .. }));
         // (K, X, Y, C, G): one 32-channel line of K by the tile's 128 input channels.
         assert_eq!((w.rank, w.dims), (5, [128, 2, 2, 64, 2]));
-        assert_eq!(w.strides, [2 * 128 * 4, 6 * 128 * 4, 9 * 128 * 4, 64 * 9 * 128 * 4]);
+        assert_eq!(
+            w.strides,
+            [2 * 128 * 4, 6 * 128 * 4, 9 * 128 * 4, 64 * 9 * 128 * 4]
+        );
         assert_eq!(
             w.kind,
             MapKind::Tiled {

@@ -327,63 +327,47 @@ pub fn tensor_maps(kernel: TmaKernel, a: &CkArgs) -> Option<[TensorMap; 2]> {
                 ],
                 outs: [a.Wi, a.Hi, a.Di],
             };
-            let weights = if weights_transposed {
-                transposed_weights_by_tap(elem, spatial, n, a)?
-            } else {
-                weights_by_tap(elem, spatial, a)?
-            };
+            let weights = weights_by_tap(elem, spatial, weights_transposed, n, a)?;
             Some([grad.map(elem, m)?, weights])
         }
     }
 }
 
-/// The backward-data weights as a box of input channels by as many output channels of one tap: a rank-5
-/// tiled map (C, X, Y, K, G) for 2-D problems, (C, X, Y, Z, K) for 3-D ones of one group (a
-/// sixth dimension is past the maps' rank).
-fn weights_by_tap(elem: Elem, spatial: usize, a: &CkArgs) -> Option<TensorMap> {
-    if a.ws_c != 1 || (spatial == 3 && a.G != 1) {
+/// The backward-data weights as boxes of one tap, a rank-5 tiled map: the caller's weights
+/// (input channels innermost) as (C, X, Y, K, G) for 2-D problems and (C, X, Y, Z, K) for 3-D
+/// ones of one group (a sixth dimension is past the maps' rank), a box one line of input
+/// channels by as many output channels; their transposed copy (output channels innermost) as
+/// (K, X, Y, C, G) or (K, X, Y, Z, C), a box one line of output channels by the tile's `n`
+/// input channels. Channels past the innermost count (a padded radix) are the zero fill.
+fn weights_by_tap(
+    elem: Elem,
+    spatial: usize,
+    transposed: bool,
+    n: u32,
+    a: &CkArgs,
+) -> Option<TensorMap> {
+    let ((inner, inner_stride), (rows, row_stride), box_rows) = if transposed {
+        ((a.K, a.ws_k), (a.C, a.ws_c), n)
+    } else {
+        ((a.C, a.ws_c), (a.K, a.ws_k), box_channels(elem))
+    };
+    if inner_stride != 1 || (spatial == 3 && a.G != 1) {
         return None;
     }
-    // The output channels are the box's rows.
-    let (dims, strides, rows) = if spatial == 2 {
+    let (dims, strides, row_dim) = if spatial == 2 {
         (
-            [a.C, a.X, a.Y, a.K, a.G],
-            [a.ws_x, a.ws_y, a.ws_k, a.ws_g],
+            [inner, a.X, a.Y, rows, a.G],
+            [a.ws_x, a.ws_y, row_stride, a.ws_g],
             3,
         )
     } else {
         (
-            [a.C, a.X, a.Y, a.Z, a.K],
-            [a.ws_x, a.ws_y, a.ws_z, a.ws_k],
+            [inner, a.X, a.Y, a.Z, rows],
+            [a.ws_x, a.ws_y, a.ws_z, row_stride],
             4,
         )
     };
-    tap_map(elem, a.w, dims, strides, rows, box_channels(elem))
-}
-
-/// The transposed copy of the backward-data weights (output channels innermost) as a box of one
-/// line of output channels by the tile's `n` input channels of one tap: a rank-5 tiled map (K,
-/// X, Y, C, G) for 2-D problems, (K, X, Y, Z, C) for 3-D ones of one group. Output channels
-/// past K (a padded radix) are the box's zero fill.
-fn transposed_weights_by_tap(elem: Elem, spatial: usize, n: u32, a: &CkArgs) -> Option<TensorMap> {
-    if a.ws_k != 1 || (spatial == 3 && a.G != 1) {
-        return None;
-    }
-    // The input channels are the box's rows.
-    let (dims, strides, rows) = if spatial == 2 {
-        (
-            [a.K, a.X, a.Y, a.C, a.G],
-            [a.ws_x, a.ws_y, a.ws_c, a.ws_g],
-            3,
-        )
-    } else {
-        (
-            [a.K, a.X, a.Y, a.Z, a.C],
-            [a.ws_x, a.ws_y, a.ws_z, a.ws_c],
-            4,
-        )
-    };
-    tap_map(elem, a.w, dims, strides, rows, n)
+    tap_map(elem, a.w, dims, strides, row_dim, box_rows)
 }
 
 /// A rank-5 tiled map over `dims` (innermost first, element `strides` of dimensions 1..) whose

@@ -202,6 +202,32 @@ pub fn shapes(inst: &Checked) -> Vec<Shape> {
             rpad: 1,
             ..base
         },
+        // A 1x1 filter over one group whose channels are not whole boxes: forward and backward
+        // data copy it through maps, the last K-tile's boxes ending at the zero fill; then
+        // strided (backward data: one stride phase has the tap).
+        Shape {
+            what: "1x1 of one group, channels off whole boxes",
+            g: 1,
+            k: box_ch + 3 * v,
+            c: box_ch + 2 * v,
+            filter: 1,
+            input: 9,
+            lpad: 0,
+            rpad: 0,
+            ..base
+        },
+        Shape {
+            what: "1x1 of one group, channels off whole boxes, strided",
+            g: 1,
+            k: box_ch + 3 * v,
+            c: box_ch + 2 * v,
+            filter: 1,
+            input: 9,
+            stride: 2,
+            lpad: 0,
+            rpad: 0,
+            ..base
+        },
         // Backward data runs one GEMM per stride phase on a view of the input gradient that
         // starts at an odd element when C is odd: stores must check their own addresses.
         Shape {

@@ -219,9 +219,10 @@ impl Image {
 
 /// The A and B maps of one launch (`args` with its buffer addresses), or `None` where the
 /// problem does not fit them and the kernel copies with `cp.async`: channels per group not
-/// whole boxes ([`box_channels`]: the input's for forward and backward weight, the output gradient's for
-/// backward data), operands not channels-last with adjacent groups, strides or addresses not
-/// 16-byte aligned, windows past the maps' corner range.
+/// whole boxes ([`box_channels`]: the input's for forward and backward weight, the output
+/// gradient's for backward data; one-group 1x1 forward and backward data excepted), operands
+/// not channels-last with adjacent groups, strides or addresses not 16-byte aligned, windows
+/// past the maps' corner range.
 pub fn tensor_maps(kernel: TmaKernel, a: &CkArgs) -> Option<[TensorMap; 2]> {
     let TmaKernel {
         op,
@@ -235,10 +236,20 @@ pub fn tensor_maps(kernel: TmaKernel, a: &CkArgs) -> Option<[TensorMap; 2]> {
         3
     };
     let aligned = [a.x, a.w, a.y].iter().all(|p| p.is_multiple_of(16));
+    // A GEMM-K of one tap's channels of one group (a 1x1 filter) ends at the maps' zero fill:
+    // its last K-tile's boxes read zeros past the last channel on both operands, so the
+    // channels need not be whole boxes.
+    let one_tap = a.X * a.Y * a.Z == 1 && a.G == 1;
+    let whole = |ch: i64| one_tap || ch % i64::from(box_channels(elem)) == 0;
     // The input's boxes cut GEMM-K (forward) or GEMM-N (backward weight) into whole taps;
     // backward data never reads the input, and its weight boxes zero-fill past the last
     // input channel (GEMM-N), whose columns the epilogue does not store.
-    if !aligned || op != Op::BwdData && a.C % i64::from(box_channels(elem)) != 0 {
+    let input_whole = match op {
+        Op::Fwd => whole(a.C),
+        Op::BwdWeight => a.C % i64::from(box_channels(elem)) == 0,
+        Op::BwdData => true,
+    };
+    if !aligned || !input_whole {
         return None;
     }
     let packed_groups = |stride_g: i64, ch: i64| a.G == 1 || stride_g == ch;
@@ -299,11 +310,10 @@ pub fn tensor_maps(kernel: TmaKernel, a: &CkArgs) -> Option<[TensorMap; 2]> {
         }
         Op::BwdData => {
             // Unit strides (a strided problem's stride phases have them), the output channels
-            // in whole boxes or padded to them (k_radix) where the zero fill past the last
-            // channel pads them (one group).
+            // in whole boxes, padded to them (k_radix) or of one tap, where the zero fill past
+            // the last channel pads them (one group).
             let unit = [a.sw, a.sh, a.sd].iter().all(|&s| s == 1);
-            let k_boxes =
-                a.k_radix % i64::from(box_channels(elem)) == 0 && (a.G == 1 || a.K == a.k_radix);
+            let k_boxes = whole(a.k_radix) && (a.G == 1 || a.K == a.k_radix);
             if !unit || !k_boxes || a.ys_k != 1 || !packed_groups(a.ys_g, a.K) {
                 return None;
             }
@@ -631,6 +641,37 @@ mod tests {
         assert_eq!(w.strides, [80, 160, 320, 128 * 320]);
         assert!(maps(Op::Fwd, Elem::F16, [128, 128, 64], &a).is_none());
         assert!(maps(Op::BwdWeight, Elem::F16, [128, 128, 64], &a).is_none());
+    }
+
+    #[test]
+    fn one_tap_channels_end_at_the_zero_fill() {
+        // A 1x1 filter over one group of 80 channels (C and K): its last K-tile reads
+        // channels 64..128 of both operands, zeros past channel 80.
+        let mut a = args(1);
+        (a.C, a.K, a.k_radix, a.Y, a.X, a.ph, a.pw) = (80, 80, 80, 1, 1, 0, 0);
+        (a.xs_g, a.xs_w, a.xs_h, a.xs_n) = (80, 80, 7 * 80, 63 * 80);
+        (a.ws_x, a.ws_y, a.ws_k, a.ws_g) = (80, 80, 80, 80 * 80);
+        (a.Ho, a.Wo) = (5, 4);
+        (a.ys_g, a.ys_w, a.ys_h, a.ys_n) = (80, 80, 4 * 80, 20 * 80);
+        let [x, w] = maps(Op::Fwd, Elem::F16, [128, 64, 64], &a).unwrap();
+        assert_eq!((x.dims[0], w.dims[0]), (80, 80));
+        (a.sh, a.sw, a.Hi, a.Wi) = (1, 1, 5, 4);
+        (a.xs_h, a.xs_n) = (4 * 80, 20 * 80);
+        let [dy, w] = maps(Op::BwdData, Elem::F16, [128, 64, 64], &a).unwrap();
+        assert_eq!((dy.dims[0], w.dims[3]), (80, 80));
+        // Backward weight cuts GEMM-N into whole boxes of the input's channels.
+        assert!(maps(Op::BwdWeight, Elem::F16, [128, 128, 64], &a).is_none());
+        // Groups: the fill would read the next group's channels.
+        a.G = 2;
+        (a.xs_w, a.ws_g, a.ys_w) = (160, 80 * 80, 160);
+        (a.xs_h, a.xs_n, a.ys_h, a.ys_n) = (4 * 160, 20 * 160, 4 * 160, 20 * 160);
+        assert!(maps(Op::Fwd, Elem::F16, [128, 64, 64], &a).is_none());
+        assert!(maps(Op::BwdData, Elem::F16, [128, 64, 64], &a).is_none());
+        // Two taps: a box would span them.
+        let mut a = args(1);
+        (a.C, a.X, a.xs_g, a.xs_w, a.ws_x) = (80, 2, 80, 80, 80);
+        (a.xs_h, a.xs_n, a.ws_y, a.ws_k) = (7 * 80, 63 * 80, 160, 480);
+        assert!(maps(Op::Fwd, Elem::F16, [128, 64, 64], &a).is_none());
     }
 
     #[test]

@@ -892,7 +892,8 @@ impl KernelConfig {
     }
 
     /// The radix of backward data's output-channel GEMM-K digit: K, rounded up to whole TMA
-    /// boxes where this device runs the kernel's TMA copies, the output gradient's channel
+    /// boxes where this device runs the kernel's TMA copies, the filter has more than one tap
+    /// (one tap's last K-tile ends at the zero fill as it is), the output gradient's channel
     /// dimension ends at the box's zero fill (one group) and the padding adds at most an
     /// eighth to the MMAs (K = 2376: 2.4 %; K = 36 would nearly double them). Each padded
     /// K-tile then lies in one tap, as the copies need; the `cp.async` path reads the padding
@@ -902,7 +903,13 @@ impl KernelConfig {
             .k
             .next_multiple_of(u64::from(super::tma::box_channels(self.a.elem)));
         let tma = dev.wgmma && self.wgmma.is_some_and(|l| l.tma);
-        if dims.op == Op::BwdData && tma && dims.g == 1 && 8 * (padded - dims.k) <= dims.k {
+        let taps: u64 = dims.filter.iter().product();
+        if dims.op == Op::BwdData
+            && tma
+            && taps > 1
+            && dims.g == 1
+            && 8 * (padded - dims.k) <= dims.k
+        {
             padded
         } else {
             dims.k

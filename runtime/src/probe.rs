@@ -61,6 +61,20 @@ pub fn shapes(inst: &Checked) -> Vec<Shape> {
     // boxes are half as wide).
     let tma_box = u64::from(ck_compiler::kernel::box_channels(Elem::F16));
     let box_ch = tma_box / gcd(tma_box, v) * v;
+    // A 1x1 filter over one group whose channels are not whole boxes: forward and backward data
+    // copy it through maps, the last K-tile's boxes ending at the zero fill; then strided
+    // (backward data: one stride phase has the tap).
+    let one_tap = Shape {
+        what: "1x1 of one group, channels off whole boxes",
+        g: 1,
+        k: box_ch + 3 * v,
+        c: box_ch + 2 * v,
+        filter: 1,
+        input: 9,
+        lpad: 0,
+        rpad: 0,
+        ..base
+    };
     let mut shapes = vec![
         base,
         Shape {
@@ -202,31 +216,11 @@ pub fn shapes(inst: &Checked) -> Vec<Shape> {
             rpad: 1,
             ..base
         },
-        // A 1x1 filter over one group whose channels are not whole boxes: forward and backward
-        // data copy it through maps, the last K-tile's boxes ending at the zero fill; then
-        // strided (backward data: one stride phase has the tap).
-        Shape {
-            what: "1x1 of one group, channels off whole boxes",
-            g: 1,
-            k: box_ch + 3 * v,
-            c: box_ch + 2 * v,
-            filter: 1,
-            input: 9,
-            lpad: 0,
-            rpad: 0,
-            ..base
-        },
+        one_tap,
         Shape {
             what: "1x1 of one group, channels off whole boxes, strided",
-            g: 1,
-            k: box_ch + 3 * v,
-            c: box_ch + 2 * v,
-            filter: 1,
-            input: 9,
             stride: 2,
-            lpad: 0,
-            rpad: 0,
-            ..base
+            ..one_tap
         },
         // Backward data runs one GEMM per stride phase on a view of the input gradient that
         // starts at an odd element when C is odd: stores must check their own addresses.

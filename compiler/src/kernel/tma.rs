@@ -240,13 +240,14 @@ pub fn tensor_maps(kernel: TmaKernel, a: &CkArgs) -> Option<[TensorMap; 2]> {
     // its last K-tile's boxes read zeros past the last channel on both operands, so the
     // channels need not be whole boxes.
     let one_tap = a.X * a.Y * a.Z == 1 && a.G == 1;
-    let whole = |ch: i64| one_tap || ch % i64::from(box_channels(elem)) == 0;
+    let boxes = |ch: i64| ch % i64::from(box_channels(elem)) == 0;
+    let whole = |ch: i64| one_tap || boxes(ch);
     // The input's boxes cut GEMM-K (forward) or GEMM-N (backward weight) into whole taps;
     // backward data never reads the input, and its weight boxes zero-fill past the last
     // input channel (GEMM-N), whose columns the epilogue does not store.
     let input_whole = match op {
         Op::Fwd => whole(a.C),
-        Op::BwdWeight => a.C % i64::from(box_channels(elem)) == 0,
+        Op::BwdWeight => boxes(a.C),
         Op::BwdData => true,
     };
     if !aligned || !input_whole {

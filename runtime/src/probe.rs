@@ -326,7 +326,7 @@ pub fn shapes(inst: &Checked) -> Vec<Shape> {
             },
             // Input channels in whole boxes at stride 2: each stride phase (odd input and
             // one-sided pad: phases of one and two taps a side) copies through maps, the
-            // output channels padded to whole boxes (4.5 boxes: within an eighth).
+            // output channels padded to whole boxes (4.5 boxes: a ninth more MMAs).
             Shape {
                 what: "64-channel boxes, stride phases",
                 g: 1,
@@ -335,6 +335,24 @@ pub fn shapes(inst: &Checked) -> Vec<Shape> {
                 input: 9,
                 stride: 2,
                 rpad: 0,
+                ..base
+            },
+            // Output channels padded to whole boxes by a third, and by as many again as they
+            // are (where the plan keeps them as they are): half a box after each tap's.
+            Shape {
+                what: "output channels padded to whole boxes",
+                g: 1,
+                k: box_ch + box_ch / 2,
+                c: box_ch,
+                input: 9,
+                ..base
+            },
+            Shape {
+                what: "output channels padded to twice their count",
+                g: 1,
+                k: box_ch / 2,
+                c: box_ch,
+                input: 9,
                 ..base
             },
             // Output channels in whole boxes, input channels (GEMM-N) not: the weight boxes

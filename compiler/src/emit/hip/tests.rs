@@ -1865,13 +1865,16 @@ fn backward_data_pads_output_channels_to_whole_tma_boxes() {
         ..dims(Op::BwdData)
     };
     assert_eq!(radix(&one, &SM90A), (320, 320 * 9, 45));
+    // Up to three fifths more MMAs: K = 40 to 64.
+    let k40 = ConvDims { k: 40, ..one };
+    assert_eq!(radix(&k40, &SM90A), (64, 64 * 9, 9));
     // Elsewhere, with groups whose channels the box's zero fill cannot pad, or where padding
-    // adds more than an eighth (K = 136 to 192): K itself.
+    // adds more (K = 36 to 64): K itself.
     assert_eq!(radix(&one, &NV), (296, 296 * 9, 42));
     let groups = ConvDims { g: 2, ..one };
     assert_eq!(radix(&groups, &SM90A), (296, 296 * 9, 42));
-    let k136 = ConvDims { k: 136, ..one };
-    assert_eq!(radix(&k136, &SM90A), (136, 136 * 9, 20));
+    let k36 = ConvDims { k: 36, ..one };
+    assert_eq!(radix(&k36, &SM90A), (36, 36 * 9, 6));
 }
 
 #[test]

@@ -894,10 +894,12 @@ impl KernelConfig {
     /// The radix of backward data's output-channel GEMM-K digit: K, rounded up to whole TMA
     /// boxes where this device runs the kernel's TMA copies, the filter has more than one tap
     /// (one tap's last K-tile ends at the zero fill as it is), the output gradient's channel
-    /// dimension ends at the box's zero fill (one group) and the padding adds at most an
-    /// eighth to the MMAs (K = 2376: 2.4 %; K = 36 would nearly double them). Each padded
-    /// K-tile then lies in one tap, as the copies need; the `cp.async` path reads the padding
-    /// as zeros.
+    /// dimension ends at the box's zero fill (one group) and the padding adds at most three
+    /// fifths to the MMAs (K = 2376: 2.4 %; K = 96: a third; K = 40: three fifths). Up to
+    /// there the copies' hardware addresses win back more than the padding's MMAs cost
+    /// against the same tile's `cp.async` copies; at 1.8 and 2 times the MMAs (K = 36, 32)
+    /// they only break even (`docs/performance.md`). Each padded K-tile then lies in one tap,
+    /// as the copies need; the `cp.async` path reads the padding as zeros.
     fn k_radix(&self, dims: &ConvDims, dev: &DeviceInfo) -> u64 {
         let padded = dims
             .k
@@ -908,7 +910,7 @@ impl KernelConfig {
             && tma
             && taps > 1
             && dims.g == 1
-            && 8 * (padded - dims.k) <= dims.k
+            && 5 * padded <= 8 * dims.k
         {
             padded
         } else {

@@ -41,6 +41,21 @@ family nv_tf32_fwd_bwd_data_2d : tf32_tile {
     }
 }
 
+/// Forward and backward data in tf32 with a narrow GEMM N: groups of 16 or 32 channels
+/// (ResNeXt, RegNet), backward data into 16 to 40 input channels, where the 64-column tiles
+/// above spend most of their columns and B loads on padding.
+family nv_tf32_fwd_bwd_data_narrow_2d : tf32_tile {
+    dims = 2;
+    layout = nhwgc;
+    over op = [fwd, bwd_data];
+    rows (tile, warps, warp_tile) {
+        /// 4 warps of 64x16: N of 16.
+        t256x16x32 = ([256, 16, 32], [4, 1, 1], [64, 16, 8]);
+        /// 4 warps of 64x16: N of 32.
+        t128x32x32 = ([128, 32, 32], [2, 2, 1], [64, 16, 8]);
+    }
+}
+
 /// Forward's wide tf32 tiles: 128 accumulators a thread, which the warpgroup layout holds where
 /// the operands copy through tensor maps.
 family nv_tf32_fwd_2d : tf32_tile {

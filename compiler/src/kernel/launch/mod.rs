@@ -906,12 +906,7 @@ impl KernelConfig {
             .next_multiple_of(u64::from(super::tma::box_channels(self.a.elem)));
         let tma = dev.wgmma && self.wgmma.is_some_and(|l| l.tma);
         let taps: u64 = dims.filter.iter().product();
-        if dims.op == Op::BwdData
-            && tma
-            && taps > 1
-            && dims.g == 1
-            && 5 * padded <= 8 * dims.k
-        {
+        if dims.op == Op::BwdData && tma && taps > 1 && dims.g == 1 && 5 * padded <= 8 * dims.k {
             padded
         } else {
             dims.k

@@ -337,10 +337,11 @@ pub fn shapes(inst: &Checked) -> Vec<Shape> {
                 rpad: 0,
                 ..base
             },
-            // Output channels padded to whole boxes by a third, and by as many again as they
-            // are (where the plan keeps them as they are): half a box after each tap's.
+            // Output channels padded to whole boxes by a third (half a box of zeros after each
+            // tap's), and half a box, which padding would double: the plan keeps it as it is
+            // and the TMA kernels copy with `cp.async`.
             Shape {
-                what: "output channels padded to whole boxes",
+                what: "output channels padded by a third",
                 g: 1,
                 k: box_ch + box_ch / 2,
                 c: box_ch,
@@ -348,7 +349,7 @@ pub fn shapes(inst: &Checked) -> Vec<Shape> {
                 ..base
             },
             Shape {
-                what: "output channels padded to twice their count",
+                what: "output channels padded: half a box, left as is",
                 g: 1,
                 k: box_ch / 2,
                 c: box_ch,

@@ -41,6 +41,21 @@ family nv_tf32_fwd_bwd_data_2d : tf32_tile {
     }
 }
 
+/// Forward and backward data in tf32 with a narrow GEMM N: groups of 16 or 32 channels
+/// (ResNeXt, RegNet), backward data into 16 to 40 input channels, where the 64-column tiles
+/// above spend most of their columns and B loads on padding.
+family nv_tf32_fwd_bwd_data_narrow_2d : tf32_tile {
+    dims = 2;
+    layout = nhwgc;
+    over op = [fwd, bwd_data];
+    rows (tile, warps, warp_tile) {
+        /// 4 warps of 64x16: N of 16.
+        t256x16x32 = ([256, 16, 32], [4, 1, 1], [64, 16, 8]);
+        /// 4 warps of 64x16: N of 32.
+        t128x32x32 = ([128, 32, 32], [2, 2, 1], [64, 16, 8]);
+    }
+}
+
 /// Forward's wide tf32 tiles: 128 accumulators a thread, which the warpgroup layout holds where
 /// the operands copy through tensor maps.
 family nv_tf32_fwd_2d : tf32_tile {
@@ -256,6 +271,21 @@ family nv_fp32_fwd_bwd_data_merged_2d : fp32_tile {
     }
 }
 
+/// 1-D depthwise forward and backward data in fp32 (the Conformer's 31-tap convolution): the
+/// 2-D family's kernels over NWGC.
+family nv_fp32_fwd_bwd_data_merged_1d : fp32_tile {
+    dims = 1;
+    layout = nwgc;
+    over op = [fwd, bwd_data];
+    vector = [1, 1, 1];
+    merge_groups = 8;
+    split_k = 1;
+    rows (tile, warps, warp_tile) {
+        /// Four warps of 16x16 for the problems the small-channel path does not take.
+        t64x16x16 = ([64, 16, 16], [4, 1, 1], [16, 16, 1]);
+    }
+}
+
 /// Depthwise and narrow grouped backward weight in fp32 (1 to 8 channels per group, 3x3
 /// filters; 1 or 2 with any filter whose weights a thread holds): merged groups run the
 /// kernel's small-channel path on the SIMT lanes (exact fp32 products), a thread per 8 / C
@@ -267,6 +297,21 @@ family nv_fp32_bwd_weight_merged_2d : fp32_tile {
     vector = [1, 1, 1];
     merge_groups = 8;
     // The small-channel entry sums a weight's pixels in one pass.
+    split_k = 1;
+    rows (tile, warps, warp_tile) {
+        /// Four warps of 16x16 for the problems the small-channel path does not take.
+        t16x64x16 = ([16, 64, 16], [1, 4, 1], [16, 16, 1]);
+    }
+}
+
+/// 1-D depthwise backward weight in fp32 (the Conformer's 31-tap convolution): the 2-D
+/// family's kernel over NWGC.
+family nv_fp32_bwd_weight_merged_1d : fp32_tile {
+    dims = 1;
+    layout = nwgc;
+    op = bwd_weight;
+    vector = [1, 1, 1];
+    merge_groups = 8;
     split_k = 1;
     rows (tile, warps, warp_tile) {
         /// Four warps of 16x16 for the problems the small-channel path does not take.

@@ -308,14 +308,52 @@ pub fn shapes(inst: &Checked) -> Vec<Shape> {
     // Forward and backward data reduce over the source channels and taps: few pixels and many
     // source channels make one output tile with the long GEMM-K that split-K divides.
     let deep = 32 * v;
+    // Channel counts off whole boxes: a half (16-bit: 32), one and a half (grouped), three
+    // quarters (fp32 boxes: one and a half of their 32-channel lines), and one and an eighth.
+    let [half, three_halves, three_quarters, nine_eighths] = [
+        box_ch / 2,
+        3 * box_ch / 2,
+        3 * box_ch / 4,
+        box_ch + box_ch / 8,
+    ]
+    .map(|c| c.next_multiple_of(v));
     match inst.op {
-        Op::Fwd => shapes.push(Shape {
-            what: "deep channels",
-            n: 1,
-            c: deep,
-            input: 4,
-            ..base
-        }),
+        Op::Fwd => shapes.extend([
+            Shape {
+                what: "deep channels",
+                n: 1,
+                c: deep,
+                input: 4,
+                ..base
+            },
+            // Input channels in half-line TMA boxes (64 bytes): a K-tile of two taps' halves,
+            // the last box past the filter; then groups of one and a half lines, and three
+            // quarters of a 16-bit line (half lines of fp32).
+            Shape {
+                what: "input channels in half boxes",
+                g: 1,
+                k: box_ch,
+                c: half,
+                input: 9,
+                ..base
+            },
+            Shape {
+                what: "input channels in half boxes, grouped",
+                g: 2,
+                k: box_ch,
+                c: three_halves,
+                input: 9,
+                ..base
+            },
+            Shape {
+                what: "input channels in three quarter boxes",
+                g: 1,
+                k: box_ch,
+                c: three_quarters,
+                input: 9,
+                ..base
+            },
+        ]),
         Op::BwdData => shapes.extend([
             Shape {
                 what: "deep channels",
@@ -326,7 +364,7 @@ pub fn shapes(inst: &Checked) -> Vec<Shape> {
             },
             // Input channels in whole boxes at stride 2: each stride phase (odd input and
             // one-sided pad: phases of one and two taps a side) copies through maps, the
-            // output channels padded to whole boxes (4.5 boxes: a ninth more MMAs).
+            // output channels 4.5 boxes (16-bit: padded to 5; fp32: nine lines).
             Shape {
                 what: "64-channel boxes, stride phases",
                 g: 1,
@@ -337,21 +375,46 @@ pub fn shapes(inst: &Checked) -> Vec<Shape> {
                 rpad: 0,
                 ..base
             },
-            // Output channels padded to whole boxes by a third (half a box of zeros after each
-            // tap's), and half a box, which padding would double: the plan keeps it as it is
-            // and the TMA kernels copy with `cp.async`.
+            // Output channels off whole line boxes: three half-line boxes a tap (16-bit; whole
+            // lines of fp32), K-tiles across taps and the last box past the filter; half a
+            // line (one half box a tap), also over groups; three quarters (16-bit: padded to
+            // a line; fp32: three half lines); one and an eighth (padded to half lines).
             Shape {
-                what: "output channels padded by a third",
+                what: "output channels in half boxes",
                 g: 1,
-                k: box_ch + box_ch / 2,
+                k: three_halves,
                 c: box_ch,
                 input: 9,
                 ..base
             },
             Shape {
-                what: "output channels padded: half a box, left as is",
+                what: "output channels: half a box",
                 g: 1,
-                k: box_ch / 2,
+                k: half,
+                c: box_ch,
+                input: 9,
+                ..base
+            },
+            Shape {
+                what: "output channels: half a box, grouped",
+                g: 2,
+                k: half,
+                c: box_ch,
+                input: 9,
+                ..base
+            },
+            Shape {
+                what: "output channels padded to a box",
+                g: 1,
+                k: three_quarters,
+                c: box_ch,
+                input: 9,
+                ..base
+            },
+            Shape {
+                what: "output channels padded to half boxes",
+                g: 1,
+                k: nine_eighths,
                 c: box_ch,
                 input: 9,
                 ..base

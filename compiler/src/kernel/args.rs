@@ -88,6 +88,10 @@ ck_args! {
     /// operands are copied by the tensor-memory accelerator through the maps after the fields
     /// (sm_90a; see `tma.rs`); 0: by every thread with `cp.async`.
     tma: i64 => "ck_i64",
+    /// Channels of the K-major boxes of the TMA copies: a 128-byte line (`BOX_CH`), or half of
+    /// one (forward and backward data whose tap channels are whole half lines, not whole lines:
+    /// 64-byte-swizzled stages). The M/N-major boxes are always a line.
+    tma_box: i64 => "ck_i64",
     /// Small-channel entry: channels per group (1, 2, 4 or 8), destination pixels per block
     /// (the depthwise rows entries: output columns of a row segment, 0 for whole rows), and
     /// 8-channel vectors per block (tensor-core backward weight, forward and backward data).

@@ -95,8 +95,8 @@ pub enum MapKind {
     },
 }
 
-/// One tensor map, as `cuTensorMapEncodeTiled` / `cuTensorMapEncodeIm2col` take it: 128-byte
-/// swizzle, zero fill out of bounds.
+/// One tensor map, as `cuTensorMapEncodeTiled` / `cuTensorMapEncodeIm2col` take it: swizzled
+/// by its box's inner extent ([`TensorMap::swizzle_bytes`]), zero fill out of bounds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct TensorMap {
     pub elem: Elem,
@@ -110,6 +110,18 @@ pub struct TensorMap {
     /// Traversal strides (the convolution strides of an im2col map's spatial dimensions).
     pub element_strides: [u32; 5],
     pub kind: MapKind,
+}
+
+impl TensorMap {
+    /// Bytes of the swizzle span: the box's inner extent, a 128-byte line or half of one, so
+    /// that each box row is one span of the stage layout the kernel's descriptors read.
+    pub fn swizzle_bytes(&self) -> u32 {
+        let inner = match self.kind {
+            MapKind::Tiled { box_dims } => box_dims[0],
+            MapKind::Im2col { channels, .. } => channels,
+        };
+        inner * self.elem.bytes()
+    }
 }
 
 /// The kernel's `tma` argument for a launch with `maps`: the problem's spatial dimensions (2
@@ -169,7 +181,8 @@ impl Image {
         }
     }
 
-    fn map(&self, elem: Elem, pixels: u32) -> Option<TensorMap> {
+    /// The map of boxes of `channels` channels (a line or half of one) by `pixels` pixels.
+    fn map(&self, elem: Elem, channels: u32, pixels: u32) -> Option<TensorMap> {
         let sp = self.spatial;
         let corner = if sp == 2 { CORNER_4D } else { CORNER_5D };
         let mut dims = [1u64; 5];
@@ -210,7 +223,7 @@ impl Image {
             kind: MapKind::Im2col {
                 lower,
                 upper,
-                channels: box_channels(elem),
+                channels,
                 pixels,
             },
         })
@@ -236,12 +249,17 @@ pub fn tensor_maps(kernel: TmaKernel, a: &CkArgs) -> Option<[TensorMap; 2]> {
         3
     };
     let aligned = [a.x, a.w, a.y].iter().all(|p| p.is_multiple_of(16));
+    // The K-major boxes: a line of channels or half of one (the plan's `tma_box`).
+    let line = box_channels(elem);
+    let kb = [line, line / 2]
+        .into_iter()
+        .find(|&b| i64::from(b) == a.tma_box)?;
     // A GEMM-K of one tap's channels of one group (a 1x1 filter) ends at the maps' zero fill:
     // its last K-tile's boxes read zeros past the last channel on both operands, so the
     // channels need not be whole boxes.
     let one_tap = a.X * a.Y * a.Z == 1 && a.G == 1;
-    let boxes = |ch: i64| ch % i64::from(box_channels(elem)) == 0;
-    let whole = |ch: i64| one_tap || boxes(ch);
+    let boxes = |ch: i64| ch % i64::from(line) == 0;
+    let whole = |ch: i64| one_tap || ch % i64::from(kb) == 0;
     // The input's boxes cut GEMM-K (forward) or GEMM-N (backward weight) into whole taps;
     // backward data never reads the input, and its weight boxes zero-fill past the last
     // input channel (GEMM-N), whose columns the epilogue does not store.
@@ -290,10 +308,10 @@ pub fn tensor_maps(kernel: TmaKernel, a: &CkArgs) -> Option<[TensorMap; 2]> {
                 strides: [byte_stride(elem, a.ws_k)?, 0, 0, 0],
                 element_strides: [1; 5],
                 kind: MapKind::Tiled {
-                    box_dims: [box_channels(elem), n, 1, 1, 1],
+                    box_dims: [kb, n, 1, 1, 1],
                 },
             };
-            Some([input.map(elem, m)?, weights])
+            Some([input.map(elem, kb, m)?, weights])
         }
         Op::BwdWeight => {
             // The output gradient, pixel by pixel.
@@ -307,7 +325,7 @@ pub fn tensor_maps(kernel: TmaKernel, a: &CkArgs) -> Option<[TensorMap; 2]> {
                 [a.Wo, a.Ho, a.Do, a.N],
                 [a.ys_w, a.ys_h, a.ys_d, a.ys_n],
             );
-            Some([grad.map(elem, k)?, input.map(elem, k)?])
+            Some([grad.map(elem, line, k)?, input.map(elem, line, k)?])
         }
         Op::BwdData => {
             // Unit strides (a strided problem's stride phases have them), the output channels
@@ -338,8 +356,8 @@ pub fn tensor_maps(kernel: TmaKernel, a: &CkArgs) -> Option<[TensorMap; 2]> {
                 ],
                 outs: [a.Wi, a.Hi, a.Di],
             };
-            let weights = weights_by_tap(elem, spatial, weights_transposed, n, a)?;
-            Some([grad.map(elem, m)?, weights])
+            let weights = weights_by_tap(elem, spatial, weights_transposed, [kb, n], a)?;
+            Some([grad.map(elem, kb, m)?, weights])
         }
     }
 }
@@ -347,20 +365,20 @@ pub fn tensor_maps(kernel: TmaKernel, a: &CkArgs) -> Option<[TensorMap; 2]> {
 /// The backward-data weights as boxes of one tap, a rank-5 tiled map: the caller's weights
 /// (input channels innermost) as (C, X, Y, K, G) for 2-D problems and (C, X, Y, Z, K) for 3-D
 /// ones of one group (a sixth dimension is past the maps' rank), a box one line of input
-/// channels by as many output channels; their transposed copy (output channels innermost) as
-/// (K, X, Y, C, G) or (K, X, Y, Z, C), a box one line of output channels by the tile's `n`
-/// input channels. Channels past the innermost count (a padded radix) are the zero fill.
+/// channels by `kb` output channels (the K box); their transposed copy (output channels
+/// innermost) as (K, X, Y, C, G) or (K, X, Y, Z, C), a box `kb` output channels by the tile's
+/// `n` input channels. Channels past the innermost count (a padded radix) are the zero fill.
 fn weights_by_tap(
     elem: Elem,
     spatial: usize,
     transposed: bool,
-    n: u32,
+    [kb, n]: [u32; 2],
     a: &CkArgs,
 ) -> Option<TensorMap> {
-    let ((inner, inner_stride), (rows, row_stride), box_rows) = if transposed {
-        ((a.K, a.ws_k), (a.C, a.ws_c), n)
+    let ((inner, inner_stride), (rows, row_stride), [box_inner, box_rows]) = if transposed {
+        ((a.K, a.ws_k), (a.C, a.ws_c), [kb, n])
     } else {
-        ((a.C, a.ws_c), (a.K, a.ws_k), box_channels(elem))
+        ((a.C, a.ws_c), (a.K, a.ws_k), [box_channels(elem), kb])
     };
     if inner_stride != 1 || (spatial == 3 && a.G != 1) {
         return None;
@@ -378,24 +396,24 @@ fn weights_by_tap(
             4,
         )
     };
-    tap_map(elem, a.w, dims, strides, row_dim, box_rows)
+    tap_map(elem, a.w, dims, strides, row_dim, [box_inner, box_rows])
 }
 
 /// A rank-5 tiled map over `dims` (innermost first, element `strides` of dimensions 1..) whose
-/// box is one line of dimension 0 by `rows` of dimension `row_dim`.
+/// box is `inner` elements of dimension 0 by `rows` of dimension `row_dim`.
 fn tap_map(
     elem: Elem,
     address: u64,
     dims: [i64; 5],
     strides: [i64; 4],
     row_dim: usize,
-    rows: u32,
+    [inner, rows]: [u32; 2],
 ) -> Option<TensorMap> {
     if rows > MAX_BOX {
         return None;
     }
     let mut box_dims = [1; 5];
-    box_dims[0] = box_channels(elem);
+    box_dims[0] = inner;
     box_dims[row_dim] = rows;
     let mut map = TensorMap {
         elem,
@@ -489,6 +507,7 @@ mod tests {
             ys_h: wo * g * k,
             ys_n: ho * wo * g * k,
             k_radix: k,
+            tma_box: 64,
             ..CkArgs::default()
         }
     }
@@ -542,7 +561,11 @@ mod tests {
     #[test]
     fn fp32_maps_take_32_channel_boxes_and_4_byte_strides() {
         // tf32 forward: 64 channels are two boxes of one 128-byte line each.
-        let [x, w] = maps(Op::Fwd, Elem::F32, [128, 64, 32], &args(2)).unwrap();
+        let f32_args = |mut a: CkArgs| {
+            a.tma_box = 32;
+            a
+        };
+        let [x, w] = maps(Op::Fwd, Elem::F32, [128, 64, 32], &f32_args(args(2))).unwrap();
         assert_eq!(x.strides, [512, 7 * 512, 63 * 512, 0]);
         let MapKind::Im2col { channels, .. } = x.kind else {
             panic!("{x:?}")
@@ -555,13 +578,27 @@ mod tests {
                 box_dims: [32, 64, 1, 1, 1]
             }
         );
-        // 32 input channels are one fp32 box but half a 16-bit one.
+        // 32 input channels are one fp32 box but half a 16-bit one: 16-bit maps take them in
+        // half-line boxes (64 bytes, 64-byte swizzle) where the plan asks for those.
         let mut a = args(1);
         a.C = 32;
         (a.xs_g, a.xs_w, a.xs_h, a.xs_n) = (32, 32, 7 * 32, 63 * 32);
         (a.ws_x, a.ws_y, a.ws_k, a.ws_g) = (32, 3 * 32, 9 * 32, 128 * 9 * 32);
         assert!(maps(Op::Fwd, Elem::F16, [128, 64, 64], &a).is_none());
-        assert!(maps(Op::Fwd, Elem::F32, [128, 64, 32], &a).is_some());
+        assert!(maps(Op::Fwd, Elem::F32, [128, 64, 32], &f32_args(a)).is_some());
+        a.tma_box = 32;
+        let [x, w] = maps(Op::Fwd, Elem::F16, [128, 64, 64], &a).unwrap();
+        assert!(matches!(x.kind, MapKind::Im2col { channels: 32, .. }));
+        assert_eq!(
+            w.kind,
+            MapKind::Tiled {
+                box_dims: [32, 64, 1, 1, 1]
+            }
+        );
+        assert_eq!((x.swizzle_bytes(), w.swizzle_bytes()), (64, 64));
+        // Boxes of neither a line nor half of one have no stage layout.
+        a.tma_box = 16;
+        assert!(maps(Op::Fwd, Elem::F16, [128, 64, 64], &a).is_none());
         // The fp32 tiles that copy through maps: forward, both operands K-major, 32 deep.
         let f32_k = OperandCfg {
             elem: Elem::F32,
@@ -632,6 +669,19 @@ mod tests {
         assert!(maps(Op::BwdData, Elem::F16, [128, 128, 64], &a).is_none());
         a.G = 1;
         assert!(maps(Op::BwdData, Elem::F16, [128, 128, 64], &a).is_some());
+        // 96 output channels are three whole half-line boxes: groups need no padding; the
+        // weight boxes are a line of input channels by 32 output channels.
+        let mut a = phase();
+        (a.K, a.ys_g, a.k_radix, a.tma_box) = (96, 96, 96, 32);
+        let [dy, w] = maps(Op::BwdData, Elem::F16, [128, 128, 64], &a).unwrap();
+        assert!(matches!(dy.kind, MapKind::Im2col { channels: 32, .. }));
+        assert_eq!(
+            w.kind,
+            MapKind::Tiled {
+                box_dims: [64, 1, 1, 32, 1]
+            }
+        );
+        assert_eq!((dy.swizzle_bytes(), w.swizzle_bytes()), (64, 128));
         // Input channels (GEMM-N) off whole boxes: the weight boxes zero-fill past channel 40
         // of each group; forward and backward weight cut their input into whole boxes.
         let mut a = phase();
@@ -680,6 +730,7 @@ mod tests {
         // The phase over the weights' transposed copy [G][C][Y][X][K] (fp32): K innermost, the
         // phase's tap strides doubled.
         let mut a = phase();
+        a.tma_box = 32;
         let (k, c) = (a.K, a.C);
         (a.ws_k, a.ws_x, a.ws_y) = (1, 2 * k, 2 * 3 * k);
         (a.ws_c, a.ws_g) = (9 * k, c * 9 * k);
@@ -704,7 +755,8 @@ mod tests {
             }
         );
         // The caller's weights (C innermost) are not K-major.
-        let caller = phase();
+        let mut caller = phase();
+        caller.tma_box = 32;
         assert!(tensor_maps(kernel, &caller).is_none());
         // Tiles wider than a box's 256 rows.
         let wide = TmaKernel {

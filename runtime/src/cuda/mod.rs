@@ -51,6 +51,8 @@ pub enum CudaError {
     EmptyGraph,
     #[error("the device reference reads fp16, bf16 and fp32 tensors, not {0}")]
     ReferenceType(ck_compiler::model::DataType),
+    #[error("a tensor map's box rows are {0} bytes: the kernels' stages take 128 or 64")]
+    TensorMap(u32),
 }
 
 /// A kernel compiled and loaded on the device.

@@ -17,7 +17,14 @@ fn encode(map: &TensorMap) -> Result<[u8; TMA_MAP_BYTES], CudaError> {
         Elem::I8 | Elem::F8 | Elem::Bf8 => Ty::CU_TENSOR_MAP_DATA_TYPE_UINT8,
     };
     let interleave = sys::CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE;
-    let swizzle = sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B;
+    use sys::CUtensorMapSwizzle as Swizzle;
+    // The compiler plans boxes of a 128-byte line or half of one; anything else has no
+    // stage layout in the kernels.
+    let swizzle = match map.swizzle_bytes() {
+        128 => Swizzle::CU_TENSOR_MAP_SWIZZLE_128B,
+        64 => Swizzle::CU_TENSOR_MAP_SWIZZLE_64B,
+        bytes => return Err(CudaError::TensorMap(bytes)),
+    };
     let l2 = sys::CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
     // Out-of-bounds elements (padding, rows past the tensor) read as zero.
     let fill = sys::CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE;

@@ -200,21 +200,26 @@ constexpr int A_STAGE = LDS_A_SIZE, B_STAGE = LDS_B_SIZE;
 
 #if defined(CK_WGMMA)
 // Shared-memory matrix descriptor (PTX ISA, "Matrix Descriptor Format"): start address,
-// leading and stride byte offsets (all >> 4), swizzle mode 1 = 128 bytes in bits 62-63.
-CK_DEV unsigned long long ck_wg_desc(const void* p, unsigned lbo, unsigned sbo) {
+// leading and stride byte offsets (all >> 4), swizzle mode in bits 62-63 (1: 128 bytes, 2: 64).
+CK_DEV unsigned long long ck_wg_desc(const void* p, unsigned lbo, unsigned sbo, unsigned long long mode) {
     const unsigned a = (unsigned)__cvta_generic_to_shared(p);
     return (unsigned long long)((a & 0x3FFFFu) >> 4) | ((unsigned long long)(lbo >> 4) << 16) |
-           ((unsigned long long)(sbo >> 4) << 32) | (1ull << 62);
+           ((unsigned long long)(sbo >> 4) << 32) | (mode << 62);
 }
 
 // Descriptor of the 64-row (A) or WG_NW-row (B) slice from `row` at K step k0 of a stage in the
-// ck_swz_idx layout. K-major: the stride between 8-row groups is 1 KB and the K step moves
-// within a 128-byte row (the hardware swizzles the final address). M/N-major: 64-row atoms lie
-// KPB lines apart (leading offset), 8-line K groups 1 KB apart (stride offset).
-template <int ROWS, bool MN_MAJOR, typename T> CK_DEV unsigned long long ck_wg_operand(const T* s, int row, int k0) {
+// ck_swz_idx layout. K-major: the stage is [KPB / line][rows][line] for lines of 128 bytes, or
+// of 64 where the TMA copies took half-line boxes (HALF, 64-byte swizzle); 8-row groups lie 8
+// lines apart and the K step moves within a line (the hardware swizzles the final address).
+// M/N-major: 64-row atoms lie KPB lines apart (leading offset), 8-line K groups 1 KB apart
+// (stride offset).
+template <int ROWS, bool MN_MAJOR, bool HALF, typename T>
+CK_DEV unsigned long long ck_wg_operand(const T* s, int row, int k0) {
     const unsigned char* p = reinterpret_cast<const unsigned char*>(s);
-    if (MN_MAJOR) return ck_wg_desc(p + (row / 64) * (KPB * 128) + k0 * 128, KPB * 128, 1024);
-    return ck_wg_desc(p + (k0 / 64) * (ROWS * 128) + row * 128 + (k0 % 64) * 2, 16, 1024);
+    if (MN_MAJOR) return ck_wg_desc(p + (row / 64) * (KPB * 128) + k0 * 128, KPB * 128, 1024, 1);
+    constexpr int LINE = HALF ? 64 : 128, E = LINE / (int)sizeof(T);
+    return ck_wg_desc(p + (k0 / E) * (ROWS * LINE) + row * LINE + (k0 % E) * (int)sizeof(T), 16, 8 * LINE,
+                      HALF ? 2 : 1);
 }
 
 CK_DEV void ck_wg_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
@@ -235,18 +240,18 @@ CK_DEV void ck_acc_pin(ck_acc& acc) {
 }
 
 // Issues (does not wait for) the warpgroup MMAs of one K-tile and commits them as one group.
-CK_DEV void ck_wg_issue(ck_acc& acc, const AT* As, const BT* Bs, const ck_block& b) {
+template <bool HALF = false> CK_DEV void ck_wg_issue(ck_acc& acc, const AT* As, const BT* Bs, const ck_block& b) {
     const int wg = (b.tid - MATH_BEGIN) / 128;
     const int ar = (wg / WG_N) * 64 * WG_FM, bc = (wg % WG_N) * WG_NW;
     ck_acc_pin(acc);
     ck_wg_fence();
 #pragma unroll
     for (int k = 0; k < KPB; k += 16) {
-        const unsigned long long db = ck_wg_operand<NPB, B_ALONG_N>(Bs, bc, k);
+        const unsigned long long db = ck_wg_operand<NPB, B_ALONG_N, HALF>(Bs, bc, k);
 #pragma unroll
         for (int f = 0; f < WG_FM; ++f)
-            ck_wgmma(*reinterpret_cast<float(*)[2][AC]>(&acc.v[2 * f]), ck_wg_operand<MPB, A_ALONG_M>(As, ar + 64 * f, k),
-                     db);
+            ck_wgmma(*reinterpret_cast<float(*)[2][AC]>(&acc.v[2 * f]),
+                     ck_wg_operand<MPB, A_ALONG_M, HALF>(As, ar + 64 * f, k), db);
     }
     ck_wg_commit();
 }

@@ -133,7 +133,7 @@ CK_DEV void ck_tma_persistent(const CkArgs& a, const ck_block& block) {
             // first K-tiles land during this one's epilogue. One call site keeps the loop short.
             if (b.tid == 0) ck_ps_copy(a, b, cp, q + PS_STAGES - 2, total, full, empty);
             ck_bar_wait(&full[rs], parity);
-            ck_wg_issue(acc, b.As + rs * A_STAGE, b.Bs + rs * B_STAGE, b);
+            ck_tma_wg_issue(a, acc, b.As + rs * A_STAGE, b.Bs + rs * B_STAGE, b);
             ck_wg_wait<1>();
             if (kt > 0 && b.lane == 0) ck_bar_arrive(&empty[rs == 0 ? PS_STAGES - 1 : rs - 1]);
             if (++rs == PS_STAGES) {

@@ -191,8 +191,11 @@ CK_DEV void ck_store_staged(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64
     }
     __syncthreads();
     OT* out = ck_out(a);
+    // Runs a tile row holds: at least one, so that a tile narrower than a run (one-byte
+    // outputs' 16, over 8 columns), which never stages, does not divide by zero.
+    constexpr int ROW_RUNS = NPB / RUN > 0 ? NPB / RUN : 1;
     for (int q = b.tid; q < MPB * NPB / RUN; q += BLOCK) {
-        const int r = q / (NPB / RUN), c = (q % (NPB / RUN)) * RUN;
+        const int r = q / ROW_RUNS, c = (q % ROW_RUNS) * RUN;
         const ck_i64 m = m0 + r, n = n0 + c;
         if (m >= a.M || n >= a.Ng) continue;
         *reinterpret_cast<ck_vec<OT, RUN>*>(out + ck_c_row(a, g, m) + n) =

@@ -37,7 +37,7 @@ pub(super) const BODY: [&str; 5] = [
 /// `wgmma` layout takes the second. Kept as edits rather than element-size constants in the
 /// body so that the 16-bit kernels keep the texts the compile ledger lists
 /// (`scripts/compile-ledger.txt`); each first form occurs once in the body (tested).
-pub(super) const TF32_WGMMA_LINES: [(&str, &str); 4] = [
+pub(super) const TF32_WGMMA_LINES: [(&str, &str); 3] = [
     (
         ": (k / 64) * (ROWS * 128) + r * 128 + (k % 64) * 2;",
         ": (k / 32) * (ROWS * 128) + r * 128 + (k % 32) * 4;",
@@ -47,23 +47,10 @@ pub(super) const TF32_WGMMA_LINES: [(&str, &str); 4] = [
         "return (byte ^ (((byte >> 7) & 7) << 4)) / 4;",
     ),
     (
-        "(k0 / 64) * (ROWS * 128) + row * 128 + (k0 % 64) * 2, 16, 1024);",
-        "(k0 / 32) * (ROWS * 128) + row * 128 + (k0 % 32) * 4, 16, 1024);",
-    ),
-    (
         "for (int k = 0; k < KPB; k += 16) {",
         "for (int k = 0; k < KPB; k += 8) {",
     ),
 ];
-
-/// The staged epilogue's row split, and its form for one-byte outputs: a 16-byte run is 16 of
-/// them, more than a tile of 8 columns holds. Such a tile never stages (the plan requires whole
-/// runs), but its text must not divide by zero. An edit, as the tf32 lines are, so that the
-/// ledgered kernels keep their texts.
-pub(super) const BYTE_STAGED_LINE: (&str, &str) = (
-    "const int r = q / (NPB / RUN), c = (q % (NPB / RUN)) * RUN;",
-    "const int r = q / (NPB / RUN > 0 ? NPB / RUN : 1), c = (q % (NPB / RUN > 0 ? NPB / RUN : 1)) * RUN;",
-);
 
 /// The small-channel entries of kernels that merge groups: backward weight, and forward and
 /// backward data.
@@ -144,17 +131,11 @@ pub fn kernel_text(cfg: &KernelConfig) -> KernelText {
     );
     text.push('\n');
     let tf32_wgmma = cfg.wgmma.is_some() && cfg.a.elem == Elem::F32;
-    let byte_out = cfg.out.is_byte();
     for part in BODY {
-        if tf32_wgmma || byte_out {
+        if tf32_wgmma {
             let mut part = part.to_string();
-            if tf32_wgmma {
-                for (from, to) in TF32_WGMMA_LINES {
-                    part = part.replacen(from, to, 1);
-                }
-            }
-            if byte_out {
-                part = part.replacen(BYTE_STAGED_LINE.0, BYTE_STAGED_LINE.1, 1);
+            for (from, to) in TF32_WGMMA_LINES {
+                part = part.replacen(from, to, 1);
             }
             text.push_str(&part);
         } else {

@@ -100,7 +100,7 @@ CK_DEV ck_tma_prod ck_tma_begin(const CkArgs& a, ck_i64 g, ck_i64 m0, ck_i64 n0,
     p.kl = kb * KPB;
     p.k = ck_split4(p.kl, p.r);
     p.step = ck_split4(KPB, p.r);
-    p.box = ck_split4(BOX_CH, p.r);
+    p.box = ck_split4(a.tma_box, p.r);
     if (CK_OP == CK_FWD) {
         p.o = ck_tma_origin(a, ck_split_pix(m0, a.Do, a.Ho, a.Wo));
     } else if (CK_OP == CK_BWD_DATA) {
@@ -134,26 +134,33 @@ CK_DEV void ck_tma_issue(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0
     const void* map_b = &a.tma_map[1];
     if (CK_OP != CK_BWD_WEIGHT) {
         // A: the tile's output (forward) or input (backward data) pixels through one tap's
-        // window, a line of channels a box; backward data's window is turned around, tap t at
-        // offset (taps - 1 - t) * dilation. B, forward: a line of (tap, channel) columns of NPB
-        // filters; backward data from the caller's weights (N-major): that tap's 64 output
-        // channels by 64 input channels a box, the rows of column block j (2-D maps end with the
-        // group, 3-D ones with the depth tap); from their transposed copy (K-major): that
-        // tap's line of output channels of the NPB input channels, one box as forward's.
+        // window, kb channels a box (a line, or half of one: a.tma_box); backward data's window
+        // is turned around, tap t at offset (taps - 1 - t) * dilation. B, forward: kb (tap,
+        // channel) columns of NPB filters; backward data from the caller's weights (N-major):
+        // that tap's kb output channels by a line of input channels a box, the rows of column
+        // block j (2-D maps end with the group, 3-D ones with the depth tap); from their
+        // transposed copy (K-major): that tap's kb output channels of the NPB input channels,
+        // one box as forward's.
         const bool fwd = CK_OP == CK_FWD;
+        const int kb = (int)a.tma_box;
         ck_d4 k = p.k;
 #pragma unroll
-        for (int q = 0; q < KPB / BOX_CH; ++q) {
+        for (int q = 0; q < 2 * KPB / BOX_CH; ++q) {
+            if (q * kb >= KPB) break;
             const int z = k.v[0], y = k.v[1], x = k.v[2], ch = k.v[3];
-            const ck_i64 ox = fwd ? x : a.X - 1 - x, oy = fwd ? y : a.Y - 1 - y, oz = fwd ? z : a.Z - 1 - z;
-            ck_tma_im2col(a, As + q * MPB * BOX_CH, map_a, bar, (int)(g * (fwd ? a.C : a.K) + ch), p.o,
+            // A box past the last tap (the K-tile's second half box after an odd count) meets
+            // zero weights: its window stays at the first tap's offsets, within the map's range.
+            const bool past = z >= a.Z;
+            const ck_i64 ox = past ? 0 : fwd ? x : a.X - 1 - x, oy = past ? 0 : fwd ? y : a.Y - 1 - y,
+                         oz = past ? 0 : fwd ? z : a.Z - 1 - z;
+            ck_tma_im2col(a, As + q * MPB * kb, map_a, bar, (int)(g * (fwd ? a.C : a.K) + ch), p.o,
                           (int)(ox * a.dw), (int)(oy * a.dh), (int)(oz * a.dd));
-            // A 2-D map has no depth: a K-tile past the last tap (depth digit 1) reads rows past
-            // the filter, which the copy fills with zeros.
+            // B past the last tap: a 2-D map has no depth, so depth digit 1 reads rows past the
+            // filter, which the copy fills with zeros (as it does past a 3-D filter's depth).
             if (fwd) {
-                ck_tma_tile(Bs + q * NPB * BOX_CH, map_b, bar, (int)(p.kl + q * BOX_CH), (int)(g * a.K + n0));
+                ck_tma_tile(Bs + q * NPB * kb, map_b, bar, (int)(p.kl + q * kb), (int)(g * a.K + n0));
             } else if (!B_ALONG_N) {
-                BT* dst = Bs + q * NPB * BOX_CH;
+                BT* dst = Bs + q * NPB * kb;
                 if (a.tma == 2)
                     ck_tma_tile5(dst, map_b, bar, ch, x, y + z * (int)a.Y, (int)n0, (int)g);
                 else
@@ -161,7 +168,7 @@ CK_DEV void ck_tma_issue(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0
             } else {
 #pragma unroll
                 for (int j = 0; j < NPB / BOX_CH; ++j) {
-                    BT* dst = Bs + j * KPB * BOX_CH + q * BOX_CH * BOX_CH;
+                    BT* dst = Bs + j * KPB * BOX_CH + q * kb * BOX_CH;
                     const int c = (int)n0 + j * BOX_CH;
                     if (a.tma == 2)
                         ck_tma_tile5(dst, map_b, bar, c, x, y + z * (int)a.Y, ch, (int)g);
@@ -169,7 +176,7 @@ CK_DEV void ck_tma_issue(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0
                         ck_tma_tile5(dst, map_b, bar, c, x, y, z, ch);
                 }
             }
-            if (q + 1 < KPB / BOX_CH) ck_advance4(k, p.box, p.r);
+            if ((q + 1) * kb < KPB) ck_advance4(k, p.box, p.r);
         }
     } else {
         // Both operands over the K-tile's output pixels: A 64 output channels a box, B 64
@@ -189,6 +196,14 @@ CK_DEV void ck_tma_issue(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0
     }
     ck_advance4(p.k, p.step, p.r);
     p.kl += KPB;
+}
+
+// The warpgroup MMAs of a stage the copies filled, in the layout of the launch's boxes.
+CK_DEV void ck_tma_wg_issue(const CkArgs& a, ck_acc& acc, const AT* As, const BT* Bs, const ck_block& b) {
+    if (a.tma_box == BOX_CH)
+        ck_wg_issue<false>(acc, As, Bs, b);
+    else
+        ck_wg_issue<true>(acc, As, Bs, b);
 }
 
 // acc = the K-tiles [kb, ke) of the tile, read by the warpgroup MMAs from the ring as in the
@@ -225,7 +240,7 @@ CK_DEV void ck_tma_gemm(const CkArgs& a, const ck_block& b, ck_i64 g, ck_i64 m0,
     unsigned parity = 0;
     for (ck_i64 kt = kb; kt < ke; ++kt) {
         ck_bar_wait(&full[rs], parity);
-        ck_wg_issue(acc, b.As + rs * A_STAGE, b.Bs + rs * B_STAGE, b);
+        ck_tma_wg_issue(a, acc, b.As + rs * A_STAGE, b.Bs + rs * B_STAGE, b);
         // Tile i (from kb) goes into stage i % WG_STAGES once every warp released its previous
         // use, tile i - WG_STAGES: that stage's (i / WG_STAGES - 1)-th phase.
         const int i = (int)(kt - kb) + WG_STAGES - 2;

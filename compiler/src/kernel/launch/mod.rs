@@ -602,7 +602,7 @@ impl KernelConfig {
         let [z, y, x] = dims.filter;
         let [do_, ho, wo] = dims.output;
         let (in_px, filt, out_px) = (di * hi * wi, z * y * x, do_ * ho * wo);
-        let k_radix = self.k_radix(dims, dev);
+        let (k_radix, tma_box) = self.k_boxes(dims, dev);
         let (m, n, k) = match dims.op {
             Op::Fwd => (dims.n * out_px, dims.k, dims.c * filt),
             Op::BwdData => (dims.n * in_px, dims.c, k_radix * filt),
@@ -671,6 +671,7 @@ impl KernelConfig {
             Ng: n as i64,
             Kg: k as i64,
             k_radix: k_radix as i64,
+            tma_box: tma_box as i64,
             tiles_m: tiles_m as i64,
             tiles_n: tiles_n as i64,
             k_iters: k_iters as i64,
@@ -891,25 +892,52 @@ impl KernelConfig {
             && super::tma::tensor_maps(self.tma_kernel(), args).is_some()
     }
 
-    /// The radix of backward data's output-channel GEMM-K digit: K, rounded up to whole TMA
-    /// boxes where this device runs the kernel's TMA copies, the filter has more than one tap
-    /// (one tap's last K-tile ends at the zero fill as it is), the output gradient's channel
-    /// dimension ends at the box's zero fill (one group) and the padding adds at most three
-    /// fifths to the MMAs (K = 2376: 2.4 %; K = 96: a third; K = 40: three fifths). Up to
-    /// there the copies' hardware addresses win back more than the padding's MMAs cost
-    /// against the same tile's `cp.async` copies; at 1.8 and 2 times the MMAs (K = 36, 32)
-    /// they only break even (`docs/performance.md`). Each padded K-tile then lies in one tap,
-    /// as the copies need; the `cp.async` path reads the padding as zeros.
-    fn k_radix(&self, dims: &ConvDims, dev: &DeviceInfo) -> u64 {
-        let padded = dims
-            .k
-            .next_multiple_of(u64::from(super::tma::box_channels(self.a.elem)));
+    /// The radix of backward data's output-channel GEMM-K digit and the channels of the K-major
+    /// TMA boxes, where this device runs the kernel's TMA copies and the filter has more than
+    /// one tap (one tap's last K-tile ends at the zero fill as it is): a box is a 128-byte line
+    /// of channels, or half of one where the tap's channels (forward: C; backward data: K) are
+    /// whole half lines but not whole lines. Backward data of one group also rounds K up to
+    /// whole boxes when the padding adds at most three fifths to the MMAs (K = 2376: 2.4 %;
+    /// K = 72: a third, in half lines; K = 40: three fifths): up to there the copies' hardware
+    /// addresses win back more than the padding's MMAs cost against the same tile's
+    /// `cp.async` copies; at 1.8 and 2 times the MMAs they only break even. It pads to half
+    /// lines where whole lines would add over a quarter more (K = 32, 72, 96): half-line boxes
+    /// took 1.3 to 1.8 times less time there, but 7 to 17 % more than lines padded by a fifth
+    /// or less (K = 160, 208, 288; `docs/performance.md`). Each K box then lies in one tap, as
+    /// the copies need; the `cp.async` path reads the padding as zeros. Otherwise K and lines.
+    fn k_boxes(&self, dims: &ConvDims, dev: &DeviceInfo) -> (u64, u64) {
+        let line = u64::from(super::tma::box_channels(self.a.elem));
+        let half = line / 2;
         let tma = dev.wgmma && self.wgmma.is_some_and(|l| l.tma);
         let taps: u64 = dims.filter.iter().product();
-        if dims.op == Op::BwdData && tma && taps > 1 && dims.g == 1 && 5 * padded <= 8 * dims.k {
-            padded
-        } else {
-            dims.k
+        if !tma || taps == 1 {
+            return (dims.k, line);
+        }
+        let boxed = |ch: u64| {
+            if ch.is_multiple_of(line) || !ch.is_multiple_of(half) {
+                line
+            } else {
+                half
+            }
+        };
+        match dims.op {
+            Op::Fwd => (dims.k, boxed(dims.c)),
+            Op::BwdWeight => (dims.k, line),
+            Op::BwdData if dims.g != 1 => (dims.k, boxed(dims.k)),
+            Op::BwdData => {
+                let (by_line, by_half) =
+                    (dims.k.next_multiple_of(line), dims.k.next_multiple_of(half));
+                let (padded, kb) = if 4 * by_line > 5 * by_half {
+                    (by_half, half)
+                } else {
+                    (by_line, line)
+                };
+                if 5 * padded <= 8 * dims.k {
+                    (padded, kb)
+                } else {
+                    (dims.k, line)
+                }
+            }
         }
     }
 

@@ -558,6 +558,14 @@ mod tests {
         );
     }
 
+    /// 16-bit maps of half-line K boxes: A's im2col boxes of 32 channels in 64-byte swizzle
+    /// spans, B's tiled box `b_box` in spans of `b_swizzle` bytes.
+    fn assert_half_boxes([a, b]: &[TensorMap; 2], b_box: [u32; 5], b_swizzle: u32) {
+        assert!(matches!(a.kind, MapKind::Im2col { channels: 32, .. }));
+        assert_eq!(b.kind, MapKind::Tiled { box_dims: b_box });
+        assert_eq!((a.swizzle_bytes(), b.swizzle_bytes()), (64, b_swizzle));
+    }
+
     #[test]
     fn fp32_maps_take_32_channel_boxes_and_4_byte_strides() {
         // tf32 forward: 64 channels are two boxes of one 128-byte line each.
@@ -587,15 +595,8 @@ mod tests {
         assert!(maps(Op::Fwd, Elem::F16, [128, 64, 64], &a).is_none());
         assert!(maps(Op::Fwd, Elem::F32, [128, 64, 32], &f32_args(a)).is_some());
         a.tma_box = 32;
-        let [x, w] = maps(Op::Fwd, Elem::F16, [128, 64, 64], &a).unwrap();
-        assert!(matches!(x.kind, MapKind::Im2col { channels: 32, .. }));
-        assert_eq!(
-            w.kind,
-            MapKind::Tiled {
-                box_dims: [32, 64, 1, 1, 1]
-            }
-        );
-        assert_eq!((x.swizzle_bytes(), w.swizzle_bytes()), (64, 64));
+        let fwd = maps(Op::Fwd, Elem::F16, [128, 64, 64], &a).unwrap();
+        assert_half_boxes(&fwd, [32, 64, 1, 1, 1], 64);
         // Boxes of neither a line nor half of one have no stage layout.
         a.tma_box = 16;
         assert!(maps(Op::Fwd, Elem::F16, [128, 64, 64], &a).is_none());
@@ -673,15 +674,8 @@ mod tests {
         // weight boxes are a line of input channels by 32 output channels.
         let mut a = phase();
         (a.K, a.ys_g, a.k_radix, a.tma_box) = (96, 96, 96, 32);
-        let [dy, w] = maps(Op::BwdData, Elem::F16, [128, 128, 64], &a).unwrap();
-        assert!(matches!(dy.kind, MapKind::Im2col { channels: 32, .. }));
-        assert_eq!(
-            w.kind,
-            MapKind::Tiled {
-                box_dims: [64, 1, 1, 32, 1]
-            }
-        );
-        assert_eq!((dy.swizzle_bytes(), w.swizzle_bytes()), (64, 128));
+        let bwd = maps(Op::BwdData, Elem::F16, [128, 128, 64], &a).unwrap();
+        assert_half_boxes(&bwd, [64, 1, 1, 32, 1], 128);
         // Input channels (GEMM-N) off whole boxes: the weight boxes zero-fill past channel 40
         // of each group; forward and backward weight cut their input into whole boxes.
         let mut a = phase();

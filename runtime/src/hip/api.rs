@@ -20,6 +20,9 @@ pub const MEMCPY_DEVICE_TO_HOST: c_int = 2;
 /// `hipDeviceAttribute_t` values the back end asks for (the same from HIP 5 to 6).
 pub const ATTR_MULTIPROCESSOR_COUNT: c_int = 63;
 pub const ATTR_MAX_SHARED_MEMORY_PER_BLOCK: c_int = 74;
+/// `hipFunction_attribute`: the most threads a workgroup of a function may have, which its
+/// registers and LDS bound.
+pub const FUNC_ATTR_MAX_THREADS_PER_BLOCK: c_int = 0;
 
 /// Bytes reserved for `hipDeviceProp_t` (792 in HIP 5.x; later layouts only grow), which the
 /// back end reads only for the target name: no attribute holds that string.
@@ -48,6 +51,7 @@ pub struct Api {
     pub module_load_data: unsafe extern "C" fn(*mut Module, *const c_void) -> Status,
     pub module_unload: unsafe extern "C" fn(Module) -> Status,
     pub module_get_function: unsafe extern "C" fn(*mut Function, Module, *const c_char) -> Status,
+    pub func_get_attribute: unsafe extern "C" fn(*mut c_int, c_int, Function) -> Status,
     #[allow(clippy::type_complexity)]
     pub module_launch_kernel: unsafe extern "C" fn(
         Function,
@@ -148,6 +152,7 @@ fn load() -> Result<Api, LoadError> {
             module_load_data: sym(&hip, &["hipModuleLoadData"])?,
             module_unload: sym(&hip, &["hipModuleUnload"])?,
             module_get_function: sym(&hip, &["hipModuleGetFunction"])?,
+            func_get_attribute: sym(&hip, &["hipFuncGetAttribute"])?,
             module_launch_kernel: sym(&hip, &["hipModuleLaunchKernel"])?,
             rtc,
             _hip: hip,

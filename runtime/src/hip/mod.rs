@@ -16,7 +16,7 @@ use api::{Api, Function, Module, api};
 use ck_compiler::emit::hip::HipKernel;
 use ck_compiler::ir::Checked;
 use ck_compiler::kernel::{Buffers, DeviceInfo, EntryKind, LaunchPlan, NO_CLUSTERS, Persist};
-use std::ffi::{CString, c_void};
+use std::ffi::{CString, c_int, c_void};
 
 /// `hipErrorNoDevice` and `hipErrorInvalidDevice`: what `hipInit` and `hipGetDeviceCount`
 /// return on a machine without an AMD GPU (or without access to `/dev/kfd`).
@@ -110,9 +110,19 @@ impl Drop for DeviceBuffer {
 pub struct LoadedKernel {
     pub kernel: HipKernel,
     /// One function per entry of the kernel.
-    functions: Vec<(EntryKind, Function)>,
+    functions: Vec<(EntryKind, HipEntry)>,
     module: Module,
     api: &'static Api,
+}
+
+/// A loaded entry: its function and the most threads a workgroup of it may have on this
+/// device. A wave-64 target holds a 1,024-thread workgroup only at 128 registers a lane, which
+/// a kernel that spills into accumulation registers exceeds; such a launch is refused with
+/// that reason rather than failing in the driver.
+#[derive(Clone, Copy)]
+struct HipEntry {
+    function: Function,
+    max_threads: u32,
 }
 
 // SAFETY: module and function handles are process-wide; the HIP runtime API is thread-safe and
@@ -272,7 +282,16 @@ impl HipBackend {
             api.check("hipModuleGetFunction", unsafe {
                 (api.module_get_function)(&mut f, loaded.module, symbol.as_ptr())
             })?;
-            loaded.functions.push((entry.kind, f));
+            let mut max_threads: c_int = 0;
+            // SAFETY: `f` is a function of the loaded module; `max_threads` is writable.
+            api.check("hipFuncGetAttribute", unsafe {
+                (api.func_get_attribute)(&mut max_threads, api::FUNC_ATTR_MAX_THREADS_PER_BLOCK, f)
+            })?;
+            let loaded_entry = HipEntry {
+                function: f,
+                max_threads: u32::try_from(max_threads).unwrap_or(0),
+            };
+            loaded.functions.push((entry.kind, loaded_entry));
         }
         Ok(loaded)
     }
@@ -397,7 +416,15 @@ impl HipBackend {
                 ))));
             }
             let image = ArgImage::new(&l.args, None);
-            let func = *gpu::entry_function(&k.functions, l.entry, &k.kernel.name)?;
+            let entry = *gpu::entry_function(&k.functions, l.entry, &k.kernel.name)?;
+            let threads = l.block.iter().product::<u32>();
+            if threads > entry.max_threads {
+                return Err(HipError::Launch(LaunchError::Problem(format!(
+                    "{}: the {:?} entry's registers and LDS allow workgroups of {} threads on this device, the plan launches {threads}",
+                    k.kernel.name, l.entry, entry.max_threads
+                ))));
+            }
+            let func = entry.function;
             let mut params = [(&image as *const ArgImage).cast_mut().cast::<c_void>()];
             // SAFETY: the single parameter is the argument block with the kernel's `CkArgs`
             // layout; every address in it points into a live buffer of at least the size the

@@ -57,10 +57,10 @@ pub fn shapes(inst: &Checked) -> Vec<Shape> {
     // Scalar loads take 9 channels in the deep shape: an odd output, so split-K slices start
     // at odd workspace elements.
     let deep_kc = if v == 1 { 9 } else { v.max(8) };
-    // Channels in whole TMA boxes that every vector width divides (the 16-bit box; fp32
-    // boxes are half as wide).
-    let tma_box = u64::from(ck_compiler::kernel::box_channels(Elem::F16));
-    let box_ch = tma_box / gcd(tma_box, v) * v;
+    // Channels in whole TMA line boxes that every vector width divides (the 16-bit line; fp32
+    // lines are half as wide).
+    let line = u64::from(ck_compiler::kernel::box_channels(Elem::F16));
+    let box_ch = line / gcd(line, v) * v;
     // A 1x1 filter over one group whose channels are not whole boxes: forward and backward data
     // copy it through maps, the last K-tile's boxes ending at the zero fill; then strided
     // (backward data: one stride phase has the tap).

@@ -1,21 +1,23 @@
 //! The tensor-memory-accelerator (TMA) operand copies of the sm_90a warpgroup path: which
 //! kernels have them, and the tensor maps a problem needs. The host encodes each map with the
 //! CUDA driver; one thread of a workgroup then copies a whole operand tile with one instruction
-//! per 64-channel box, the hardware generating the implicit-GEMM (im2col) addresses and the
-//! zero padding that every thread computed for its `cp.async` copies before.
+//! per box, the hardware generating the implicit-GEMM (im2col) addresses and the zero padding
+//! that every thread computed for its `cp.async` copies before.
 //!
-//! Boxes are 64 channels (128 bytes: one 128-byte swizzle line) by a run of pixels or rows, so
-//! every box lands as whole lines of the `ck_swz_idx` stage layout. Images are rank-4 maps (C,
-//! W, H, N) for 2-D problems and rank-5 (C, W, H, D, N) for 3-D ones:
-//! - forward: A (input, K-major) is one im2col box per 64 channels of a filter tap over the
-//!   tile's MPB output pixels; B (weights, K-major) one tiled box of 64 (tap, channel) columns
-//!   by NPB filters.
+//! An M/N-major box is one 128-byte swizzle line of channels (64 16-bit) by a run of pixels or
+//! rows; a K-major box is `kb` channels, the launch's `tma_box`: a line, or half of one (64
+//! bytes, copied with the 64-byte swizzle) where the plan's `k_boxes` picks it. Either way every
+//! box lands as whole lines of the stage layout the MMA descriptors read. Images are rank-4
+//! maps (C, W, H, N) for 2-D problems and rank-5 (C, W, H, D, N) for 3-D ones:
+//! - forward: A (input, K-major) is one im2col box per `kb` channels of a filter tap over the
+//!   tile's MPB output pixels; B (weights, K-major) one tiled box of `kb` (tap, channel)
+//!   columns by NPB filters.
 //! - backward data (unit strides; strided problems run one such GEMM per stride phase): A
 //!   (output gradient, K-major) is the forward's im2col box with the window turned around, over
-//!   the tile's MPB input pixels; B (weights) one tiled box of a tap: 64 input channels by 64
-//!   output channels N-major from the caller's weights (16-bit), or one line of output channels
-//!   by NPB input channels K-major from their transposed copy (tf32, whose MMAs take no
-//!   N-major operand).
+//!   the tile's MPB input pixels; B (weights) one tiled box of a tap: a line of input channels
+//!   by `kb` output channels N-major from the caller's weights (16-bit), or `kb` output
+//!   channels by NPB input channels K-major from their transposed copy (tf32, whose MMAs take
+//!   no N-major operand).
 //! - backward weight: both operands are M/N-major with GEMM-K the output pixels. A (output
 //!   gradient) is one im2col box without a window (a 1x1 filter) per 64 output channels, B
 //!   (input) one im2col box per 64 (tap, channel) columns, each over the K-tile's KPB pixels.
@@ -231,9 +233,10 @@ impl Image {
 }
 
 /// The A and B maps of one launch (`args` with its buffer addresses), or `None` where the
-/// problem does not fit them and the kernel copies with `cp.async`: channels per group not
-/// whole boxes ([`box_channels`]: the input's for forward and backward weight, the output
-/// gradient's for backward data; one-group 1x1 forward and backward data excepted), operands
+/// problem does not fit them and the kernel copies with `cp.async`: a `tma_box` neither a line
+/// ([`box_channels`]) nor half of one, channels per group not whole boxes (the input's for
+/// forward, in K boxes, and for backward weight, in lines; the output gradient's for backward
+/// data, in K boxes; one-group 1x1 forward and backward data excepted), operands
 /// not channels-last with adjacent groups, strides or addresses not 16-byte aligned, windows
 /// past the maps' corner range.
 pub fn tensor_maps(kernel: TmaKernel, a: &CkArgs) -> Option<[TensorMap; 2]> {
